@@ -1,0 +1,37 @@
+"""Validate datasets of human judgments against versioned JSON Schemas and cross-field rules.
+
+    >>> from humanjudge_schema import validate
+    >>> result = validate(["examples/coggym/valid"])
+    >>> result.errors
+    0
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ._version import __version__
+
+if TYPE_CHECKING:
+    from .config import Config
+    from .finding import Finding, Severity
+    from .validate import Result, validate
+
+__all__ = ["Config", "Finding", "Result", "Severity", "__version__", "validate"]
+
+# Imported on first use so that `import humanjudge_schema` (and `humanjudge --version`) stays fast.
+_LAZY = {
+    "Config": "config",
+    "Finding": "finding",
+    "Severity": "finding",
+    "Result": "validate",
+    "validate": "validate",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

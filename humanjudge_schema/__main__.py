@@ -1,0 +1,3 @@
+from humanjudge_schema.cli import main
+
+main()

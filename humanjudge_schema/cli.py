@@ -1,0 +1,146 @@
+"""The `humanjudge` command. The only module that imports click; everything it does is a call
+into the library, and every way it can fail ends in a one-line message and exit code 2."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from ._version import __version__
+
+FAMILIES = ("coggym", "textjudge", "study1", "halie")
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"humanjudge: {message}", err=True)
+    sys.exit(2)
+
+
+def _split(values: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(v.strip() for item in values for v in item.split(",") if v.strip())
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="humanjudge",
+                      message="%(prog)s %(version)s")
+def cli() -> None:
+    """Check that datasets of human judgments are what their format promises.
+
+    Formats: CogGym experiments, TextJudge / JUDGE-BENCH datasets, the crowdsourced RAG writing
+    study (study1_*.jsonl.gz) and HALIE interaction data (CSV). Every finding has a file, a line,
+    a JSON pointer and a stable rule code (`humanjudge rules` lists them).
+
+    Exit codes: 0 no errors, 1 errors found, 2 usage error or unreadable input.
+    """
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--kind", type=click.Choice(FAMILIES), help="Treat the paths as this format "
+              "instead of recognising them by name and content.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Output format.")
+@click.option("--strict", is_flag=True, help="Warnings fail too (exit code 1).")
+@click.option("--select", multiple=True, metavar="CODES",
+              help="Only these codes or prefixes (comma-separated; replaces the configured list).")
+@click.option("--ignore", multiple=True, metavar="CODES",
+              help="Skip these codes or prefixes (comma-separated; added to the configured list).")
+@click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Use this pyproject.toml or humanjudge.toml instead of searching for one.")
+def validate(paths: tuple[Path, ...], kind: str | None, fmt: str, strict: bool,
+             select: tuple[str, ...], ignore: tuple[str, ...], config_file: Path | None) -> None:
+    """Validate dataset files and folders.
+
+    A folder is searched recursively for every experiment, dataset and file set it holds; a file
+    is checked together with the other files of its dataset (its experiment folder, say), since
+    the rules span files.
+    """
+    from .config import ConfigError, load_file
+    from .kinds import UsageError
+    from .report import render
+    from .validate import validate as run
+
+    try:
+        config = load_file(config_file) if config_file else None
+        result = run(list(paths), kind=kind, config=config,
+                     select=_split(select) or None, ignore=_split(ignore))
+    except (UsageError, ConfigError) as exc:
+        _fail(str(exc))
+    click.echo(render(result, fmt), nl=False)
+    sys.exit(1 if result.errors or (strict and result.warnings) else 0)
+
+
+@cli.command()
+@click.argument("code", required=False)
+def rules(code: str | None) -> None:
+    """List every rule code, or explain one with a bad and a good example."""
+    from .registry import load_all
+
+    registry = load_all()
+    if code is None:
+        width = max(len(c) for c in registry)
+        for c, doc in sorted(registry.items()):
+            click.echo(f"{c:<{width}}  {doc.severity.value:<7}  {doc.summary}")
+        return
+    doc = registry.get(code)
+    if doc is None:
+        near = [c for c in registry if code in c]
+        hint = f"; did you mean {', '.join(sorted(near)[:5])}?" if near else ""
+        _fail(f"no rule {code!r}{hint}")
+    click.echo(f"{doc.code} ({doc.severity.value}): {doc.summary}\n\n{doc.why}\n")
+    click.echo("Bad:\n" + _indent(doc.bad) + "\n\nGood:\n" + _indent(doc.good))
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line for line in text.splitlines())
+
+
+@cli.command()
+@click.argument("experiment", type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.option("--check", is_flag=True, help="Report how the stored means differ; write nothing.")
+@click.option("--force", is_flag=True, help="Overwrite an existing human_data_mean.json.")
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write here instead of EXPERIMENT/human_data_mean.json.")
+def aggregate(experiment: Path, check: bool, force: bool, output: Path | None) -> None:
+    """Recompute human_data_mean.json of a CogGym experiment from its individual data."""
+    from .aggregate import AggregateError, aggregate_experiment
+
+    try:
+        message, code = aggregate_experiment(experiment, check=check, force=force, output=output)
+    except AggregateError as exc:
+        _fail(str(exc))
+    click.echo(message)
+    sys.exit(code)
+
+
+@cli.command()
+@click.argument("name", required=False)
+@click.option("--path", "show_path", is_flag=True, help="Print where the schema file is.")
+def schema(name: str | None, show_path: bool) -> None:
+    """List the shipped JSON Schemas, or print one (e.g. coggym/v1/trial)."""
+    from .schemas import available, schema_path
+
+    names = available()
+    if name is None:
+        for n in names:
+            click.echo(f"{n:<36} {schema_path(n)}")
+        return
+    matches = [n for n in names if n == name or n.startswith(name + "/") or n.endswith("/" + name)]
+    if len(matches) != 1:
+        _fail(f"no single schema named {name!r}; choose one of: {', '.join(matches or names)}")
+    path = schema_path(matches[0])
+    click.echo(str(path) if show_path else path.read_text(encoding="utf-8"), nl=show_path)
+
+
+def main(argv: list[str] | None = None) -> Any:
+    try:
+        return cli.main(args=argv, prog_name="humanjudge")
+    except KeyboardInterrupt:
+        _fail("interrupted")
+    except BrokenPipeError:
+        sys.exit(0)
+    except Exception as exc:  # the promise: one line and exit 2, never a traceback
+        _fail(f"internal error: {exc!r} (please report it)")

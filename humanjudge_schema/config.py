@@ -1,0 +1,172 @@
+"""Configuration: `[tool.humanjudge]` in pyproject.toml, or a humanjudge.toml, found by walking
+up from the checked files (nearest wins), then overridden by command-line flags."""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import os
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .finding import Severity
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+class ConfigError(ValueError):
+    """The configuration cannot be used; the message names the file and the key."""
+
+
+_KEYS = {"select", "ignore", "severity", "per-file-ignores", "tolerance", *("coggym", "textjudge", "study1", "halie")}
+_FAMILY_OPTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "coggym": {"response-count": str},
+    "textjudge": {},
+    "study1": {"max-decompressed-bytes": int},
+    "halie": {},
+}
+
+
+def _matches(code: str, patterns: tuple[str, ...]) -> bool:
+    return any(code == p or code.startswith(p.rstrip("/") + "/") for p in patterns)
+
+
+@dataclass(frozen=True)
+class Config:
+    select: tuple[str, ...] = ()  # code prefixes; empty means every code
+    ignore: tuple[str, ...] = ()
+    severities: dict[str, Severity | None] = field(default_factory=dict)
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    tolerance: float = 1e-9
+    options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    root: Path | None = None  # folder of the config file: per-file patterns are relative to it
+    source: Path | None = None
+
+    def wants(self, code: str, path: Path | None = None) -> bool:
+        if self.select and not _matches(code, self.select):
+            return False
+        if _matches(code, self.ignore):
+            return False
+        if path is not None and self.per_file_ignores:
+            rel = _relative(path, self.root)
+            for pattern, codes in self.per_file_ignores:
+                if fnmatch.fnmatch(rel, pattern) and _matches(code, codes):
+                    return False
+        return True
+
+    def severity(self, code: str, default: Severity) -> Severity | None:
+        best = None
+        for key, sev in self.severities.items():
+            if _matches(code, (key,)) and (best is None or len(key) > len(best)):
+                best = key
+        return default if best is None else self.severities[best]
+
+    def option(self, family: str, name: str, default: Any) -> Any:
+        return self.options.get(family, {}).get(name, default)
+
+    def with_flags(self, select: tuple[str, ...] | None, ignore: tuple[str, ...]) -> Config:
+        return replace(
+            self,
+            select=select if select else self.select,
+            ignore=self.ignore + ignore,
+        )
+
+
+def _relative(path: Path, root: Path | None) -> str:
+    base = root or Path.cwd()
+    try:
+        return Path(os.path.relpath(path.resolve(), base.resolve())).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _codes(value: Any, where: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where} must be a list of rule codes or prefixes")
+    return tuple(value)
+
+
+def parse_config(table: dict[str, Any], source: Path) -> Config:
+    where = f"{source}: [tool.humanjudge]" if source.name == "pyproject.toml" else str(source)
+    unknown = sorted(set(table) - _KEYS)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})")
+    severities: dict[str, Severity | None] = {}
+    for code, sev in table.get("severity", {}).items():
+        if sev not in ("error", "warning"):
+            raise ConfigError(f"{where}: severity of {code!r} must be \"error\" or \"warning\", not {sev!r}")
+        severities[code] = Severity(sev)
+    pfi = table.get("per-file-ignores", {})
+    if not isinstance(pfi, dict):
+        raise ConfigError(f"{where}: per-file-ignores must be a table of glob = [codes]")
+    tolerance = table.get("tolerance", 1e-9)
+    if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool) or tolerance < 0:
+        raise ConfigError(f"{where}: tolerance must be a number >= 0")
+    options: dict[str, dict[str, Any]] = {}
+    for family, known in _FAMILY_OPTIONS.items():
+        sub = table.get(family, {})
+        if not isinstance(sub, dict):
+            raise ConfigError(f"{where}: {family} must be a table")
+        for key, value in sub.items():
+            if key not in known:
+                raise ConfigError(f"{where}: unknown option {family}.{key}")
+            if not isinstance(value, known[key]) or isinstance(value, bool):
+                raise ConfigError(f"{where}: {family}.{key} has the wrong type ({value!r})")
+        options[family] = dict(sub)
+    if options.get("coggym", {}).get("response-count", "exact") not in ("exact", "at-most"):
+        raise ConfigError(f'{where}: coggym.response-count must be "exact" or "at-most"')
+    return Config(
+        select=_codes(table.get("select", []), f"{where}: select"),
+        ignore=_codes(table.get("ignore", []), f"{where}: ignore"),
+        severities=severities,
+        per_file_ignores=tuple((k, _codes(v, f"{where}: per-file-ignores")) for k, v in pfi.items()),
+        tolerance=float(tolerance),
+        options=options,
+        root=source.parent,
+        source=source,
+    )
+
+
+def load_file(path: Path) -> Config:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    if path.name == "pyproject.toml":
+        data = data.get("tool", {}).get("humanjudge", {})
+    return parse_config(data, path)
+
+
+@functools.cache
+def _find_in(folder: Path) -> Path | None:
+    for name in ("humanjudge.toml", "pyproject.toml"):
+        candidate = folder / name
+        if candidate.is_file():
+            if name == "pyproject.toml":
+                try:
+                    tool = tomllib.loads(candidate.read_text(encoding="utf-8")).get("tool", {})
+                except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                    return candidate  # let load_file report it
+                if "humanjudge" not in tool:
+                    continue
+            return candidate
+    parent = folder.parent
+    return None if parent == folder else _find_in(parent)
+
+
+def discover(start: Path) -> Config:
+    """The configuration that applies to a file or folder: the nearest one above it."""
+    folder = start.resolve()
+    if not folder.is_dir():
+        folder = folder.parent
+    found = _find_in(folder)
+    return load_file(found) if found else Config()

@@ -1,0 +1,195 @@
+"""The schema stage and the context that turns problems, schema errors and rule hits into
+findings with a file, a severity and (only when something is reported) a line and column."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import orjson
+
+from .config import Config
+from .finding import Finding, Severity, pointer
+from .registry import RULES, register, severity_of
+from .schemas import validator
+from .sources import Problem, display_path
+
+Hit = tuple[Any, str, str]  # (document, pointer, message) as yielded by rules
+
+_KEYWORDS = (
+    "type required additionalProperties enum const minimum maximum exclusiveMinimum "
+    "exclusiveMaximum minItems maxItems minLength maxLength pattern uniqueItems minProperties "
+    "maxProperties propertyNames multipleOf contains dependentRequired falseSchema "
+    "unevaluatedProperties unevaluatedItems not oneOf anyOf"
+).split()
+
+
+def _kebab(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
+
+
+def _register_schema_codes() -> None:
+    for kw in _KEYWORDS:
+        code = f"schema/{_kebab(kw)}"
+        register(
+            code,
+            f"the value breaks the schema's `{kw}` keyword",
+            why="The format's JSON Schema (the single source of truth for structure, see "
+            "`humanjudge schema`) does not allow this value. The message quotes the schema's "
+            "words; the pointer says which value.",
+            bad=_SCHEMA_EXAMPLES.get(kw, ("", ""))[0] or f"(a value that fails `{kw}`)",
+            good=_SCHEMA_EXAMPLES.get(kw, ("", ""))[1] or f"(a value that satisfies `{kw}`)",
+        )
+    register(
+        "schema/invalid",
+        "the value breaks the schema (another keyword)",
+        why="A schema keyword without a code of its own rejected the value.",
+        bad="(a value the schema rejects)",
+        good="(a value the schema accepts)",
+    )
+
+
+_SCHEMA_EXAMPLES = {
+    "type": ('{"count": "12"}', '{"count": 12}'),
+    "required": ('{"type": "multi-choice", "prompt": "Which?"}  (no tag)',
+                 '{"type": "multi-choice", "prompt": "Which?", "tag": "goal", "option": ["a", "b"]}'),
+    "additionalProperties": ('{"type": "multi-choice", "options": ["a", "b"]}',
+                             '{"type": "multi-choice", "option": ["a", "b"]}'),
+    "enum": ('{"type": "multiple-choice"}', '{"type": "multi-choice"}'),
+    "const": ('{"version": 2}', '{"version": 1}'),
+    "minimum": ('{"count": -1}', '{"count": 0}'),
+    "maximum": ('{"rating": 6}  (scale 1..5)', '{"rating": 5}'),
+    "minItems": ('{"option": []}', '{"option": ["yes", "no"]}'),
+    "minLength": ('{"id": ""}', '{"id": "trial_1"}'),
+    "pattern": ('{"worker": "not-a-uuid"}', '{"worker": "6f1c...-..."}'),
+    "uniqueItems": ('{"option": ["a", "a"]}', '{"option": ["a", "b"]}'),
+}
+_register_schema_codes()
+
+register(
+    "engine/internal-error",
+    "a check failed inside the validator",
+    why="A bug in humanjudge-schema, not in the data: the other checks still ran. Please report "
+    "it with the file that triggers it.",
+    bad="(any input that makes a rule crash)",
+    good="(no such input)",
+)
+
+
+class Document(Protocol):
+    path: Path
+
+    def positions(self, pointers: list[str]) -> dict[str, tuple[int, int]]: ...
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _message(error: Any) -> str:
+    message = str(error.message)
+    if len(message) > 200:
+        full = orjson.dumps(error.instance, option=orjson.OPT_NON_STR_KEYS).decode()
+        if message.startswith(full):
+            message = _short(error.instance) + message[len(full) :]
+        if len(message) > 300:
+            message = message[:299] + "…"
+    return message
+
+
+def schema_errors(name: str, data: Any) -> list[tuple[str, str, str]]:
+    """(code, pointer, message) for every error of `data` against the named schema."""
+    out = []
+    for error in validator(name).iter_errors(data):
+        kind = type(error.kind).__name__
+        code = f"schema/{_kebab(kind)}"
+        if kind == "Constant":
+            code = "schema/const"
+        elif kind.startswith("OneOf"):
+            code = "schema/one-of"
+        if code not in RULES:
+            code = "schema/invalid"
+        out.append((code, pointer(*error.instance_path), _message(error)))
+    return out
+
+
+@dataclass
+class _Pending:
+    code: str
+    message: str
+    doc: Any  # a Document, or a Path for findings about a file that did not parse
+    pointer: str
+    line: int | None
+    column: int | None
+
+
+@dataclass
+class Context:
+    """What a family's check sees: the configuration and a place to put findings."""
+
+    config: Config
+    cwd: str | None = None
+    pending: list[_Pending] = field(default_factory=list)
+
+    def problems(self, path: Path, problems: Iterable[Problem], doc: Any = None) -> None:
+        for p in problems:
+            self.pending.append(_Pending(p.code, p.message, doc if doc is not None and p.line is None else path,
+                                         p.pointer, p.line, p.column))
+
+    def add(self, code: str, doc: Any, ptr: str, message: str) -> None:
+        self.pending.append(_Pending(code, message, doc, ptr, None, None))
+
+    def schema(self, name: str, doc: Any, data: Any, prefix: str = "") -> bool:
+        """Check data against a schema; report errors; True when it is valid."""
+        errors = schema_errors(name, data)
+        for code, ptr, message in errors:
+            self.add(code, doc, prefix + ptr, message)
+        return not errors
+
+    def run(self, rule: Callable[..., Iterable[Hit]], *args: Any) -> None:
+        """Run one registered rule and report what it yields."""
+        code: str = rule.code  # type: ignore[attr-defined]
+        if not self.config.wants(code):
+            return
+        try:
+            for doc, ptr, message in rule(*args):
+                self.add(code, doc, ptr, message)
+        except Exception as exc:  # a rule bug must not hide every other finding
+            target = next((a for a in args if hasattr(a, "path")), None)
+            self.add("engine/internal-error", target, "", f"rule {code} failed: {exc!r}")
+
+    def findings(self) -> list[Finding]:
+        """Resolve positions (one pass per document) and apply the configuration."""
+        by_doc: dict[int, list[_Pending]] = {}
+        for p in self.pending:
+            if p.line is None and p.doc is not None and not isinstance(p.doc, Path):
+                by_doc.setdefault(id(p.doc), []).append(p)
+        located: dict[tuple[int, str], tuple[int, int]] = {}
+        for items in by_doc.values():
+            doc = items[0].doc
+            try:
+                spots = doc.positions(sorted({p.pointer for p in items}))
+            except Exception:  # a position is a courtesy
+                spots = {}
+            for ptr, pos in spots.items():
+                located[(id(doc), ptr)] = pos
+        out = []
+        for p in self.pending:
+            path = p.doc if isinstance(p.doc, Path) else getattr(p.doc, "path", None)
+            file = display_path(path, self.cwd) if path is not None else ""
+            line, col = p.line, p.column
+            if line is None and p.doc is not None and not isinstance(p.doc, Path):
+                line, col = located.get((id(p.doc), p.pointer), (None, None))
+            severity = self.config.severity(p.code, severity_of(p.code))
+            if severity is None or not self.config.wants(p.code, path):
+                continue
+            out.append(Finding(p.code, severity, p.message, file, p.pointer, line, col))
+        out.sort(key=Finding.sort_key)
+        return out
+
+
+__all__ = ["Context", "Hit", "Severity", "schema_errors"]

@@ -1,0 +1,29 @@
+"""`file:line:col: severity code message (at pointer)`, one finding a line, like compilers."""
+
+from __future__ import annotations
+
+from ..validate import Result
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def render(result: Result) -> str:
+    lines = []
+    for f in result.findings:
+        where = f.file
+        if f.line is not None:
+            where += f":{f.line}"
+            if f.column is not None:
+                where += f":{f.column}"
+        at = f" (at {f.pointer})" if f.pointer else ""
+        lines.append(f"{where}: {f.severity} {f.code} {f.message}{at}")
+    files = _plural(result.files, "file")
+    if result.findings:
+        lines.append(
+            f"{_plural(result.errors, 'error')}, {_plural(result.warnings, 'warning')} in {files}."
+        )
+    else:
+        lines.append(f"No problems in {files}.")
+    return "\n".join(lines) + "\n"

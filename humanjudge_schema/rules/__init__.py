@@ -1,0 +1,1 @@
+"""Cross-field rules, one module per family. Each module exposes `check(unit, ctx)`."""

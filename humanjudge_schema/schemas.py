@@ -1,0 +1,51 @@
+"""The shipped JSON Schemas: where they are, and one compiled validator per schema per process.
+
+This is the only module that knows where schema files live. In a wheel they are package data
+(`humanjudge_schema/schemas/`); in a source checkout or an editable install they are the
+repository's top-level `schemas/` folder.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+
+@functools.cache
+def schema_root() -> Path:
+    packaged = Path(str(resources.files("humanjudge_schema"))) / "schemas"
+    if packaged.is_dir():
+        return packaged
+    source = Path(__file__).resolve().parent.parent / "schemas"
+    if source.is_dir():
+        return source
+    raise RuntimeError("humanjudge-schema is installed without its schemas/ folder; reinstall it")
+
+
+def schema_path(name: str) -> Path:
+    """Path of a schema by name: "coggym/v1/trial" -> .../schemas/coggym/v1/trial.schema.json."""
+    return schema_root() / f"{name}.schema.json"
+
+
+def available() -> list[str]:
+    root = schema_root()
+    return sorted(
+        str(p.relative_to(root)).removesuffix(".schema.json").replace("\\", "/")
+        for p in root.rglob("*.schema.json")
+    )
+
+
+@functools.cache
+def load_schema(name: str) -> Any:
+    return orjson.loads(schema_path(name).read_bytes())
+
+
+@functools.cache
+def validator(name: str) -> Any:
+    import jsonschema_rs
+
+    return jsonschema_rs.validator_for(load_schema(name))
