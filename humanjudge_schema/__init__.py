@@ -15,7 +15,7 @@ from ._version import __version__
 if TYPE_CHECKING:
     from .config import Config
     from .finding import Finding, Severity
-    from .validate import Result, validate
+    from .validation import Result, validate
 
 __all__ = ["Config", "Finding", "Result", "Severity", "__version__", "validate"]
 
@@ -24,8 +24,8 @@ _LAZY = {
     "Config": "config",
     "Finding": "finding",
     "Severity": "finding",
-    "Result": "validate",
-    "validate": "validate",
+    "Result": "validation",
+    "validate": "validation",
 }
 
 

@@ -128,7 +128,7 @@ def aggregate_experiment(
     config = discover(folder)
     if check:
         from .report.text import render
-        from .validate import Result, check_unit
+        from .validation import Result, check_unit
 
         findings = check_unit(unit, config.with_flags(("coggym/mean-value", "coggym/mean-key",
                                                        "coggym/mean-missing"), ()))

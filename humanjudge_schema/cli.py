@@ -61,7 +61,7 @@ def validate(paths: tuple[Path, ...], kind: str | None, fmt: str, strict: bool,
     from .config import ConfigError, load_file
     from .kinds import UsageError
     from .report import render
-    from .validate import validate as run
+    from .validation import validate as run
 
     try:
         config = load_file(config_file) if config_file else None

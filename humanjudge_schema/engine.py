@@ -133,6 +133,7 @@ class Context:
 
     config: Config
     cwd: str | None = None
+    root: Path | None = None  # the unit's folder or file: where a finding with no document goes
     pending: list[_Pending] = field(default_factory=list)
 
     def problems(self, path: Path, problems: Iterable[Problem], doc: Any = None) -> None:
@@ -159,8 +160,7 @@ class Context:
             for doc, ptr, message in rule(*args):
                 self.add(code, doc, ptr, message)
         except Exception as exc:  # a rule bug must not hide every other finding
-            target = next((a for a in args if hasattr(a, "path")), None)
-            self.add("engine/internal-error", target, "", f"rule {code} failed: {exc!r}")
+            self.add("engine/internal-error", self.root, "", f"rule {code} failed: {exc!r}")
 
     def findings(self) -> list[Finding]:
         """Resolve positions (one pass per document) and apply the configuration."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..validate import Result
+from ..validation import Result
 from . import json as _json
 from . import text as _text
 

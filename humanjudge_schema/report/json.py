@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import orjson
 
-from ..validate import Result
+from ..validation import Result
 
 
 def render(result: Result) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..validate import Result
+from ..validation import Result
 
 
 def _plural(n: int, word: str) -> str:

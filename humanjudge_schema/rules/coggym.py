@@ -269,7 +269,7 @@ def block_randomization(exp: Experiment) -> Iterator[Hit]:
         return
     for ptr, blocks, holder in _blocks(exp.config.data["experimentFlow"]):
         flags = holder.get("block_randomization")
-        if flags is not None and len(flags) != len(blocks):
+        if isinstance(flags, list) and len(flags) != len(blocks):  # a single bool applies to all
             yield exp.config, ptr.rsplit("/", 1)[0] + "/block_randomization", f"{len(flags)} flags for {len(blocks)} blocks"
 
 

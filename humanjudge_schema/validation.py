@@ -28,7 +28,7 @@ class Result:
 
 def check_unit(unit: Unit, config: Config, cwd: str | None = None) -> list[Finding]:
     module = importlib.import_module(f"humanjudge_schema.rules.{unit.family}")
-    ctx = Context(config, cwd)
+    ctx = Context(config, cwd, unit.root)
     module.check(unit, ctx)
     return ctx.findings()
 
