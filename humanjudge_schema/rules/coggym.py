@@ -365,8 +365,15 @@ def metadata_mismatch(exp: Experiment) -> Iterator[Hit]:
         return
     for key in META_KEYS:
         a, b = exp.ind.data.get(key), exp.mean.data.get(key)
-        if a is not None and b is not None and a != b:
-            yield exp.mean, f"/{key}", f"{key} differs from human_data_ind.json ({_short(b)} vs {_short(a)})"
+        if a is None or b is None or a == b:
+            continue
+        if isinstance(a, dict) and isinstance(b, dict):
+            for sub in sorted(a.keys() | b.keys()):
+                if a.get(sub) != b.get(sub):
+                    yield exp.mean, pointer(key, sub) if sub in b else pointer(key), (
+                        f"{key}.{sub} is {_short(b.get(sub))} here, {_short(a.get(sub))} in human_data_ind.json")
+        else:
+            yield exp.mean, pointer(key), f"{key} is {_short(b)} here, {_short(a)} in human_data_ind.json"
 
 
 def _short(value: Any) -> str:

@@ -1,0 +1,194 @@
+"""The command line as users run it: exit codes, output formats, configuration, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+
+VALID = ROOT / "examples" / "coggym" / "valid"
+BROKEN = ROOT / "examples" / "coggym" / "broken"
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run([sys.executable, "-m", "humanjudge_schema", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in proc.stderr + proc.stdout
+    return proc
+
+
+@pytest.fixture
+def experiment(tmp_path: Path) -> Path:
+    target = tmp_path / "exp"
+    shutil.copytree(VALID, target)
+    return target
+
+
+def _break_count(folder: Path) -> None:
+    """Give trial_1's confidence slider one response too few."""
+    ind = json.loads((folder / "human_data_ind.json").read_text())
+    ind["trial_1"]["goal_confidence"].pop()
+    (folder / "human_data_ind.json").write_text(json.dumps(ind, indent=2))
+
+
+def test_version() -> None:
+    proc = run("--version")
+    assert proc.returncode == 0 and proc.stdout.startswith("humanjudge 0.")
+
+
+def test_valid_example_exits_0() -> None:
+    proc = run("validate", str(VALID))
+    assert proc.returncode == 0, proc.stdout
+    assert proc.stdout == "No problems in 5 files.\n"
+
+
+def test_broken_example_exits_1_with_compiler_style_lines() -> None:
+    proc = run("validate", str(BROKEN), cwd=ROOT)
+    assert proc.returncode == 1
+    first = proc.stdout.splitlines()[0]
+    file, line, col, rest = first.split(":", 3)
+    assert file.startswith("examples/coggym/broken/") and line.isdigit() and col.isdigit()
+    assert rest.split()[0] in ("error", "warning")
+
+
+def test_json_format(experiment: Path) -> None:
+    _break_count(experiment)
+    proc = run("validate", "--format", "json", str(experiment), cwd=experiment)
+    assert proc.returncode == 1
+    doc = json.loads(proc.stdout)
+    assert doc["summary"] == {"files": 5, "errors": 3, "warnings": 0}
+    by_code = {(f["code"], f["pointer"]) for f in doc["findings"]}
+    assert ("coggym/response-count", "/trial_1/goal_confidence") in by_code
+    assert ("coggym/judgment-count", "/judgment_count") in by_code
+    assert ("coggym/mean-value", "/trial_1/goal_confidence") in by_code
+    finding = next(f for f in doc["findings"] if f["code"] == "coggym/response-count")
+    assert finding == {
+        "code": "coggym/response-count", "severity": "error",
+        "message": "2 responses, participants_info.count is 3",
+        "file": "human_data_ind.json", "pointer": "/trial_1/goal_confidence",
+        "line": 26, "column": 5,
+    }
+    assert json.loads((experiment / "human_data_ind.json").read_text())["trial_1"]["goal_confidence"] == [95, 70]
+
+
+def test_select_ignore_and_strict(experiment: Path) -> None:
+    _break_count(experiment)
+    only = json.loads(run("validate", "--format", "json", "--select", "coggym/response-count",
+                          str(experiment)).stdout)
+    assert {f["code"] for f in only["findings"]} == {"coggym/response-count"}
+    proc = run("validate", "--ignore", "coggym/response-count,coggym/judgment-count",
+               "--ignore", "coggym/mean-value", str(experiment))
+    assert proc.returncode == 0, proc.stdout
+    (experiment / "human_data_mean.json").unlink()
+    (experiment / "human_data_ind.json").write_text(
+        (experiment / "human_data_ind.json").read_text().replace('"judgment_count": 30,', ""))
+    proc = run("validate", "--select", "coggym/metadata-missing", str(experiment))
+    assert proc.returncode == 0 and "warning coggym/metadata-missing" in proc.stdout
+    assert run("validate", "--strict", "--select", "coggym/metadata-missing", str(experiment)).returncode == 1
+
+
+def test_configuration_is_found_walking_up(experiment: Path) -> None:
+    _break_count(experiment)
+    (experiment.parent / "pyproject.toml").write_text(
+        '[project]\nname = "data"\n\n[tool.humanjudge]\nignore = ["coggym/judgment-count"]\n'
+        '[tool.humanjudge.severity]\n"coggym/mean-value" = "warning"\n'
+        '[tool.humanjudge.coggym]\nresponse-count = "at-most"\n')
+    doc = json.loads(run("validate", "--format", "json", str(experiment)).stdout)
+    assert [(f["code"], f["severity"]) for f in doc["findings"]] == [("coggym/mean-value", "warning")]
+
+
+def test_per_file_ignores(experiment: Path) -> None:
+    _break_count(experiment)
+    (experiment / "humanjudge.toml").write_text(
+        '[per-file-ignores]\n"human_data_*.json" = ["coggym/response-count", "coggym/judgment-count"]\n')
+    doc = json.loads(run("validate", "--format", "json", str(experiment)).stdout)
+    assert {f["code"] for f in doc["findings"]} == {"coggym/mean-value"}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("validate", "does/not/exist"), "no such file or folder"),
+        (("validate", "--kind", "nope", "x"), "Invalid value for '--kind'"),
+        (("rules", "coggym/no-such-rule"), "no rule 'coggym/no-such-rule'"),
+        (("validate",), "Missing argument"),
+    ],
+)
+def test_usage_errors_exit_2(args: tuple[str, ...], message: str) -> None:
+    proc = run(*args)
+    assert proc.returncode == 2
+    assert message in proc.stderr
+
+
+def test_unknown_file_kind_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("hello")
+    proc = run("validate", str(tmp_path / "notes.txt"))
+    assert proc.returncode == 2 and "not a file of a known format" in proc.stderr
+
+
+def test_bad_configuration_exits_2(experiment: Path) -> None:
+    (experiment / "humanjudge.toml").write_text('selct = ["coggym"]\n')
+    proc = run("validate", str(experiment))
+    assert proc.returncode == 2 and "unknown key 'selct'" in proc.stderr
+    (experiment / "humanjudge.toml").write_text("[severity\n")
+    proc = run("validate", str(experiment))
+    assert proc.returncode == 2 and "invalid TOML" in proc.stderr
+
+
+def test_unreadable_file_is_a_finding(experiment: Path) -> None:
+    (experiment / "human_data_mean.json").unlink()
+    (experiment / "human_data_mean.json").symlink_to(experiment / "gone.json")
+    doc = json.loads(run("validate", "--format", "json", str(experiment)).stdout)
+    assert [(f["code"], f["file"]) for f in doc["findings"]] == [
+        ("parse/unreadable", str(experiment / "human_data_mean.json"))]
+
+
+def test_a_file_is_checked_with_its_experiment(experiment: Path) -> None:
+    _break_count(experiment)
+    doc = json.loads(run("validate", "--format", "json", str(experiment / "trial.jsonl")).stdout)
+    assert doc["summary"]["files"] == 5
+    assert "coggym/response-count" in {f["code"] for f in doc["findings"]}
+
+
+def test_rules_lists_and_explains() -> None:
+    listing = run("rules").stdout
+    assert "coggym/response-count" in listing and "parse/duplicate-key" in listing
+    explained = run("rules", "coggym/response-count").stdout
+    assert explained.startswith("coggym/response-count (error):")
+    assert "Bad:" in explained and "Good:" in explained
+
+
+def test_aggregate_writes_checks_and_refuses_to_overwrite(experiment: Path) -> None:
+    proc = run("aggregate", str(experiment))
+    assert proc.returncode == 2 and "--force" in proc.stderr
+    assert run("aggregate", "--check", str(experiment)).returncode == 0
+    before = (experiment / "human_data_mean.json").read_bytes()
+    ind = json.loads((experiment / "human_data_ind.json").read_text())
+    ind["trial_1"]["goal_confidence"] = [10, 20, 30]
+    (experiment / "human_data_ind.json").write_text(json.dumps(ind))
+    proc = run("aggregate", "--check", str(experiment))
+    assert proc.returncode == 1 and "coggym/mean-value" in proc.stdout
+    assert (experiment / "human_data_mean.json").read_bytes() == before
+    proc = run("aggregate", "--force", str(experiment))
+    assert proc.returncode == 0
+    mean = json.loads((experiment / "human_data_mean.json").read_text())
+    assert mean["trial_1"]["goal_confidence"] == 20.0
+    assert mean["trial_1"]["agent_goal"] == {"agent_goal_1": 2 / 3, "agent_goal_3": 1 / 3}
+    assert list(mean)[:2] == ["participants_info", "judgment_count"]
+    assert run("validate", str(experiment)).returncode == 0
+    assert not list(experiment.glob(".*.tmp"))
+
+
+def test_schema_command() -> None:
+    listing = run("schema").stdout
+    assert "coggym/v1/trial" in listing
+    printed = json.loads(run("schema", "coggym/v1/trial").stdout)
+    assert printed["$id"].endswith("coggym/v1/trial.schema.json")
+    path = run("schema", "--path", "trial").stdout.strip()
+    assert Path(path).is_file()

@@ -1,0 +1,152 @@
+"""The schemas themselves: valid against their metaschema, conventional, and judged the same way
+by python-jsonschema (the reference implementation) and jsonschema-rs (the engine) on every
+fixture."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import orjson
+import pytest
+
+from humanjudge_schema import schemas
+from humanjudge_schema.engine import schema_errors
+from humanjudge_schema.sources import BROKEN, parse, parse_jsonl
+
+from .conftest import CASES
+
+NAMES = schemas.available()
+
+
+def test_every_family_ships_schemas() -> None:
+    assert {n.split("/")[0] for n in NAMES} == {"coggym", "textjudge", "study1", "halie"}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_schema_is_valid_and_conventional(name: str) -> None:
+    schema = schemas.load_schema(name)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$id"] == f"https://humanjudge-schema.org/schemas/{name}.schema.json"
+    assert schema.get("title") and schema.get("description")
+    refs = _values_of(schema, "$ref")
+    assert all(r.startswith("#/") for r in refs), f"non-local $ref in {name}: {refs}"
+
+
+def _values_of(node: Any, key: str) -> list[Any]:
+    out = []
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == key:
+                out.append(v)
+            out.extend(_values_of(v, key))
+    elif isinstance(node, list):
+        for v in node:
+            out.extend(_values_of(v, key))
+    return out
+
+
+def _schema_for(path: Path) -> str | None:
+    family = path.relative_to(CASES).parts[0]
+    by_name = {
+        "trial.jsonl": "coggym/v1/trial",
+        "instruction.jsonl": "coggym/v1/instruction",
+        "config.json": "coggym/v1/config",
+        "human_data_ind.json": "coggym/v1/human-data-ind",
+        "human_data_mean.json": "coggym/v1/human-data-mean",
+        "study1_tasks.jsonl.gz": "study1/v1/tasks",
+        "study1_retrieval.jsonl.gz": "study1/v1/retrieval",
+        "study1_responses_human.jsonl.gz": "study1/v1/responses-human",
+        "study1_responses_llm.jsonl.gz": "study1/v1/responses-llm",
+    }
+    if family == "textjudge" and path.suffix == ".json" and path.name != "expected.json":
+        return "textjudge/v1/dataset"
+    return by_name.get(path.name)
+
+
+def _instances(path: Path) -> Iterator[Any]:
+    raw = path.read_bytes()
+    if path.suffix == ".gz":
+        raw = gzip.decompress(raw)
+    if ".jsonl" in path.name:
+        doc, _ = parse_jsonl(path, raw)
+        yield from (r for r in doc.records if r is not BROKEN)
+    else:
+        data, _ = parse(raw)
+        if data is not BROKEN:
+            yield data
+
+
+FIXTURES = sorted(p for p in CASES.rglob("*") if p.is_file() and _schema_for(p))
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=[str(p.relative_to(CASES)) for p in FIXTURES])
+def test_both_engines_agree(path: Path) -> None:
+    name = _schema_for(path)
+    assert name is not None
+    reference = jsonschema.Draft202012Validator(schemas.load_schema(name))
+    for instance in _instances(path):
+        fast = sorted((code.removeprefix("schema/"), ptr) for code, ptr, _ in schema_errors(name, instance))
+        ref = sorted({(_kebab(e.validator), _pointer(e.absolute_path)) for e in _leaves(reference, instance)})
+        assert bool(fast) == bool(ref), (fast, ref)
+        assert {p for _, p in fast} == {p for _, p in ref}
+
+
+def test_halie_rows_agree_too() -> None:
+    rows = 0
+    for path in sorted(CASES.glob("halie/*/*/*.csv")):
+        task = _halie_task(path)
+        if task is None:
+            continue
+        name = f"halie/v1/{task}/{path.stem.replace('_', '-')}"
+        reference = jsonschema.Draft202012Validator(schemas.load_schema(name))
+        for row in csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"), newline="")):
+            instance = {k: v for k, v in row.items() if v not in ("", None)}
+            # uncoerced rows: a type error shows up in both engines alike
+            assert bool(schema_errors(name, instance)) == (not reference.is_valid(instance))
+            rows += 1
+    assert rows > 0
+
+
+def _halie_task(path: Path) -> str | None:
+    name = path.parent.name
+    for task in ("crossword", "dialogue", "question", "summarization", "metaphor"):
+        if task in name:
+            return task
+    return None
+
+
+def _leaves(validator: jsonschema.Draft202012Validator, instance: Any) -> Iterator[Any]:
+    for error in validator.iter_errors(instance):
+        yield from _flatten(error)
+
+
+def _flatten(error: Any) -> Iterator[Any]:
+    # python-jsonschema reports an if/then or allOf failure as one error with a context of
+    # sub-errors only for the applicator keywords; the leaves are what jsonschema-rs reports.
+    if error.context:
+        for sub in error.context:
+            yield from _flatten(sub)
+    else:
+        yield error
+
+
+def _kebab(name: str) -> str:
+    import re
+
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
+
+
+def _pointer(path: Any) -> str:
+    return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in path)
+
+
+def test_schema_cli_paths_match_the_loader() -> None:
+    for name in NAMES:
+        assert orjson.loads(schemas.schema_path(name).read_bytes()) == schemas.load_schema(name)
