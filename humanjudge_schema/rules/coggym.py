@@ -17,6 +17,7 @@ from ..aggregate import META_KEYS, aggregate_tag, choice_counts, choice_index, o
 from ..engine import Context, Hit
 from ..finding import pointer
 from ..kinds import Unit
+from ..numbers import same_value
 from ..registry import rule
 from ..sources import BROKEN, JsonDocument, JsonlDocument, load
 
@@ -767,28 +768,6 @@ def mean_missing(exp: Experiment) -> Iterator[Hit]:
             yield exp.mean, "", f"no mean for stimulus {sid!r}"
         elif tag not in exp.mean.data[sid]:
             yield exp.mean, pointer(sid), f"no mean for tag {tag!r}"
-
-
-def _decimals(x: float) -> int | None:
-    text = repr(float(x))
-    if "e" in text or "E" in text:
-        return None
-    return len(text.split(".")[1].rstrip("0")) if "." in text else 0
-
-
-def same_value(stored: Any, exact: Any, tolerance: float) -> bool:
-    """Exact, equal after rounding to the stored number of decimals, or within the tolerance."""
-    if stored is None or exact is None:
-        return stored is None and exact is None
-    if isinstance(stored, bool) or not isinstance(stored, (int, float)):
-        return False
-    if stored == exact or abs(stored - exact) <= tolerance:
-        return True
-    d = _decimals(stored)
-    if d is None or isinstance(stored, int) and d == 0 and not float(stored).is_integer():
-        return False
-    # any rounding mode: half-up, half-even, or the binary representation of x.xx5
-    return abs(stored - exact) <= 0.5 * 10.0**-d + 1e-9 * max(1.0, abs(exact))
 
 
 def _fmt(x: Any) -> str:
