@@ -17,12 +17,14 @@ import math
 import os
 import tempfile
 from collections import Counter
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 META_KEYS = ("participants_info", "judgment_count")
+_IDX = itemgetter("idx")
 
 
 class AggregateError(ValueError):
@@ -46,7 +48,13 @@ def choice_index(answer: Any) -> int | None:
 
 
 def choice_counts(responses: list[Any]) -> tuple[Counter[int], int]:
-    counts: Counter[int] = Counter()
+    try:  # all {idx, ...} objects: count in C
+        counts = Counter(map(_IDX, responses))
+        if all(type(k) is int for k in counts):
+            return counts, sum(counts.values())
+    except (TypeError, KeyError):
+        pass
+    counts = Counter()
     for r in responses:
         idx = choice_index(r)
         if idx is not None:
@@ -59,8 +67,9 @@ def aggregate_tag(query: dict[str, Any], responses: list[Any]) -> Any:
     kind, tag = query["type"], query["tag"]
     options = query.get("option", [])
     if kind == "single-slider":
-        flat = [v for r in responses for v in (r if isinstance(r, list) else [r])]
-        return _mean(flat)
+        if list not in set(map(type, responses)):
+            return _mean(responses)
+        return _mean([v for r in responses for v in (r if isinstance(r, list) else [r])])
     if kind == "multi-choice":
         counts, total = choice_counts(responses)
         return {option_key(tag, i + 1): counts[i] / total for i in sorted(counts) if total}
@@ -72,8 +81,11 @@ def aggregate_tag(query: dict[str, Any], responses: list[Any]) -> Any:
         rows = [r for r in responses if isinstance(r, list)]
         if not rows:
             return None
-        return {option_key(tag, i + 1): sum(r[i] for r in rows if i < len(r)) / len(rows)
-                for i in range(len(options))}
+        if set(map(len, rows)) == {len(options)}:
+            columns = [sum(c) for c in zip(*rows)]  # in C
+        else:
+            columns = [sum(r[i] for r in rows if i < len(r)) for i in range(len(options))]
+        return {option_key(tag, i + 1): columns[i] / len(rows) for i in range(len(options))}
     return None
 
 

@@ -43,12 +43,15 @@ class Finding:
 
 def escape_token(token: object) -> str:
     """One RFC 6901 reference token."""
-    return str(token).replace("~", "~0").replace("/", "~1")
+    text = str(token)
+    if "~" in text or "/" in text:
+        return text.replace("~", "~0").replace("/", "~1")
+    return text
 
 
 def pointer(*tokens: object) -> str:
     """Build an RFC 6901 pointer from path tokens: pointer("a/b", 0) == "/a~1b/0"."""
-    return "".join("/" + escape_token(t) for t in tokens)
+    return "/" + "/".join(map(escape_token, tokens)) if tokens else ""
 
 
 def split_pointer(ptr: str) -> list[str]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from itertools import chain
+from operator import itemgetter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -534,16 +536,26 @@ def _shape_problem(kind: str, query: dict[str, Any], r: Any) -> str | None:
 def response_shape(exp: Experiment) -> Iterator[Hit]:
     for sid, tag, q, responses in exp.responses():
         kind = q["type"]
-        if kind == "single-slider" and None not in responses and q.get("slider_config", {}).get("num_clicks", 1) == 1:
-            # fast path: the schema already allows only numbers, null, lists and objects here
-            if not any(isinstance(r, (list, dict, str, bool)) for r in responses):
-                continue
         if kind == "multi-slider" and len(responses) != 1:
             yield exp.ind, pointer(sid, tag), f"a multi-slider stores one object of label arrays, found {len(responses)} elements"
+        allowed = _SHAPE_TYPES.get(kind)
+        if kind == "single-slider" and q.get("slider_config", {}).get("num_clicks", 1) > 1:
+            allowed = _LIST
+        if allowed is not None and set(map(type, responses)) <= allowed and kind != "multi-slider":
+            continue  # every element has an allowed type: the common case, decided in C
         for k, r in enumerate(responses):
             problem = _shape_problem(kind, q, r)
             if problem:
                 yield exp.ind, pointer(sid, tag, k), problem
+
+
+_LIST = frozenset({list})
+_SHAPE_TYPES = {
+    "single-slider": frozenset({int, float, type(None)}),
+    "multi-choice": frozenset({dict, int}),
+    "multi-select": _LIST,
+    "textbox": frozenset({str, type(None)}),
+}
 
 
 @rule("coggym/bare-choice-index", "a multi-choice answer is a bare index instead of {idx, option_text}",
@@ -559,6 +571,32 @@ def bare_choice_index(exp: Experiment) -> Iterator[Hit]:
                 yield exp.ind, pointer(sid, tag, bare[0]), f"{len(bare)} answers are bare indices, e.g. {responses[bare[0]]!r}"
 
 
+def _choices(q: dict[str, Any], sid: str, tag: str, responses: list[Any]) -> Iterator[tuple[str, Any]]:
+    """(pointer, answer) of every choice of a multi-choice or ranking, built only on demand."""
+    if q["type"] == "ranking":
+        for k, r in enumerate(responses):
+            if isinstance(r, list):
+                for j, x in enumerate(r):
+                    yield f"{pointer(sid, tag, k)}/{j}", x
+    else:
+        for k, r in enumerate(responses):
+            yield pointer(sid, tag, k), r
+
+
+_IDX_TEXT = itemgetter("idx", "option_text")
+
+
+def _distinct_pairs(q: dict[str, Any], responses: list[Any]) -> set[Any] | None:
+    """The distinct (idx, option_text) of a multi-choice's answers, or None when they are not all
+    {idx, option_text} objects (then the slow path looks at each)."""
+    if q["type"] != "multi-choice":
+        return None
+    try:
+        return set(map(_IDX_TEXT, responses))
+    except (TypeError, KeyError):
+        return None
+
+
 @rule("coggym/choice-index", "a chosen idx is an index of the query's options",
       why="idx is 0-based into the trial's option list; out of range, the answer names no option.",
       bad='"option": ["yes", "no"]; "choice": [{"idx": 2, "option_text": "maybe"}]',
@@ -568,10 +606,10 @@ def choice_index_rule(exp: Experiment) -> Iterator[Hit]:
         if q["type"] not in ("multi-choice", "ranking"):
             continue
         n = len(q.get("option", []))
-        items = ((pointer(sid, tag, k), r) for k, r in enumerate(responses))
-        if q["type"] == "ranking":
-            items = ((f"{pointer(sid, tag, k)}/{j}", x) for k, r in enumerate(responses) if isinstance(r, list) for j, x in enumerate(r))
-        for ptr, r in items:
+        pairs = _distinct_pairs(q, responses)
+        if pairs is not None and all(type(i) is int and 0 <= i < n for i, _ in pairs):
+            continue
+        for ptr, r in _choices(q, sid, tag, responses):
             idx = choice_index(r)
             if idx is not None and not 0 <= idx < n:
                 yield exp.ind, ptr + ("/idx" if isinstance(r, dict) else ""), f"idx {idx} is not an index of the {n} options"
@@ -587,10 +625,12 @@ def choice_text(exp: Experiment) -> Iterator[Hit]:
         if q["type"] not in ("multi-choice", "ranking"):
             continue
         options = q.get("option", [])
-        items = [(pointer(sid, tag, k), r) for k, r in enumerate(responses)]
-        if q["type"] == "ranking":
-            items = [(f"{pointer(sid, tag, k)}/{j}", x) for k, r in enumerate(responses) if isinstance(r, list) for j, x in enumerate(r)]
-        for ptr, r in items:
+        pairs = _distinct_pairs(q, responses)
+        if pairs is not None and all(
+            not (type(i) is int and 0 <= i < len(options)) or t == options[i] for i, t in pairs
+        ):
+            continue
+        for ptr, r in _choices(q, sid, tag, responses):
             if isinstance(r, dict) and "option_text" in r and isinstance(r.get("idx"), int):
                 idx = r["idx"]
                 if 0 <= idx < len(options) and r["option_text"] != options[idx]:
@@ -607,6 +647,9 @@ def multi_select_row(exp: Experiment) -> Iterator[Hit]:
         if q["type"] != "multi-select":
             continue
         n = len(q.get("option", []))
+        if set(map(type, responses)) <= _LIST and set(map(len, responses)) <= {n} \
+                and set(chain.from_iterable(responses)) <= {0, 1}:
+            continue
         for k, row in enumerate(responses):
             if not isinstance(row, list):
                 continue
@@ -652,21 +695,28 @@ def num_clicks(exp: Experiment) -> Iterator[Hit]:
                 yield exp.ind, pointer(sid, tag, k), f"{len(r)} values, num_clicks is {clicks}"
 
 
-def _slider_values(q: dict[str, Any], responses: list[Any]) -> Iterator[tuple[str, Any]]:
+def _slider_arrays(q: dict[str, Any], responses: list[Any]) -> Iterator[tuple[tuple[object, ...], list[Any]]]:
+    """(path below the tag, list of values) of every array of slider values of one tag."""
     if q["type"] == "multi-slider":
         for k, r in enumerate(responses):
             if isinstance(r, dict):
                 for label, values in r.items():
                     if isinstance(values, list):
-                        for j, v in enumerate(values):
-                            yield f"/{k}/{pointer(label)[1:]}/{j}", v
+                        yield (k, label), values
         return
-    for k, r in enumerate(responses):
-        if isinstance(r, list):
-            for j, v in enumerate(r):
-                yield f"/{k}/{j}", v
-        else:
-            yield f"/{k}", r
+    if list in set(map(type, responses)):
+        for k, r in enumerate(responses):
+            if isinstance(r, list):
+                yield (k,), r
+    yield (), [r for r in responses if not isinstance(r, list)] if _LIST & set(map(type, responses)) else responses
+
+
+def _within(values: list[Any], lo: float, hi: float) -> bool:
+    numbers = [v for v in values if v is not None] if None in values else values
+    try:
+        return not numbers or (lo <= min(numbers) and max(numbers) <= hi)
+    except TypeError:  # mixed types: the schema or response-shape reports them
+        return True
 
 
 @rule("coggym/slider-value", "slider answers lie within [min, max] of the slider",
@@ -679,13 +729,14 @@ def slider_value(exp: Experiment) -> Iterator[Hit]:
         if q["type"] not in ("single-slider", "multi-slider"):
             continue
         lo, hi = q["slider_config"]["min"], q["slider_config"]["max"]
-        flat = responses
-        if q["type"] == "single-slider" and None not in flat and all(type(r) in (int, float) for r in flat):
-            if not flat or lo <= min(flat) and max(flat) <= hi:
-                continue  # the common case, in C
-        for suffix, v in _slider_values(q, responses):
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and not lo <= v <= hi:
-                yield exp.ind, pointer(sid, tag) + suffix, f"{v!r} is outside the slider's range [{lo}, {hi}]"
+        for path, values in _slider_arrays(q, responses):
+            if _within(values, lo, hi):
+                continue
+            if not path and len(values) != len(responses):
+                continue  # scalars mixed with lists: response-shape reports it
+            for j, v in enumerate(values):
+                if isinstance(v, (int, float)) and not isinstance(v, bool) and not lo <= v <= hi:
+                    yield exp.ind, pointer(sid, tag, *path, j), f"{v!r} is outside the slider's range [{lo}, {hi}]"
 
 
 @rule("coggym/multi-slider-labels", "a multi-slider's labels are the query's options",
@@ -815,12 +866,12 @@ def mean_value(exp: Experiment) -> Iterator[Hit]:
         if isinstance(exact, dict):
             if not isinstance(stored, dict):
                 continue  # coggym/mean-key
-            rows = sum(isinstance(r, list) for r in responses)
             for key, want in exact.items():
                 if key not in stored:
                     continue
                 ok = same_value(stored[key], want, exp.tolerance)
                 if not ok and q["type"] == "multi-select" and want is not None:
+                    rows = sum(isinstance(r, list) for r in responses)
                     ok = same_value(stored[key], want * rows, 0)  # counts instead of proportions
                 if not ok:
                     yield exp.mean, pointer(sid, tag, key), f"{_fmt(stored[key])}, the responses give {_fmt(want)}"

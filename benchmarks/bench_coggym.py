@@ -1,0 +1,61 @@
+"""CogGym: `humanjudge validate` (schema and every rule) against `check-jsonschema --schemafile`
+with the same ind schema on the same large experiment, and start-up time of both.
+
+    pip install -e '.[bench]'
+    python benchmarks/bench_coggym.py            # generates benchmarks/data/coggym-large first
+
+Targets: validate at least 20x faster than check-jsonschema; `humanjudge --version` at most half
+the start-up time of `check-jsonschema --version`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from harness import measure, report, row
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=HERE / "data" / "coggym-large")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", help="also write the figures to this file")
+    args = ap.parse_args()
+    if not (args.data / "human_data_ind.json").exists():
+        subprocess.run([sys.executable, str(HERE / "gen_coggym.py"), str(args.data)], check=True)
+    hj = shutil.which("humanjudge") or sys.exit("humanjudge is not installed (pip install -e '.[bench]')")
+    cj = shutil.which("check-jsonschema") or sys.exit("check-jsonschema is not installed (pip install -e '.[bench]')")
+    ind = args.data / "human_data_ind.json"
+    schema = ROOT / "schemas" / "coggym" / "v1" / "human-data-ind.schema.json"
+    mb = ind.stat().st_size / 1e6
+
+    print(f"human_data_ind.json: {mb:.1f} MB; best of {args.repeat} runs\n")
+    ours, ours_mem, rc1 = measure([hj, "validate", str(args.data)], args.repeat)
+    ours_ind, ours_ind_mem, _ = measure([hj, "validate", "--select", "parse,schema", str(ind)], args.repeat)
+    theirs, theirs_mem, rc2 = measure([cj, "--schemafile", str(schema), str(ind)], max(1, args.repeat - 1))
+    print(row("humanjudge validate (schema + all rules)", ours, ours_mem, f"exit {rc1}"))
+    print(row("humanjudge validate --select parse,schema", ours_ind, ours_ind_mem))
+    print(row("check-jsonschema --schemafile (schema only)", theirs, theirs_mem, f"exit {rc2}"))
+    print(f"\n  speed-up, full validation vs check-jsonschema: {theirs / ours:.1f}x (target >= 20x)")
+
+    v1, _, _ = measure([hj, "--version"], 10)
+    v2, _, _ = measure([cj, "--version"], 10)
+    print()
+    print(row("humanjudge --version", v1, 0))
+    print(row("check-jsonschema --version", v2, 0))
+    print(f"\n  start-up ratio: {v1 / v2:.2f} (target <= 0.5)")
+    report({"ind_mb": mb, "humanjudge_s": ours, "humanjudge_mb": ours_mem,
+            "humanjudge_schema_only_s": ours_ind, "check_jsonschema_s": theirs,
+            "check_jsonschema_mb": theirs_mem, "speedup": theirs / ours,
+            "version_s": v1, "cj_version_s": v2, "startup_ratio": v1 / v2}, args.json)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,488 @@
+"""Prompt templates of TextJudge datasets: checking them without running them, and rendering them.
+
+A declaration's `prompt` (and `prompt_fsp`, `prompt_paraphrase_N`) is a Jinja template. For a
+string instance the template sees one variable, `instance`; for an object instance every field is a
+top-level variable. Upstream's evaluation code fills templates by plain text replacement of
+`{{ field }}`; on templates made only of such placeholders, rendering here gives the same bytes.
+
+Templates arrive with datasets in pull requests, so they are untrusted. Before anything is compiled
+or run, the parsed template is walked node by node and must stay within a small subset of Jinja:
+placeholders, `{% if %}`, comparisons, a few filters and tests, and attribute or item access by
+literal names that do not start with `_`. No calls, no arithmetic, no loops, no Jinja globals
+(`range`, `lipsum`, `cycler`, ...), no `self`. Only then is the template rendered, in an
+`ImmutableSandboxedEnvironment` with `StrictUndefined` and no globals, with a bound on the size
+of each prompt.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jinja2 import Template, nodes
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+SCHEMA = "textjudge/v1/dataset"
+MAX_PROMPT_BYTES = 1_000_000
+PROMPT_FIELD = re.compile(r"prompt|prompt_fsp|prompt_paraphrase_[1-9][0-9]*")
+
+# Filters and tests that neither call into the data's methods nor grow their input by more than a
+# small factor (upper() of "ß" is "SS"): with them, a prompt's size is bounded by its template and
+# the fields it shows, and the size check between output chunks can stop any excess.
+SAFE_FILTERS = frozenset({
+    "capitalize", "count", "d", "default", "first", "last", "length", "lower", "string", "title",
+    "trim", "upper", "wordcount",
+})
+SAFE_TESTS = frozenset({"defined", "undefined", "none", "string", "number", "mapping", "sequence"})
+# Globals of a default Jinja environment, the template's own reference, and the name a Flask
+# application exposes its configuration under: the classic ways out of a template.
+RESERVED_NAMES = frozenset({
+    "range", "dict", "lipsum", "cycler", "joiner", "namespace", "self", "config",
+})
+
+
+class DatasetError(ValueError):
+    """The dataset cannot be rendered as asked: unreadable, not a dataset, no such metric or
+    instance, or no such prompt field. The message is for the user."""
+
+
+class TemplateError(ValueError):
+    """A template was refused (syntax, unsafe construct, missing variable) or a prompt grew past
+    the size limit. Nothing of the refused template was executed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """One rendered prompt: the instance's id, the metric, and the text given to a model."""
+
+    id: int | str
+    metric: str
+    prompt: str
+
+
+@dataclass(frozen=True)
+class TemplateCheck:
+    """What can be known about a template without running it."""
+
+    source: str
+    ast: nodes.Template | None
+    syntax_error: str | None = None
+    unsafe: tuple[str, ...] = ()
+    variables: frozenset[str] = frozenset()  # every instance field the template names
+    required: frozenset[str] = frozenset()  # those not only guarded by `default` / `is defined`
+    plain_problem: str | None = None  # why upstream's text replacement renders it differently
+
+    @property
+    def usable(self) -> bool:
+        return self.ast is not None and not self.unsafe
+
+
+# --- the environment ------------------------------------------------------------------------
+
+
+def _finalize(value: Any) -> Any:
+    return "" if value is None else value
+
+
+@functools.cache
+def environment() -> ImmutableSandboxedEnvironment:
+    """The one environment templates are parsed and rendered in: sandboxed, immutable, strict
+    about undefined names, no autoescaping, trailing newlines kept, no globals, few filters."""
+    from jinja2 import StrictUndefined
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    env = ImmutableSandboxedEnvironment(
+        undefined=StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        finalize=_finalize,
+        cache_size=0,
+        auto_reload=False,
+    )
+    env.globals.clear()
+    env.filters = {name: f for name, f in env.filters.items() if name in SAFE_FILTERS}
+    env.tests = {name: t for name, t in env.tests.items() if name in SAFE_TESTS}
+    return env
+
+
+# --- checking a template without running it ---------------------------------------------------
+
+
+def _walk(root: nodes.Node) -> Iterator[tuple[nodes.Node, nodes.Node | None]]:
+    """(node, parent) for every node, without recursion: templates can nest deeply."""
+    stack: list[tuple[nodes.Node, nodes.Node | None]] = [(root, None)]
+    while stack:
+        node, parent = stack.pop()
+        yield node, parent
+        stack.extend((child, node) for child in reversed(list(node.iter_child_nodes())))
+
+
+_STATEMENTS = {
+    "For": "{% for %} loops",
+    "Macro": "{% macro %}",
+    "CallBlock": "{% call %}",
+    "FilterBlock": "{% filter %}",
+    "With": "{% with %}",
+    "Block": "{% block %}",
+    "Extends": "{% extends %} (templates cannot read other templates)",
+    "Include": "{% include %} (templates cannot read other templates)",
+    "Import": "{% import %} (templates cannot read other templates)",
+    "FromImport": "{% from ... import %} (templates cannot read other templates)",
+    "Assign": "{% set %}",
+    "AssignBlock": "{% set %}",
+    "ScopedEvalContextModifier": "{% autoescape %}",
+    "EvalContextModifier": "{% autoescape %}",
+    "Dict": "dict literals",
+    "Call": "function or method calls",
+    "Concat": "the operator '~'",
+}
+
+
+def _const_ok(node: nodes.Node) -> bool:
+    from jinja2 import nodes
+
+    return isinstance(node, nodes.Const) and (
+        not isinstance(node.value, str) or not node.value.startswith("_")
+    )
+
+
+def _unsafe(ast: nodes.Template) -> tuple[str, ...]:
+    """Every construct of the template outside the allowed subset, each described once."""
+    from jinja2 import nodes
+    from jinja2.sandbox import (
+        UNSAFE_ASYNC_GENERATOR_ATTRIBUTES,
+        UNSAFE_COROUTINE_ATTRIBUTES,
+        UNSAFE_FUNCTION_ATTRIBUTES,
+        UNSAFE_GENERATOR_ATTRIBUTES,
+        UNSAFE_METHOD_ATTRIBUTES,
+    )
+
+    unsafe_attrs = (UNSAFE_FUNCTION_ATTRIBUTES | UNSAFE_METHOD_ATTRIBUTES
+                    | UNSAFE_GENERATOR_ATTRIBUTES | UNSAFE_COROUTINE_ATTRIBUTES
+                    | UNSAFE_ASYNC_GENERATOR_ATTRIBUTES)
+    allowed = (nodes.Template, nodes.Output, nodes.TemplateData, nodes.Const, nodes.If,
+               nodes.CondExpr, nodes.Not, nodes.And, nodes.Or, nodes.Compare, nodes.Operand,
+               nodes.List, nodes.Tuple)
+    found: dict[str, None] = {}
+    for node, parent in _walk(ast):
+        problem: str | None = None
+        if isinstance(node, nodes.Name):
+            if node.name.startswith("_"):
+                problem = f"the name {node.name!r} (names starting with '_' reach Python internals)"
+            elif node.name in RESERVED_NAMES:
+                problem = f"{node.name!r} (a Jinja global or internal object, not an instance field)"
+            elif node.ctx != "load":
+                problem = "assignments"
+        elif isinstance(node, nodes.Getattr):
+            if node.attr.startswith("_") or node.attr in unsafe_attrs:
+                problem = f"the attribute {node.attr!r}"
+        elif isinstance(node, nodes.Getitem):
+            arg = node.arg
+            if isinstance(arg, nodes.Slice):
+                if not all(p is None or _const_ok(p) for p in (arg.start, arg.stop, arg.step)):
+                    problem = "a computed slice"
+            elif isinstance(arg, nodes.Const) and isinstance(arg.value, str) and arg.value.startswith("_"):
+                problem = f"the item {arg.value!r}"
+            elif not _const_ok(arg):
+                problem = "a computed subscript (only literal keys and indices are allowed)"
+        elif isinstance(node, nodes.Slice):
+            if not isinstance(parent, nodes.Getitem):
+                problem = "slices"
+        elif isinstance(node, nodes.Filter):
+            if node.name not in SAFE_FILTERS:
+                problem = f"the filter {node.name!r}"
+            elif node.kwargs or node.dyn_args or node.dyn_kwargs or node.node is None:
+                problem = f"keyword or computed arguments to the filter {node.name!r}"
+            elif node.args and (node.name not in ("default", "d") or not all(map(_const_ok, node.args))):
+                problem = f"arguments to the filter {node.name!r}"
+        elif isinstance(node, nodes.Test):
+            if node.name not in SAFE_TESTS:
+                problem = f"the test {node.name!r}"
+            elif node.args or node.kwargs or node.dyn_args or node.dyn_kwargs:
+                problem = f"arguments to the test {node.name!r}"
+        elif (isinstance(node, (nodes.BinExpr, nodes.UnaryExpr))
+              and not isinstance(node, (nodes.Not, nodes.And, nodes.Or))):
+            problem = f"the operator {node.operator!r}"
+        elif isinstance(node, nodes.Keyword):
+            problem = "keyword arguments"
+        elif not isinstance(node, allowed):
+            problem = _STATEMENTS.get(type(node).__name__, f"Jinja {type(node).__name__} nodes")
+        if problem is not None:
+            found.setdefault(problem)
+    return tuple(found)
+
+
+def _names(ast: nodes.Template) -> tuple[frozenset[str], frozenset[str]]:
+    """(every variable name, the names used somewhere other than under `default` or a
+    `defined`/`undefined` test, which are the ones an instance must have)."""
+    from jinja2 import meta, nodes
+
+    every = frozenset(meta.find_undeclared_variables(ast))
+    required: set[str] = set()
+    for node, parent in _walk(ast):
+        if isinstance(node, nodes.Name) and node.ctx == "load":
+            guarded = (isinstance(parent, nodes.Filter) and parent.name in ("default", "d")
+                       or isinstance(parent, nodes.Test) and parent.name in ("defined", "undefined"))
+            if not guarded or getattr(parent, "node", None) is not node:
+                required.add(node.name)
+    return every, frozenset(required & every)
+
+
+def _plain_problem(source: str, ast: nodes.Template) -> str | None:
+    """Why upstream's text replacement would not produce what Jinja produces, or None when the
+    template is only text and `{{ name }}` placeholders written exactly so."""
+    from jinja2 import nodes
+
+    parts: list[str] = []
+    spelled: list[str] = []
+    for stmt in ast.body:
+        if not isinstance(stmt, nodes.Output):
+            return "it uses Jinja statements ({% ... %}), which upstream leaves as literal text"
+        for item in stmt.nodes:
+            if isinstance(item, nodes.TemplateData):
+                parts.append(item.data)
+            elif isinstance(item, nodes.Name):
+                parts.append("{{ " + item.name + " }}")
+                spelled.append(item.name)
+            else:
+                return ("it uses Jinja expressions beyond {{ name }} (filters, tests, attribute "
+                        "access), which upstream leaves as literal text")
+    if "".join(parts) == source:
+        return None
+    odd = [n for n in dict.fromkeys(spelled) if "{{ " + n + " }}" not in source]
+    if odd:
+        return (f"{{{{ {odd[0]} }}}} is not written with exactly one space inside the braces, so "
+                "upstream's text replacement leaves it in the prompt")
+    if "\r" in source:
+        return "it contains carriage returns, which Jinja turns into \\n"
+    return ("it uses Jinja syntax besides {{ name }} placeholders (comments, raw blocks or "
+            "whitespace control), which upstream leaves as literal text")
+
+
+@functools.lru_cache(maxsize=512)
+def inspect_template(source: str) -> TemplateCheck:
+    """Parse a template and check it without compiling or running it."""
+    from jinja2 import TemplateSyntaxError
+
+    try:
+        ast = environment().parse(source)
+    except TemplateSyntaxError as exc:
+        return TemplateCheck(source, None, f"line {exc.lineno}: {exc.message}")
+    except RecursionError:
+        return TemplateCheck(source, None, "nested too deeply")
+    unsafe = _unsafe(ast)
+    if unsafe:
+        return TemplateCheck(source, ast, unsafe=unsafe)
+    try:
+        every, required = _names(ast)
+    except RecursionError:
+        return TemplateCheck(source, None, "nested too deeply")
+    return TemplateCheck(source, ast, None, (), every, required, _plain_problem(source, ast))
+
+
+def describe_unsafe(check: TemplateCheck) -> str:
+    listed = ", ".join(check.unsafe[:5]) + (", ..." if len(check.unsafe) > 5 else "")
+    return (f"uses {listed}; templates may only use {{{{ field }}}} placeholders, {{% if %}}, "
+            f"comparisons, attribute or item access by literal name, and the filters "
+            f"{', '.join(sorted(SAFE_FILTERS - {'d', 'count'}))}")
+
+
+# --- datasets -------------------------------------------------------------------------------
+
+
+def template_fields(declaration: Mapping[str, Any]) -> list[str]:
+    """The template keys of a declaration in a stable order: prompt, prompt_fsp, then the
+    paraphrases by number."""
+    keys = [k for k in declaration if isinstance(k, str) and PROMPT_FIELD.fullmatch(k)]
+    return sorted(keys, key=lambda k: (k != "prompt", k != "prompt_fsp", len(k), k))
+
+
+def fields_of(instance: Any) -> frozenset[str]:
+    """The variables an instance gives a template."""
+    if isinstance(instance, str):
+        return frozenset({"instance"})
+    if isinstance(instance, dict):
+        return frozenset(instance)
+    return frozenset()
+
+
+def context_of(instance: Any) -> dict[str, Any]:
+    """The template variables of an instance, as upstream fills them: falsy values (null first of
+    all) become the empty string."""
+    if isinstance(instance, str):
+        return {"instance": instance}
+    return {k: v or "" for k, v in instance.items()}
+
+
+def usable(data: Any, errors: list[tuple[str, str, str]]) -> bool:
+    """Whether the declarations and instances passed the schema, so that rules and rendering can
+    index them; errors elsewhere (a missing `expert_annotator`) do not stand in the way."""
+    if not isinstance(data, dict):
+        return False
+    if not isinstance(data.get("annotations"), list) or not isinstance(data.get("instances"), list):
+        return False
+    return not any(ptr in ("/annotations", "/instances")
+                   or ptr.startswith(("/annotations/", "/instances/")) for _, ptr, _ in errors)
+
+
+def _load(dataset: str | Path | Mapping[str, Any]) -> dict[str, Any]:
+    from .engine import schema_errors
+
+    if isinstance(dataset, Mapping):
+        data: Any = dict(dataset)
+        where = "the dataset"
+    else:
+        from .sources import JsonDocument, load
+
+        path = Path(dataset)
+        doc, problems = load(path)
+        if not isinstance(doc, JsonDocument):
+            first = problems[0].message if problems else "not a JSON document"
+            raise DatasetError(f"{path}: {first}")
+        data, where = doc.data, str(path)
+    errors = schema_errors(SCHEMA, data)
+    if not usable(data, errors):
+        _, ptr, message = next(
+            (e for e in errors if e[1].startswith(("/annotations", "/instances"))),
+            errors[0] if errors else ("", "", "not a TextJudge dataset"),
+        )
+        at = f" at {ptr}" if ptr else ""
+        raise DatasetError(f"{where} is not a valid TextJudge dataset: {message}{at} "
+                           "(`humanjudge validate` lists every problem)")
+    return dict(data)
+
+
+def _same_id(have: Any, wanted: Any) -> bool:
+    if have == wanted and isinstance(have, str) == isinstance(wanted, str):
+        return True
+    return isinstance(wanted, str) and not isinstance(have, str) and str(have) == wanted
+
+
+@dataclass(frozen=True)
+class _Plan:
+    metric: str
+    field: str
+    check: TemplateCheck
+    excluded: frozenset[tuple[bool, Any]]
+
+
+def _key(ident: Any) -> tuple[bool, Any]:
+    return isinstance(ident, str), ident
+
+
+def render_prompts(
+    dataset: str | Path | Mapping[str, Any],
+    metric: str | None = None,
+    prompt_field: str = "prompt",
+    instance: int | str | None = None,
+    *,
+    max_bytes: int = MAX_PROMPT_BYTES,
+) -> Iterator[Prompt]:
+    """Render a dataset's prompts: one Prompt per instance and metric, instance by instance.
+
+    `dataset` is a path or an already-parsed dataset. `prompt_field` picks the template
+    (`prompt`, `prompt_fsp`, `prompt_paraphrase_N`); metrics without it are skipped, as upstream
+    does, and with `prompt_fsp` the instances listed in `fsp_examples_id` are left out. Everything
+    is checked before the first prompt is produced: DatasetError for a selection that does not
+    exist, TemplateError for a template that does not parse, is unsafe, or names a field an
+    instance lacks. A prompt over `max_bytes` (UTF-8) raises TemplateError when it is reached.
+    """
+    if not PROMPT_FIELD.fullmatch(prompt_field):
+        raise DatasetError(f"{prompt_field!r} is not a prompt field "
+                           "(prompt, prompt_fsp or prompt_paraphrase_N)")
+    data = _load(dataset)
+    declarations: dict[str, dict[str, Any]] = {}
+    for decl in data["annotations"]:
+        declarations[decl["metric"]] = decl  # the last one wins, as in upstream's evaluation
+    if metric is not None and metric not in declarations:
+        raise DatasetError(f"no metric {metric!r}; the dataset declares "
+                           f"{', '.join(map(repr, declarations))}")
+    plans: list[_Plan] = []
+    for name, decl in declarations.items():
+        if metric is not None and name != metric:
+            continue
+        source = decl.get(prompt_field)
+        if not isinstance(source, str) or not source:
+            if metric is not None:
+                raise DatasetError(f"metric {name!r} has no {prompt_field}")
+            continue
+        check = inspect_template(source)
+        where = f"the {prompt_field} of metric {name!r}"
+        if check.syntax_error is not None:
+            raise TemplateError(f"{where} is not a valid template: {check.syntax_error}")
+        if check.unsafe:
+            raise TemplateError(f"refused to render {where}: it {describe_unsafe(check)}")
+        ids = decl.get("fsp_examples_id") if prompt_field == "prompt_fsp" else None
+        plans.append(_Plan(name, prompt_field, check, frozenset(map(_key, ids or ()))))
+    if not plans:
+        raise DatasetError(f"no metric has a {prompt_field}")
+    instances = data["instances"]
+    if instance is not None:
+        instances = [x for x in instances if _same_id(x["id"], instance)]
+        if not instances:
+            raise DatasetError(f"no instance with id {instance!r}")
+    work = [(inst, plan) for inst in instances for plan in plans
+            if _key(inst["id"]) not in plan.excluded]
+    if instance is not None and not work:
+        raise DatasetError(f"instance {instance!r} is a few-shot example of every selected "
+                           f"metric: {prompt_field} is not rendered for it")
+    for inst, plan in work:
+        missing = plan.check.required - fields_of(inst["instance"])
+        if missing:
+            names = ", ".join(sorted(missing))
+            raise TemplateError(
+                f"the {plan.field} of metric {plan.metric!r} uses {names}, which instance "
+                f"{inst['id']!r} does not have (its fields: "
+                f"{', '.join(sorted(fields_of(inst['instance']))) or 'none'})")
+    compiled = {plan.metric: _compile(plan) for plan in plans}
+    return _generate(work, compiled, max_bytes)
+
+
+def _compile(plan: _Plan) -> Template:
+    try:
+        return environment().from_string(plan.check.ast)  # type: ignore[arg-type]
+    except Exception as exc:  # e.g. RecursionError on absurd nesting: refuse, never crash
+        raise TemplateError(f"the {plan.field} of metric {plan.metric!r} cannot be compiled: "
+                            f"{exc}") from None
+
+
+def _generate(work: list[tuple[dict[str, Any], _Plan]], compiled: dict[str, Template],
+              max_bytes: int) -> Iterator[Prompt]:
+    for inst, plan in work:
+        ident = inst["id"]
+        text = _render(compiled[plan.metric], context_of(inst["instance"]), max_bytes,
+                       f"instance {ident!r}, metric {plan.metric!r}")
+        yield Prompt(ident, plan.metric, text)
+
+
+def _render(template: Template, context: dict[str, Any], max_bytes: int, what: str) -> str:
+    parts: list[str] = []
+    size = 0
+    try:
+        for chunk in template.generate(context):
+            size += len(chunk) if chunk.isascii() else len(chunk.encode("utf-8", "surrogatepass"))
+            if size > max_bytes:
+                raise TemplateError(f"the prompt for {what} is larger than {max_bytes:,} bytes; "
+                                    "rendering stopped")
+            parts.append(chunk)
+    except TemplateError:
+        raise
+    except Exception as exc:  # undefined names, type errors of comparisons, sandbox refusals
+        raise TemplateError(f"cannot render the prompt for {what}: {exc}") from None
+    return "".join(parts)
+
+
+__all__ = [
+    "MAX_PROMPT_BYTES",
+    "DatasetError",
+    "Prompt",
+    "TemplateCheck",
+    "TemplateError",
+    "inspect_template",
+    "render_prompts",
+]
