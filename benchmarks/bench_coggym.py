@@ -51,10 +51,21 @@ def main() -> None:
     print(row("humanjudge --version", v1, 0))
     print(row("check-jsonschema --version", v2, 0))
     print(f"\n  start-up ratio: {v1 / v2:.2f} (target <= 0.5)")
-    report({"ind_mb": mb, "humanjudge_s": ours, "humanjudge_mb": ours_mem,
-            "humanjudge_schema_only_s": ours_ind, "check_jsonschema_s": theirs,
-            "check_jsonschema_mb": theirs_mem, "speedup": theirs / ours,
-            "version_s": v1, "cj_version_s": v2, "startup_ratio": v1 / v2}, args.json)
+    report(
+        {
+            "ind_mb": mb,
+            "humanjudge_s": ours,
+            "humanjudge_mb": ours_mem,
+            "humanjudge_schema_only_s": ours_ind,
+            "check_jsonschema_s": theirs,
+            "check_jsonschema_mb": theirs_mem,
+            "speedup": theirs / ours,
+            "version_s": v1,
+            "cj_version_s": v2,
+            "startup_ratio": v1 / v2,
+        },
+        args.json,
+    )
 
 
 if __name__ == "__main__":

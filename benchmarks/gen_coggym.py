@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from humanjudge_schema.aggregate import aggregate  # noqa: E402
+from humanjudge_schema.aggregate import aggregate
 
 OPTIONS = ["Reach the red box", "Reach the blue box", "Leave through the exit", "Stay put"]
 LABELS = ["It is hungry", "It is lost", "It is curious"]
@@ -47,8 +47,10 @@ def main() -> None:
     n = args.participants
     args.out.mkdir(parents=True, exist_ok=True)
     trials = [trial(i) for i in range(args.trials)]
-    ind: dict[str, object] = {"participants_info": {"count": n, "age": 34.2, "gender": {"female": n // 2, "male": n - n // 2}},
-                              "judgment_count": 0}
+    ind: dict[str, object] = {
+        "participants_info": {"count": n, "age": 34.2, "gender": {"female": n // 2, "male": n - n // 2}},
+        "judgment_count": 0,
+    }
     for t in trials:
         picks = [rng.randrange(len(OPTIONS)) for _ in range(n)]
         ind[t["id"]] = {  # type: ignore[index]
@@ -61,11 +63,16 @@ def main() -> None:
     ind["judgment_count"] = args.trials * n * (4 + len(LABELS))
     by_id = {t["id"]: t for t in trials}
     mean = aggregate(by_id, ind)  # type: ignore[arg-type]
-    config = {"experimentName": "Generated benchmark experiment", "description": "synthetic",
-              "paperDOI": "10.0000/bench", "taskType": ["benchmark"],
-              "responseType": ["single-slider", "multi-choice", "multi-slider", "multi-select"],
-              "contributors": ["benchmarks"], "stimuli_count": args.trials,
-              "experimentFlow": [{"blocks": [[t["id"] for t in trials]]}]}
+    config = {
+        "experimentName": "Generated benchmark experiment",
+        "description": "synthetic",
+        "paperDOI": "10.0000/bench",
+        "taskType": ["benchmark"],
+        "responseType": ["single-slider", "multi-choice", "multi-slider", "multi-select"],
+        "contributors": ["benchmarks"],
+        "stimuli_count": args.trials,
+        "experimentFlow": [{"blocks": [[t["id"] for t in trials]]}],
+    }
     (args.out / "trial.jsonl").write_text("".join(json.dumps(t) + "\n" for t in trials))
     (args.out / "config.json").write_text(json.dumps(config, indent=2) + "\n")
     (args.out / "human_data_ind.json").write_text(json.dumps(ind, indent=1) + "\n")

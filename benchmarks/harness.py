@@ -22,8 +22,9 @@ def measure(cmd: Sequence[str], repeat: int = 3) -> tuple[float, float, int]:
     """(best wall seconds, peak RSS in MB, exit code) of a command."""
     best, peak, code = float("inf"), 0.0, 0
     for _ in range(repeat):
-        out = subprocess.run([sys.executable, "-c", _PROBE, *cmd], capture_output=True, text=True,
-                             check=True).stdout.split()
+        out = subprocess.run(
+            [sys.executable, "-c", _PROBE, *cmd], capture_output=True, text=True, check=True
+        ).stdout.split()
         seconds, rss_kb, code = float(out[0]), int(out[1]), int(out[2])
         best, peak = min(best, seconds), max(peak, rss_kb / 1024)
     return best, peak, code

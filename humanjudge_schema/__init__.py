@@ -1,9 +1,9 @@
 """Validate datasets of human judgments against versioned JSON Schemas and cross-field rules.
 
-    >>> from humanjudge_schema import validate
-    >>> result = validate(["examples/coggym/valid"])
-    >>> result.errors
-    0
+>>> from humanjudge_schema import validate
+>>> result = validate(["examples/coggym/valid"])
+>>> result.errors
+0
 """
 
 from __future__ import annotations

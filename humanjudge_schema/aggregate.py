@@ -75,14 +75,13 @@ def aggregate_tag(query: dict[str, Any], responses: list[Any]) -> Any:
         return {option_key(tag, i + 1): counts[i] / total for i in sorted(counts) if total}
     if kind == "multi-slider":
         labels = responses[0] if responses and isinstance(responses[0], dict) else {}
-        return {option_key(tag, i + 1): _mean(labels.get(str(label), []))
-                for i, label in enumerate(options)}
+        return {option_key(tag, i + 1): _mean(labels.get(str(label), [])) for i, label in enumerate(options)}
     if kind == "multi-select":
         rows = [r for r in responses if isinstance(r, list)]
         if not rows:
             return None
         if set(map(len, rows)) == {len(options)}:
-            columns = [sum(c) for c in zip(*rows)]  # in C
+            columns = [sum(c) for c in zip(*rows, strict=True)]  # in C
         else:
             columns = [sum(r[i] for r in rows if i < len(r)) for i in range(len(options))]
         return {option_key(tag, i + 1): columns[i] / len(rows) for i in range(len(options))}
@@ -142,8 +141,9 @@ def aggregate_experiment(
         from .report.text import render
         from .validation import Result, check_unit
 
-        findings = check_unit(unit, config.with_flags(("coggym/mean-value", "coggym/mean-key",
-                                                       "coggym/mean-missing"), ()))
+        findings = check_unit(
+            unit, config.with_flags(("coggym/mean-value", "coggym/mean-key", "coggym/mean-missing"), ())
+        )
         return render(Result(findings, len(unit.files))).rstrip("\n"), 1 if findings else 0
     exp = coggym.load_experiment(unit, Context(config))
     if exp.ind is None or not exp.trials:

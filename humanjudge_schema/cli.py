@@ -24,8 +24,7 @@ def _split(values: tuple[str, ...]) -> tuple[str, ...]:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", "-V", prog_name="humanjudge",
-                      message="%(prog)s %(version)s")
+@click.version_option(__version__, "--version", "-V", prog_name="humanjudge", message="%(prog)s %(version)s")
 def cli() -> None:
     """Check that datasets of human judgments are what their format promises.
 
@@ -39,19 +38,42 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--kind", type=click.Choice(FAMILIES), help="Treat the paths as this format "
-              "instead of recognising them by name and content.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Output format.")
+@click.option(
+    "--kind",
+    type=click.Choice(FAMILIES),
+    help="Treat the paths as this format instead of recognising them by name and content.",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format."
+)
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit code 1).")
-@click.option("--select", multiple=True, metavar="CODES",
-              help="Only these codes or prefixes (comma-separated; replaces the configured list).")
-@click.option("--ignore", multiple=True, metavar="CODES",
-              help="Skip these codes or prefixes (comma-separated; added to the configured list).")
-@click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
-              help="Use this pyproject.toml or humanjudge.toml instead of searching for one.")
-def validate(paths: tuple[Path, ...], kind: str | None, fmt: str, strict: bool,
-             select: tuple[str, ...], ignore: tuple[str, ...], config_file: Path | None) -> None:
+@click.option(
+    "--select",
+    multiple=True,
+    metavar="CODES",
+    help="Only these codes or prefixes (comma-separated; replaces the configured list).",
+)
+@click.option(
+    "--ignore",
+    multiple=True,
+    metavar="CODES",
+    help="Skip these codes or prefixes (comma-separated; added to the configured list).",
+)
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Use this pyproject.toml or humanjudge.toml instead of searching for one.",
+)
+def validate(
+    paths: tuple[Path, ...],
+    kind: str | None,
+    fmt: str,
+    strict: bool,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    config_file: Path | None,
+) -> None:
     """Validate dataset files and folders.
 
     A folder is searched recursively for every experiment, dataset and file set it holds; a file
@@ -65,8 +87,7 @@ def validate(paths: tuple[Path, ...], kind: str | None, fmt: str, strict: bool,
 
     try:
         config = load_file(config_file) if config_file else None
-        result = run(list(paths), kind=kind, config=config,
-                     select=_split(select) or None, ignore=_split(ignore))
+        result = run(list(paths), kind=kind, config=config, select=_split(select) or None, ignore=_split(ignore))
     except (UsageError, ConfigError) as exc:
         _fail(str(exc))
     click.echo(render(result, fmt), nl=False)
@@ -82,8 +103,8 @@ def rules(code: str | None) -> None:
     registry = load_all()
     if code is None:
         width = max(len(c) for c in registry)
-        for c, doc in sorted(registry.items()):
-            click.echo(f"{c:<{width}}  {doc.severity.value:<7}  {doc.summary}")
+        for c, entry in sorted(registry.items()):
+            click.echo(f"{c:<{width}}  {entry.severity.value:<7}  {entry.summary}")
         return
     doc = registry.get(code)
     if doc is None:
@@ -102,8 +123,12 @@ def _indent(text: str) -> str:
 @click.argument("experiment", type=click.Path(path_type=Path, exists=True, file_okay=False))
 @click.option("--check", is_flag=True, help="Report how the stored means differ; write nothing.")
 @click.option("--force", is_flag=True, help="Overwrite an existing human_data_mean.json.")
-@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
-              help="Write here instead of EXPERIMENT/human_data_mean.json.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write here instead of EXPERIMENT/human_data_mean.json.",
+)
 def aggregate(experiment: Path, check: bool, force: bool, output: Path | None) -> None:
     """Recompute human_data_mean.json of a CogGym experiment from its individual data."""
     from .aggregate import AggregateError, aggregate_experiment

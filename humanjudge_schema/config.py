@@ -60,11 +60,9 @@ class Config:
         return True
 
     def severity(self, code: str, default: Severity) -> Severity | None:
-        best = None
-        for key, sev in self.severities.items():
-            if _matches(code, (key,)) and (best is None or len(key) > len(best)):
-                best = key
-        return default if best is None else self.severities[best]
+        # the most specific entry wins: "coggym/mean-value" over "coggym"
+        matching = [key for key in self.severities if _matches(code, (key,))]
+        return self.severities[max(matching, key=len)] if matching else default
 
     def option(self, family: str, name: str, default: Any) -> Any:
         return self.options.get(family, {}).get(name, default)
@@ -101,7 +99,7 @@ def parse_config(table: dict[str, Any], source: Path) -> Config:
     severities: dict[str, Severity | None] = {}
     for code, sev in table.get("severity", {}).items():
         if sev not in ("error", "warning"):
-            raise ConfigError(f"{where}: severity of {code!r} must be \"error\" or \"warning\", not {sev!r}")
+            raise ConfigError(f'{where}: severity of {code!r} must be "error" or "warning", not {sev!r}')
         severities[code] = Severity(sev)
     pfi = table.get("per-file-ignores", {})
     if not isinstance(pfi, dict):

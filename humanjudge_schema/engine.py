@@ -19,12 +19,35 @@ from .sources import Problem, display_path
 
 Hit = tuple[Any, str, str]  # (document, pointer, message) as yielded by rules
 
-_KEYWORDS = (
-    "type required additionalProperties enum const minimum maximum exclusiveMinimum "
-    "exclusiveMaximum minItems maxItems minLength maxLength pattern uniqueItems minProperties "
-    "maxProperties propertyNames multipleOf contains dependentRequired falseSchema "
-    "unevaluatedProperties unevaluatedItems not oneOf anyOf"
-).split()
+_KEYWORDS = [
+    "type",
+    "required",
+    "additionalProperties",
+    "enum",
+    "const",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minItems",
+    "maxItems",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
+    "multipleOf",
+    "contains",
+    "dependentRequired",
+    "falseSchema",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "not",
+    "oneOf",
+    "anyOf",
+]
 
 
 def _kebab(name: str) -> str:
@@ -54,10 +77,14 @@ def _register_schema_codes() -> None:
 
 _SCHEMA_EXAMPLES = {
     "type": ('{"count": "12"}', '{"count": 12}'),
-    "required": ('{"type": "multi-choice", "prompt": "Which?"}  (no tag)',
-                 '{"type": "multi-choice", "prompt": "Which?", "tag": "goal", "option": ["a", "b"]}'),
-    "additionalProperties": ('{"type": "multi-choice", "options": ["a", "b"]}',
-                             '{"type": "multi-choice", "option": ["a", "b"]}'),
+    "required": (
+        '{"type": "multi-choice", "prompt": "Which?"}  (no tag)',
+        '{"type": "multi-choice", "prompt": "Which?", "tag": "goal", "option": ["a", "b"]}',
+    ),
+    "additionalProperties": (
+        '{"type": "multi-choice", "options": ["a", "b"]}',
+        '{"type": "multi-choice", "option": ["a", "b"]}',
+    ),
     "enum": ('{"type": "multiple-choice"}', '{"type": "multi-choice"}'),
     "const": ('{"version": 2}', '{"version": 1}'),
     "minimum": ('{"count": -1}', '{"count": 0}'),
@@ -138,8 +165,11 @@ class Context:
 
     def problems(self, path: Path, problems: Iterable[Problem], doc: Any = None) -> None:
         for p in problems:
-            self.pending.append(_Pending(p.code, p.message, doc if doc is not None and p.line is None else path,
-                                         p.pointer, p.line, p.column))
+            self.pending.append(
+                _Pending(
+                    p.code, p.message, doc if doc is not None and p.line is None else path, p.pointer, p.line, p.column
+                )
+            )
 
     def add(self, code: str, doc: Any, ptr: str, message: str) -> None:
         self.pending.append(_Pending(code, message, doc, ptr, None, None))

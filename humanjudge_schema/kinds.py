@@ -10,10 +10,13 @@ from pathlib import Path
 
 FAMILIES = ("coggym", "textjudge", "study1", "halie")
 
-COGGYM_FILES = ("config.json", "trial.jsonl", "instruction.jsonl", "human_data_ind.json",
-                "human_data_mean.json")
-STUDY1_FILES = ("study1_tasks.jsonl.gz", "study1_retrieval.jsonl.gz",
-                "study1_responses_human.jsonl.gz", "study1_responses_llm.jsonl.gz")
+COGGYM_FILES = ("config.json", "trial.jsonl", "instruction.jsonl", "human_data_ind.json", "human_data_mean.json")
+STUDY1_FILES = (
+    "study1_tasks.jsonl.gz",
+    "study1_retrieval.jsonl.gz",
+    "study1_responses_human.jsonl.gz",
+    "study1_responses_llm.jsonl.gz",
+)
 HALIE_FILES = ("event_blocks.csv", "survey_responses.csv", "accuracies.csv")
 # config.json alone is too common a name to claim a folder for CogGym.
 _COGGYM_MARKERS = frozenset(COGGYM_FILES) - {"config.json"}
@@ -70,9 +73,7 @@ def _unit_of_file(path: Path, kind: str | None) -> Unit | None:
     name, folder = path.name, path.parent
     family = kind
     if family is None:
-        if name in _COGGYM_MARKERS:
-            family = "coggym"
-        elif name == "config.json" and any((folder / m).exists() for m in _COGGYM_MARKERS):
+        if name in _COGGYM_MARKERS or (name == "config.json" and any((folder / m).exists() for m in _COGGYM_MARKERS)):
             family = "coggym"
         elif name in STUDY1_FILES:
             family = "study1"
@@ -106,11 +107,10 @@ def find_units(paths: list[Path], kind: str | None = None) -> list[Unit]:
                 for unit in _units_in_folder(Path(folder), sorted(names), kind):
                     seen.setdefault((unit.family, unit.root), unit)
         else:
-            unit = _unit_of_file(path, kind)
-            if unit is None:
+            found = _unit_of_file(path, kind)
+            if found is None:
                 raise UsageError(
-                    f"{path}: not a file of a known format (use --kind to say which: "
-                    f"{', '.join(FAMILIES)})"
+                    f"{path}: not a file of a known format (use --kind to say which: {', '.join(FAMILIES)})"
                 )
-            seen.setdefault((unit.family, unit.root), unit)
+            seen.setdefault((found.family, found.root), found)
     return sorted(seen.values(), key=lambda u: (str(u.root), u.family))

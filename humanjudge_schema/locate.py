@@ -7,6 +7,7 @@ scanner, so locating a few findings in a 50 MB file costs a fraction of parsing 
 from __future__ import annotations
 
 import bisect
+import contextlib
 import json
 import re
 from collections.abc import Iterable
@@ -88,10 +89,9 @@ def locate(text: str, pointers: Iterable[str]) -> dict[str, int]:
             return idx + 1
         return _skip(text, idx)
 
-    try:
+    # A position is a courtesy: a text the walk cannot follow must never hide the finding itself.
+    with contextlib.suppress(ValueError, IndexError, RecursionError):
         value(0, (), False)
-    except (ValueError, IndexError, RecursionError):
-        pass  # a position is a courtesy: never let it hide the finding itself
     return found
 
 

@@ -32,9 +32,7 @@ RULES: dict[str, RuleDoc] = {}
 _FAMILY_MODULES = ("coggym", "textjudge", "study1", "halie")
 
 
-def register(
-    code: str, summary: str, *, severity: str = "error", why: str, bad: str, good: str
-) -> RuleDoc:
+def register(code: str, summary: str, *, severity: str = "error", why: str, bad: str, good: str) -> RuleDoc:
     if code in RULES:
         raise ValueError(f"code {code!r} registered twice")
     doc = RuleDoc(code, Severity(severity), summary, why.strip(), bad.strip(), good.strip())
@@ -42,9 +40,7 @@ def register(
     return doc
 
 
-def rule(
-    code: str, summary: str, *, severity: str = "error", why: str, bad: str, good: str
-) -> Callable[[F], F]:
+def rule(code: str, summary: str, *, severity: str = "error", why: str, bad: str, good: str) -> Callable[[F], F]:
     """Register a rule function under its code (decorator form of `register`)."""
 
     def wrap(fn: F) -> F:

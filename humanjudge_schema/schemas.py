@@ -34,8 +34,7 @@ def schema_path(name: str) -> Path:
 def available() -> list[str]:
     root = schema_root()
     return sorted(
-        str(p.relative_to(root)).removesuffix(".schema.json").replace("\\", "/")
-        for p in root.rglob("*.schema.json")
+        str(p.relative_to(root)).removesuffix(".schema.json").replace("\\", "/") for p in root.rglob("*.schema.json")
     )
 
 

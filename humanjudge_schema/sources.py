@@ -46,8 +46,7 @@ register(
 register(
     "parse/empty",
     "the file is empty or only white space",
-    why="An empty file is never a valid document of any format; it is usually an export that "
-    "failed half-way.",
+    why="An empty file is never a valid document of any format; it is usually an export that failed half-way.",
     bad="(0 bytes)",
     good='{"participants_info": {"count": 2}}',
 )
@@ -108,8 +107,7 @@ register(
 register(
     "parse/too-deep",
     "the document is nested too deeply",
-    why="More than 1024 levels of nesting is never a real dataset and exhausts the stack of "
-    "recursive parsers.",
+    why="More than 1024 levels of nesting is never a real dataset and exhausts the stack of recursive parsers.",
     bad="[[[[ ... 2000 levels ... ]]]]",
     good="[[1, 2], [3, 4]]",
 )
@@ -254,8 +252,13 @@ def parse(raw: bytes, first_line: int = 1) -> tuple[Any, list[Problem]]:
             line, col = index.position(offsets[ptr]) if ptr in offsets else (None, None)
             key = split_pointer(ptr)[-1]
             problems.append(
-                Problem("parse/duplicate-key", f"key {key!r} appears more than once; "
-                        "the last value is the one read", ptr, line, col)
+                Problem(
+                    "parse/duplicate-key",
+                    f"key {key!r} appears more than once; the last value is the one read",
+                    ptr,
+                    line,
+                    col,
+                )
             )
     return data, problems
 
@@ -266,8 +269,7 @@ def _all_non_finite(text: str, first_line: int) -> list[Problem]:
     for m in _NON_FINITE.finditer(text):
         if m.group(1):
             line, col = index.position(m.start(1))
-            out.append(Problem("parse/non-finite-number",
-                               f"{m.group(1)} is not JSON; use null", "", line, col))
+            out.append(Problem("parse/non-finite-number", f"{m.group(1)} is not JSON; use null", "", line, col))
     return out
 
 

@@ -17,8 +17,9 @@ BROKEN = ROOT / "examples" / "coggym" / "broken"
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run([sys.executable, "-m", "humanjudge_schema", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "humanjudge_schema", *args], cwd=cwd, capture_output=True, text=True, timeout=120
+    )
     assert "Traceback" not in proc.stderr + proc.stdout
     return proc
 
@@ -69,25 +70,34 @@ def test_json_format(experiment: Path) -> None:
     assert ("coggym/mean-value", "/trial_1/goal_confidence") in by_code
     finding = next(f for f in doc["findings"] if f["code"] == "coggym/response-count")
     assert finding == {
-        "code": "coggym/response-count", "severity": "error",
+        "code": "coggym/response-count",
+        "severity": "error",
         "message": "2 responses, participants_info.count is 3",
-        "file": "human_data_ind.json", "pointer": "/trial_1/goal_confidence",
-        "line": 26, "column": 5,
+        "file": "human_data_ind.json",
+        "pointer": "/trial_1/goal_confidence",
+        "line": 26,
+        "column": 5,
     }
     assert json.loads((experiment / "human_data_ind.json").read_text())["trial_1"]["goal_confidence"] == [95, 70]
 
 
 def test_select_ignore_and_strict(experiment: Path) -> None:
     _break_count(experiment)
-    only = json.loads(run("validate", "--format", "json", "--select", "coggym/response-count",
-                          str(experiment)).stdout)
+    only = json.loads(run("validate", "--format", "json", "--select", "coggym/response-count", str(experiment)).stdout)
     assert {f["code"] for f in only["findings"]} == {"coggym/response-count"}
-    proc = run("validate", "--ignore", "coggym/response-count,coggym/judgment-count",
-               "--ignore", "coggym/mean-value", str(experiment))
+    proc = run(
+        "validate",
+        "--ignore",
+        "coggym/response-count,coggym/judgment-count",
+        "--ignore",
+        "coggym/mean-value",
+        str(experiment),
+    )
     assert proc.returncode == 0, proc.stdout
     (experiment / "human_data_mean.json").unlink()
     (experiment / "human_data_ind.json").write_text(
-        (experiment / "human_data_ind.json").read_text().replace('"judgment_count": 30,', ""))
+        (experiment / "human_data_ind.json").read_text().replace('"judgment_count": 30,', "")
+    )
     proc = run("validate", "--select", "coggym/metadata-missing", str(experiment))
     assert proc.returncode == 0 and "warning coggym/metadata-missing" in proc.stdout
     assert run("validate", "--strict", "--select", "coggym/metadata-missing", str(experiment)).returncode == 1
@@ -98,7 +108,8 @@ def test_configuration_is_found_walking_up(experiment: Path) -> None:
     (experiment.parent / "pyproject.toml").write_text(
         '[project]\nname = "data"\n\n[tool.humanjudge]\nignore = ["coggym/judgment-count"]\n'
         '[tool.humanjudge.severity]\n"coggym/mean-value" = "warning"\n'
-        '[tool.humanjudge.coggym]\nresponse-count = "at-most"\n')
+        '[tool.humanjudge.coggym]\nresponse-count = "at-most"\n'
+    )
     doc = json.loads(run("validate", "--format", "json", str(experiment)).stdout)
     assert [(f["code"], f["severity"]) for f in doc["findings"]] == [("coggym/mean-value", "warning")]
 
@@ -106,7 +117,8 @@ def test_configuration_is_found_walking_up(experiment: Path) -> None:
 def test_per_file_ignores(experiment: Path) -> None:
     _break_count(experiment)
     (experiment / "humanjudge.toml").write_text(
-        '[per-file-ignores]\n"human_data_*.json" = ["coggym/response-count", "coggym/judgment-count"]\n')
+        '[per-file-ignores]\n"human_data_*.json" = ["coggym/response-count", "coggym/judgment-count"]\n'
+    )
     doc = json.loads(run("validate", "--format", "json", str(experiment)).stdout)
     assert {f["code"] for f in doc["findings"]} == {"coggym/mean-value"}
 
@@ -146,7 +158,8 @@ def test_unreadable_file_is_a_finding(experiment: Path) -> None:
     (experiment / "human_data_mean.json").symlink_to(experiment / "gone.json")
     doc = json.loads(run("validate", "--format", "json", str(experiment)).stdout)
     assert [(f["code"], f["file"]) for f in doc["findings"]] == [
-        ("parse/unreadable", str(experiment / "human_data_mean.json"))]
+        ("parse/unreadable", str(experiment / "human_data_mean.json"))
+    ]
 
 
 def test_a_file_is_checked_with_its_experiment(experiment: Path) -> None:

@@ -22,8 +22,10 @@ def _codes(raw: bytes) -> list[tuple[str, str, int | None, int | None]]:
         (b'{"a": 1,}', [("parse/invalid-json", "", 1, 8)]),
         (b'{"a": 1}\n{"b": 2}', [("parse/trailing-content", "", 2, 1)]),
         (b'{"a": NaN}', [("parse/non-finite-number", "", 1, 7)]),
-        (b'{"a": [Infinity,\n -Infinity], "s": "NaN"}',
-         [("parse/non-finite-number", "", 1, 8), ("parse/non-finite-number", "", 2, 2)]),
+        (
+            b'{"a": [Infinity,\n -Infinity], "s": "NaN"}',
+            [("parse/non-finite-number", "", 1, 8), ("parse/non-finite-number", "", 2, 2)],
+        ),
         (b'{"a": 1e400}', [("parse/number-out-of-range", "", 1, 7)]),
         (b'{"a": ' + b"9" * 400 + b"}", [("parse/number-out-of-range", "", 1, 7)]),
         (b"[" * 2000 + b"]" * 2000, [("parse/too-deep", "", 1, 1026)]),
@@ -31,8 +33,20 @@ def _codes(raw: bytes) -> list[tuple[str, str, int | None, int | None]]:
         ('{"a": 1}'.encode("utf-16"), [("parse/invalid-utf8", "", 1, 1)]),
         (b'\xef\xbb\xbf{"a": 1}', [("parse/bom", "", 1, 1)]),
     ],
-    ids=["empty", "blank", "syntax", "trailing", "nan", "infinities", "1e400", "bigint",
-         "deep", "latin1", "utf16", "bom"],
+    ids=[
+        "empty",
+        "blank",
+        "syntax",
+        "trailing",
+        "nan",
+        "infinities",
+        "1e400",
+        "bigint",
+        "deep",
+        "latin1",
+        "utf16",
+        "bom",
+    ],
 )
 def test_problems_of_the_bytes(raw: bytes, expected: list[tuple[str, str, int, int]]) -> None:
     assert _codes(raw) == expected
@@ -76,8 +90,7 @@ def test_positions_of_pointers(tmp_path: Path) -> None:
     doc, problems = load(path)
     assert problems == [] and isinstance(doc, JsonDocument)
     spots = doc.positions(["", "/t1", "/t1/rating", "/t1/rating/2", "/a~1b", "/missing"])
-    assert spots == {"": (1, 1), "/t1": (2, 3), "/t1/rating": (3, 5), "/t1/rating/2": (4, 7),
-                     "/a~1b": (6, 3)}
+    assert spots == {"": (1, 1), "/t1": (2, 3), "/t1/rating": (3, 5), "/t1/rating/2": (4, 7), "/a~1b": (6, 3)}
 
 
 def test_jsonl_records_lines_and_problems(tmp_path: Path) -> None:

@@ -21,9 +21,7 @@ def render(result: Result) -> str:
         lines.append(f"{where}: {f.severity} {f.code} {f.message}{at}")
     files = _plural(result.files, "file")
     if result.findings:
-        lines.append(
-            f"{_plural(result.errors, 'error')}, {_plural(result.warnings, 'warning')} in {files}."
-        )
+        lines.append(f"{_plural(result.errors, 'error')}, {_plural(result.warnings, 'warning')} in {files}.")
     else:
         lines.append(f"No problems in {files}.")
     return "\n".join(lines) + "\n"

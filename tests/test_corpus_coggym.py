@@ -1,0 +1,103 @@
+"""Conformance over the real CogGym experiments: each experiment's findings, counted by code and
+severity, equal the table below. Every entry was checked against the files and is explained in
+docs/conformance-coggym.md; a change in any count is either a fixed rule or a new bug."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from humanjudge_schema import validate
+from humanjudge_schema.kinds import find_units
+
+from .conftest import corpus
+
+EML = "lance-ying__coggym/EML"
+EXAMPLE = "lance-ying__example_coggym/ying2025understanding"
+
+NOT_SHIPPED = ("coggym/media-not-shipped", "warning")
+NO_DATA = ("coggym/no-human-data", "warning")
+COUNT = ("coggym/response-count", "error")
+
+EXPECTED: dict[str, dict[tuple[str, str], int]] = {
+    f"{EML}/Aboody2025Inferring/exp1": {NOT_SHIPPED: 1},
+    f"{EML}/Aboody2025Inferring/exp2": {NOT_SHIPPED: 1},
+    f"{EML}/Bass2022Partial/exp1": {},
+    f"{EML}/Chandra2024Cooperative/exp1": {NOT_SHIPPED: 1, COUNT: 72},
+    f"{EML}/Gerstenberg2018What/exp1a": {},
+    f"{EML}/Gerstenberg2018What/exp1b": {NOT_SHIPPED: 1, NO_DATA: 2},
+    f"{EML}/JaraEttinger2021Quantitative/exp1": {},
+    f"{EML}/JaraEttinger2021Quantitative/exp2": {NOT_SHIPPED: 1, COUNT: 68},
+    f"{EML}/Levine2020Logic/exp1": {},
+    f"{EML}/Ong2015Affective/exp1": {},
+    f"{EML}/Radkani2025What/exp4": {("coggym/missing-tag", "error"): 6, COUNT: 42},
+    f"{EML}/Tsvilodub2025Nonliteral/exp1": {},
+    f"{EML}/Tsvilodub2025Nonliteral/exp3b": {COUNT: 30},
+    f"{EML}/Ying2024Grounding/exp1": {},
+    f"{EML}/Yoon2020Polite/exp1": {("coggym/unknown-tag", "error"): 32, NO_DATA: 3},
+    f"{EML}/Zhou2023Mental/exp3": {NOT_SHIPPED: 1, NO_DATA: 3, COUNT: 84},
+    f"{EML}/sosa2021Moral/exp1": {NOT_SHIPPED: 1, NO_DATA: 2},
+    f"{EML}/sosa2021Moral/exp2": {NOT_SHIPPED: 1, NO_DATA: 6, COUNT: 34},
+    f"{EXAMPLE}/exp1": {
+        ("schema/required", "error"): 84,
+        ("schema/type", "error"): 2,
+        ("schema/enum", "error"): 1,
+        ("coggym/stimuli-count", "error"): 1,
+        ("coggym/unknown-tag", "error"): 360,
+        NOT_SHIPPED: 1,
+    },
+    f"{EXAMPLE}/exp2": {
+        ("schema/required", "error"): 84,
+        ("schema/type", "error"): 2,
+        ("schema/enum", "error"): 1,
+        ("coggym/stimuli-count", "error"): 1,
+        ("coggym/unknown-stimulus", "error"): 4,
+        ("coggym/unknown-tag", "error"): 180,
+        NOT_SHIPPED: 1,
+    },
+}
+
+# Findings whose line and column were checked by opening the file: (experiment, file, pointer,
+# line, column). The position is that of the member's key, or of the value for array elements.
+IND = "human_data_ind.json"
+POSITIONS = [
+    (f"{EML}/Yoon2020Polite/exp1", IND, "/trial_004/judgment_selected_option", 209, 5),
+    (f"{EML}/Radkani2025What/exp4", IND, "/Legitimate_obs0", 16, 3),
+    (f"{EML}/JaraEttinger2021Quantitative/exp2", IND, "/trial_reliable_0/ref_x", 12, 5),
+    (f"{EML}/Aboody2025Inferring/exp1", "trial.jsonl", "/0/stimuli/0/media_url/0", 1, 67),
+    (f"{EML}/Zhou2023Mental/exp3", "trial.jsonl", "/85/id", 86, 2),
+    (f"{EXAMPLE}/exp1", "config.json", "/stimuli_count", 16, 5),
+    (f"{EXAMPLE}/exp1", "instruction.jsonl", "/1/media_url", 2, 48),
+    (f"{EXAMPLE}/exp1", "instruction.jsonl", "/7/type", 8, 2),
+    (f"{EXAMPLE}/exp2", "human_data_mean.json", "/1_2_4", 74, 3),
+]
+
+
+def _counts(folder: Path) -> Counter[tuple[str, str]]:
+    return Counter((f.code, f.severity.value) for f in validate([folder]).findings)
+
+
+def test_the_table_lists_every_experiment() -> None:
+    root = corpus("coggym")
+    found = sorted(u.root.relative_to(root).as_posix() for u in find_units([root], "coggym"))
+    assert found == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("experiment", sorted(EXPECTED))
+def test_findings_of_a_real_experiment(experiment: str) -> None:
+    folder = corpus("coggym", experiment)
+    assert _counts(folder) == Counter(EXPECTED[experiment])
+
+
+@pytest.mark.parametrize(
+    ("experiment", "file", "ptr", "line", "column"),
+    POSITIONS,
+    ids=[f"{e.split('/', 2)[-1]}:{f}:{p}" for e, f, p, _, _ in POSITIONS],
+)
+def test_positions(experiment: str, file: str, ptr: str, line: int, column: int) -> None:
+    folder = corpus("coggym", experiment)
+    findings = validate([folder], cwd=str(folder)).findings
+    where = {(f.file, f.pointer): (f.line, f.column) for f in findings}
+    assert where[(file, ptr)] == (line, column)
