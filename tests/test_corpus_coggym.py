@@ -18,6 +18,7 @@ EML = "lance-ying__coggym/EML"
 EXAMPLE = "lance-ying__example_coggym/ying2025understanding"
 
 NOT_SHIPPED = ("coggym/media-not-shipped", "warning")
+AGE = ("coggym/age-sentinel", "warning")
 NO_DATA = ("coggym/no-human-data", "warning")
 COUNT = ("coggym/response-count", "error")
 
@@ -30,13 +31,13 @@ EXPECTED: dict[str, dict[tuple[str, str], int]] = {
     f"{EML}/Gerstenberg2018What/exp1b": {NOT_SHIPPED: 1, NO_DATA: 2},
     f"{EML}/JaraEttinger2021Quantitative/exp1": {},
     f"{EML}/JaraEttinger2021Quantitative/exp2": {NOT_SHIPPED: 1, COUNT: 68},
-    f"{EML}/Levine2020Logic/exp1": {},
+    f"{EML}/Levine2020Logic/exp1": {AGE: 1},
     f"{EML}/Ong2015Affective/exp1": {},
     f"{EML}/Radkani2025What/exp4": {("coggym/missing-tag", "error"): 6, COUNT: 42},
-    f"{EML}/Tsvilodub2025Nonliteral/exp1": {},
-    f"{EML}/Tsvilodub2025Nonliteral/exp3b": {COUNT: 30},
+    f"{EML}/Tsvilodub2025Nonliteral/exp1": {AGE: 1},
+    f"{EML}/Tsvilodub2025Nonliteral/exp3b": {COUNT: 30, AGE: 2},
     f"{EML}/Ying2024Grounding/exp1": {},
-    f"{EML}/Yoon2020Polite/exp1": {("coggym/unknown-tag", "error"): 32, NO_DATA: 3},
+    f"{EML}/Yoon2020Polite/exp1": {("coggym/unknown-tag", "error"): 32, NO_DATA: 3, AGE: 2},
     f"{EML}/Zhou2023Mental/exp3": {NOT_SHIPPED: 1, NO_DATA: 3, COUNT: 84},
     f"{EML}/sosa2021Moral/exp1": {NOT_SHIPPED: 1, NO_DATA: 2},
     f"{EML}/sosa2021Moral/exp2": {NOT_SHIPPED: 1, NO_DATA: 6, COUNT: 34},
