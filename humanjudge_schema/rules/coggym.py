@@ -1055,12 +1055,11 @@ def mean_value(exp: Experiment) -> Iterator[Hit]:
                     ok = same_value(stored[key], want * rows, 0)  # counts instead of proportions
                 if not ok:
                     yield exp.mean, pointer(sid, tag, key), f"{_fmt(stored[key])}, the responses give {_fmt(want)}"
-        elif isinstance(stored, (int, float)) or stored is None:
-            if not same_value(stored, exact, exp.tolerance):
-                if exact is None:
-                    yield exp.mean, base, f"{_fmt(stored)}, but every answer is null: the mean is null"
-                else:
-                    yield exp.mean, base, f"{_fmt(stored)}, the mean of the responses is {_fmt(exact)}"
+        elif (isinstance(stored, (int, float)) or stored is None) and not same_value(stored, exact, exp.tolerance):
+            if exact is None:
+                yield exp.mean, base, f"{_fmt(stored)}, but every answer is null: the mean is null"
+            else:
+                yield exp.mean, base, f"{_fmt(stored)}, the mean of the responses is {_fmt(exact)}"
 
 
 RULES = [
