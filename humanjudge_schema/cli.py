@@ -90,6 +90,8 @@ def validate(
         result = run(list(paths), kind=kind, config=config, select=_split(select) or None, ignore=_split(ignore))
     except (UsageError, ConfigError) as exc:
         _fail(str(exc))
+    if result.files == 0:
+        click.echo(f"humanjudge: warning: no dataset files found in {', '.join(map(str, paths))}", err=True)
     click.echo(render(result, fmt), nl=False)
     sys.exit(1 if result.errors or (strict and result.warnings) else 0)
 
@@ -120,25 +122,100 @@ def _indent(text: str) -> str:
 
 
 @cli.command()
-@click.argument("experiment", type=click.Path(path_type=Path, exists=True, file_okay=False))
-@click.option("--check", is_flag=True, help="Report how the stored means differ; write nothing.")
-@click.option("--force", is_flag=True, help="Overwrite an existing human_data_mean.json.")
+@click.argument("experiment", metavar="PATH", type=click.Path(path_type=Path, exists=True))
+@click.option("--check", is_flag=True, help="Report how the stored aggregates differ; write nothing.")
+@click.option("--force", is_flag=True, help="Overwrite an existing human_data_mean.json (CogGym).")
 @click.option(
     "-o",
     "--output",
     type=click.Path(path_type=Path, dir_okay=False),
-    help="Write here instead of EXPERIMENT/human_data_mean.json.",
+    help="Write here instead of EXPERIMENT/human_data_mean.json; for a TextJudge dataset, where the "
+    "corrected copy goes.",
 )
-def aggregate(experiment: Path, check: bool, force: bool, output: Path | None) -> None:
-    """Recompute human_data_mean.json of a CogGym experiment from its individual data."""
+@click.option("--in-place", is_flag=True, help="Overwrite the TextJudge dataset itself with the corrected copy.")
+def aggregate(experiment: Path, check: bool, force: bool, output: Path | None, in_place: bool) -> None:
+    """Recompute aggregates from the individual data.
+
+    PATH is a CogGym experiment folder (writes human_data_mean.json) or a TextJudge dataset .json
+    file (recomputes mean_human and majority_human; the corrected copy goes to -o FILE, or over
+    the input with --in-place; only the wrong values change).
+    """
     from .aggregate import AggregateError, aggregate_experiment
 
     try:
-        message, code = aggregate_experiment(experiment, check=check, force=force, output=output)
+        if experiment.is_dir():
+            if in_place:
+                raise AggregateError("--in-place is for TextJudge dataset files, not CogGym experiments")
+            message, code = aggregate_experiment(experiment, check=check, force=force, output=output)
+        elif experiment.suffix == ".json":
+            from .rules.textjudge import aggregate_dataset
+
+            if force:
+                raise AggregateError("--force is for CogGym experiments; use -o FILE or --in-place")
+            message, code = aggregate_dataset(experiment, check=check, output=output, in_place=in_place)
+        else:
+            raise AggregateError(f"{experiment}: not a CogGym experiment folder or a TextJudge dataset (.json)")
     except AggregateError as exc:
         _fail(str(exc))
     click.echo(message)
     sys.exit(code)
+
+
+@cli.command()
+@click.argument("dataset", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option("--metric", help="Only this metric (default: every metric with the chosen prompt).")
+@click.option(
+    "--prompt-field",
+    default="prompt",
+    show_default=True,
+    metavar="FIELD",
+    help="The template to render: prompt, prompt_fsp or prompt_paraphrase_N.",
+)
+@click.option("--instance", "instance_id", metavar="ID", help="Only the instance with this id.")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True, help="Output format."
+)
+@click.option(
+    "-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="Write to this file (atomically)."
+)
+def render(
+    dataset: Path, metric: str | None, prompt_field: str, instance_id: str | None, fmt: str, output: Path | None
+) -> None:
+    """Render the prompts of a TextJudge dataset from its instances.
+
+    Templates are checked before anything runs and rendered in Jinja's sandbox; a template that
+    reaches for Python internals, calls functions or names a field an instance lacks is refused
+    (exit code 1), and so is a prompt over 1 MB. With --format jsonl, each line is
+    {"id", "metric", "prompt"}, one per instance and metric.
+    """
+    import orjson
+
+    from .aggregate import write_atomic
+    from .prompts import DatasetError, TemplateError, render_prompts
+
+    if output is not None and output.resolve() == dataset.resolve():
+        _fail(f"{output} is the dataset itself; write the prompts elsewhere")
+    try:
+        prompts = list(render_prompts(dataset, metric, prompt_field, instance_id))
+    except DatasetError as exc:
+        _fail(str(exc))
+    except TemplateError as exc:
+        click.echo(f"humanjudge: {exc}", err=True)
+        sys.exit(1)
+    chunks: list[bytes] = []
+    for p in prompts:
+        if fmt == "jsonl":
+            chunks.append(orjson.dumps({"id": p.id, "metric": p.metric, "prompt": p.prompt}) + b"\n")
+        else:
+            text = p.prompt if p.prompt.endswith("\n") else p.prompt + "\n"
+            chunks.append(f"==> id {p.id!r}, metric {p.metric!r} <==\n{text}\n".encode())
+    data = b"".join(chunks)
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        write_atomic(output, data)
+        click.echo(f"wrote {len(prompts)} prompt{'' if len(prompts) == 1 else 's'} to {output}", err=True)
 
 
 @cli.command()

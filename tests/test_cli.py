@@ -205,3 +205,10 @@ def test_schema_command() -> None:
     assert printed["$id"].endswith("coggym/v1/trial.schema.json")
     path = run("schema", "--path", "trial").stdout.strip()
     assert Path(path).is_file()
+
+
+def test_folder_without_datasets_says_so(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("hello")
+    proc = run("validate", str(tmp_path))
+    assert proc.returncode == 0
+    assert "no dataset files found" in proc.stderr
