@@ -64,7 +64,10 @@ def _units_in_folder(folder: Path, names: list[str], kind: str | None) -> list[U
         for name in names:
             if name.endswith(".json") and name not in claimed:
                 path = folder / name
-                if kind == "textjudge" or _looks_like_textjudge(path):
+                # Even under --kind textjudge, a walk takes only files that look like datasets:
+                # a TextJudge folder also holds other JSON (questions.json, package.json, test
+                # expectations, Git LFS pointers). A file named explicitly is taken as told.
+                if _looks_like_textjudge(path):
                     units.append(Unit("textjudge", path, (path,)))
     return units
 
