@@ -15,15 +15,18 @@ from ._version import __version__
 if TYPE_CHECKING:
     from .config import Config
     from .finding import Finding, Severity
+    from .prompts import Prompt, render_prompts
     from .validation import Result, validate
 
-__all__ = ["Config", "Finding", "Result", "Severity", "__version__", "validate"]
+__all__ = ["Config", "Finding", "Prompt", "Result", "Severity", "__version__", "render_prompts", "validate"]
 
 # Imported on first use so that `import humanjudge_schema` (and `humanjudge --version`) stays fast.
 _LAZY = {
     "Config": "config",
     "Finding": "finding",
     "Severity": "finding",
+    "Prompt": "prompts",
+    "render_prompts": "prompts",
     "Result": "validation",
     "validate": "validation",
 }

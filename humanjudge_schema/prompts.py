@@ -29,21 +29,46 @@ if TYPE_CHECKING:
 
 SCHEMA = "textjudge/v1/dataset"
 MAX_PROMPT_BYTES = 1_000_000
+# The longest template of the published datasets has 2,813 characters. Parsing and compiling grow
+# with the template, and a compiled template of a few megabytes takes seconds: refuse those unread.
+MAX_TEMPLATE_CHARS = 100_000
 PROMPT_FIELD = re.compile(r"prompt|prompt_fsp|prompt_paraphrase_[1-9][0-9]*")
 
 # Filters and tests that neither call into the data's methods nor grow their input by more than a
 # small factor (upper() of "ß" is "SS"): with them, a prompt's size is bounded by its template and
 # the fields it shows, and the size check between output chunks can stop any excess.
-SAFE_FILTERS = frozenset({
-    "capitalize", "count", "d", "default", "first", "last", "length", "lower", "string", "title",
-    "trim", "upper", "wordcount",
-})
+SAFE_FILTERS = frozenset(
+    {
+        "capitalize",
+        "count",
+        "d",
+        "default",
+        "first",
+        "last",
+        "length",
+        "lower",
+        "string",
+        "title",
+        "trim",
+        "upper",
+        "wordcount",
+    }
+)
 SAFE_TESTS = frozenset({"defined", "undefined", "none", "string", "number", "mapping", "sequence"})
 # Globals of a default Jinja environment, the template's own reference, and the name a Flask
 # application exposes its configuration under: the classic ways out of a template.
-RESERVED_NAMES = frozenset({
-    "range", "dict", "lipsum", "cycler", "joiner", "namespace", "self", "config",
-})
+RESERVED_NAMES = frozenset(
+    {
+        "range",
+        "dict",
+        "lipsum",
+        "cycler",
+        "joiner",
+        "namespace",
+        "self",
+        "config",
+    }
+)
 
 
 class DatasetError(ValueError):
@@ -113,13 +138,18 @@ def environment() -> ImmutableSandboxedEnvironment:
 # --- checking a template without running it ---------------------------------------------------
 
 
-def _walk(root: nodes.Node) -> Iterator[tuple[nodes.Node, nodes.Node | None]]:
-    """(node, parent) for every node, without recursion: templates can nest deeply."""
+def _walk(root: nodes.Node) -> list[tuple[nodes.Node, nodes.Node | None]]:
+    """(node, parent) for every node, inner nodes before the ones holding them and left to right
+    (`''.__class__.__mro__` gives __class__ first), without recursion: templates can nest
+    deeply."""
+    out: list[tuple[nodes.Node, nodes.Node | None]] = []
     stack: list[tuple[nodes.Node, nodes.Node | None]] = [(root, None)]
     while stack:
         node, parent = stack.pop()
-        yield node, parent
-        stack.extend((child, node) for child in reversed(list(node.iter_child_nodes())))
+        out.append((node, parent))
+        stack.extend((child, node) for child in node.iter_child_nodes())
+    out.reverse()
+    return out
 
 
 _STATEMENTS = {
@@ -146,9 +176,7 @@ _STATEMENTS = {
 def _const_ok(node: nodes.Node) -> bool:
     from jinja2 import nodes
 
-    return isinstance(node, nodes.Const) and (
-        not isinstance(node.value, str) or not node.value.startswith("_")
-    )
+    return isinstance(node, nodes.Const) and (not isinstance(node.value, str) or not node.value.startswith("_"))
 
 
 def _unsafe(ast: nodes.Template) -> tuple[str, ...]:
@@ -162,12 +190,28 @@ def _unsafe(ast: nodes.Template) -> tuple[str, ...]:
         UNSAFE_METHOD_ATTRIBUTES,
     )
 
-    unsafe_attrs = (UNSAFE_FUNCTION_ATTRIBUTES | UNSAFE_METHOD_ATTRIBUTES
-                    | UNSAFE_GENERATOR_ATTRIBUTES | UNSAFE_COROUTINE_ATTRIBUTES
-                    | UNSAFE_ASYNC_GENERATOR_ATTRIBUTES)
-    allowed = (nodes.Template, nodes.Output, nodes.TemplateData, nodes.Const, nodes.If,
-               nodes.CondExpr, nodes.Not, nodes.And, nodes.Or, nodes.Compare, nodes.Operand,
-               nodes.List, nodes.Tuple)
+    unsafe_attrs = (
+        UNSAFE_FUNCTION_ATTRIBUTES
+        | UNSAFE_METHOD_ATTRIBUTES
+        | UNSAFE_GENERATOR_ATTRIBUTES
+        | UNSAFE_COROUTINE_ATTRIBUTES
+        | UNSAFE_ASYNC_GENERATOR_ATTRIBUTES
+    )
+    allowed = (
+        nodes.Template,
+        nodes.Output,
+        nodes.TemplateData,
+        nodes.Const,
+        nodes.If,
+        nodes.CondExpr,
+        nodes.Not,
+        nodes.And,
+        nodes.Or,
+        nodes.Compare,
+        nodes.Operand,
+        nodes.List,
+        nodes.Tuple,
+    )
     found: dict[str, None] = {}
     for node, parent in _walk(ast):
         problem: str | None = None
@@ -205,8 +249,9 @@ def _unsafe(ast: nodes.Template) -> tuple[str, ...]:
                 problem = f"the test {node.name!r}"
             elif node.args or node.kwargs or node.dyn_args or node.dyn_kwargs:
                 problem = f"arguments to the test {node.name!r}"
-        elif (isinstance(node, (nodes.BinExpr, nodes.UnaryExpr))
-              and not isinstance(node, (nodes.Not, nodes.And, nodes.Or))):
+        elif isinstance(node, (nodes.BinExpr, nodes.UnaryExpr)) and not isinstance(
+            node, (nodes.Not, nodes.And, nodes.Or)
+        ):
             problem = f"the operator {node.operator!r}"
         elif isinstance(node, nodes.Keyword):
             problem = "keyword arguments"
@@ -226,8 +271,9 @@ def _names(ast: nodes.Template) -> tuple[frozenset[str], frozenset[str]]:
     required: set[str] = set()
     for node, parent in _walk(ast):
         if isinstance(node, nodes.Name) and node.ctx == "load":
-            guarded = (isinstance(parent, nodes.Filter) and parent.name in ("default", "d")
-                       or isinstance(parent, nodes.Test) and parent.name in ("defined", "undefined"))
+            guarded = (isinstance(parent, nodes.Filter) and parent.name in ("default", "d")) or (
+                isinstance(parent, nodes.Test) and parent.name in ("defined", "undefined")
+            )
             if not guarded or getattr(parent, "node", None) is not node:
                 required.add(node.name)
     return every, frozenset(required & every)
@@ -250,18 +296,24 @@ def _plain_problem(source: str, ast: nodes.Template) -> str | None:
                 parts.append("{{ " + item.name + " }}")
                 spelled.append(item.name)
             else:
-                return ("it uses Jinja expressions beyond {{ name }} (filters, tests, attribute "
-                        "access), which upstream leaves as literal text")
+                return (
+                    "it uses Jinja expressions beyond {{ name }} (filters, tests, attribute "
+                    "access), which upstream leaves as literal text"
+                )
     if "".join(parts) == source:
         return None
     odd = [n for n in dict.fromkeys(spelled) if "{{ " + n + " }}" not in source]
     if odd:
-        return (f"{{{{ {odd[0]} }}}} is not written with exactly one space inside the braces, so "
-                "upstream's text replacement leaves it in the prompt")
+        return (
+            f"{{{{ {odd[0]} }}}} is not written with exactly one space inside the braces, so "
+            "upstream's text replacement leaves it in the prompt"
+        )
     if "\r" in source:
         return "it contains carriage returns, which Jinja turns into \\n"
-    return ("it uses Jinja syntax besides {{ name }} placeholders (comments, raw blocks or "
-            "whitespace control), which upstream leaves as literal text")
+    return (
+        "it uses Jinja syntax besides {{ name }} placeholders (comments, raw blocks or "
+        "whitespace control), which upstream leaves as literal text"
+    )
 
 
 @functools.lru_cache(maxsize=512)
@@ -269,6 +321,9 @@ def inspect_template(source: str) -> TemplateCheck:
     """Parse a template and check it without compiling or running it."""
     from jinja2 import TemplateSyntaxError
 
+    if len(source) > MAX_TEMPLATE_CHARS:
+        too_long = f"is {len(source):,} characters long; templates are limited to {MAX_TEMPLATE_CHARS:,}"
+        return TemplateCheck(source, None, unsafe=(too_long,))
     try:
         ast = environment().parse(source)
     except TemplateSyntaxError as exc:
@@ -286,10 +341,15 @@ def inspect_template(source: str) -> TemplateCheck:
 
 
 def describe_unsafe(check: TemplateCheck) -> str:
+    """What is wrong with an unsafe template, as a predicate: "uses ...", "is ... long"."""
+    if check.ast is None:
+        return check.unsafe[0]
     listed = ", ".join(check.unsafe[:5]) + (", ..." if len(check.unsafe) > 5 else "")
-    return (f"uses {listed}; templates may only use {{{{ field }}}} placeholders, {{% if %}}, "
-            f"comparisons, attribute or item access by literal name, and the filters "
-            f"{', '.join(sorted(SAFE_FILTERS - {'d', 'count'}))}")
+    return (
+        f"uses {listed}; templates may only use {{{{ field }}}} placeholders, {{% if %}}, "
+        f"comparisons, attribute or item access by literal name, and the filters "
+        f"{', '.join(sorted(SAFE_FILTERS - {'d', 'count'}))}"
+    )
 
 
 # --- datasets -------------------------------------------------------------------------------
@@ -326,13 +386,36 @@ def usable(data: Any, errors: list[tuple[str, str, str]]) -> bool:
         return False
     if not isinstance(data.get("annotations"), list) or not isinstance(data.get("instances"), list):
         return False
-    return not any(ptr in ("/annotations", "/instances")
-                   or ptr.startswith(("/annotations/", "/instances/")) for _, ptr, _ in errors)
+    return not any(
+        ptr in ("/annotations", "/instances") or ptr.startswith(("/annotations/", "/instances/"))
+        for _, ptr, _ in errors
+    )
+
+
+def _render_problem(data: Any) -> str | None:
+    """What keeps a document from being rendered, or None. Rendering needs less than the schema
+    asks for: declarations with a metric name, instances with an id and a text, and
+    fsp_examples_id lists (a declaration without `category` still renders)."""
+    if not isinstance(data, dict):
+        return "the document is not a JSON object"
+    for key in ("annotations", "instances"):
+        if not isinstance(data.get(key), list):
+            return f"{key!r} is missing or not a list"
+    for k, decl in enumerate(data["annotations"]):
+        if not isinstance(decl, dict) or not isinstance(decl.get("metric"), str):
+            return f"/annotations/{k} has no metric name"
+        if not isinstance(decl.get("fsp_examples_id") or [], list):
+            return f"/annotations/{k}/fsp_examples_id is not a list"
+    for i, inst in enumerate(data["instances"]):
+        if not isinstance(inst, dict) or not isinstance(inst.get("instance"), (str, dict)):
+            return f"/instances/{i} has no instance text (a string or an object)"
+        ident = inst.get("id")
+        if isinstance(ident, bool) or not isinstance(ident, (int, str)):
+            return f"/instances/{i} has no id (an integer or a string)"
+    return None
 
 
 def _load(dataset: str | Path | Mapping[str, Any]) -> dict[str, Any]:
-    from .engine import schema_errors
-
     if isinstance(dataset, Mapping):
         data: Any = dict(dataset)
         where = "the dataset"
@@ -345,15 +428,12 @@ def _load(dataset: str | Path | Mapping[str, Any]) -> dict[str, Any]:
             first = problems[0].message if problems else "not a JSON document"
             raise DatasetError(f"{path}: {first}")
         data, where = doc.data, str(path)
-    errors = schema_errors(SCHEMA, data)
-    if not usable(data, errors):
-        _, ptr, message = next(
-            (e for e in errors if e[1].startswith(("/annotations", "/instances"))),
-            errors[0] if errors else ("", "", "not a TextJudge dataset"),
+    problem = _render_problem(data)
+    if problem is not None:
+        raise DatasetError(
+            f"{where} is not a TextJudge dataset that can be rendered: {problem} "
+            "(`humanjudge validate` lists every problem)"
         )
-        at = f" at {ptr}" if ptr else ""
-        raise DatasetError(f"{where} is not a valid TextJudge dataset: {message}{at} "
-                           "(`humanjudge validate` lists every problem)")
     return dict(data)
 
 
@@ -393,21 +473,21 @@ def render_prompts(
     instance lacks. A prompt over `max_bytes` (UTF-8) raises TemplateError when it is reached.
     """
     if not PROMPT_FIELD.fullmatch(prompt_field):
-        raise DatasetError(f"{prompt_field!r} is not a prompt field "
-                           "(prompt, prompt_fsp or prompt_paraphrase_N)")
+        raise DatasetError(f"{prompt_field!r} is not a prompt field (prompt, prompt_fsp or prompt_paraphrase_N)")
     data = _load(dataset)
     declarations: dict[str, dict[str, Any]] = {}
     for decl in data["annotations"]:
         declarations[decl["metric"]] = decl  # the last one wins, as in upstream's evaluation
     if metric is not None and metric not in declarations:
-        raise DatasetError(f"no metric {metric!r}; the dataset declares "
-                           f"{', '.join(map(repr, declarations))}")
+        raise DatasetError(f"no metric {metric!r}; the dataset declares {', '.join(map(repr, declarations))}")
     plans: list[_Plan] = []
     for name, decl in declarations.items():
         if metric is not None and name != metric:
             continue
         source = decl.get(prompt_field)
-        if not isinstance(source, str) or not source:
+        if source is not None and not isinstance(source, str):
+            raise DatasetError(f"the {prompt_field} of metric {name!r} is not a string")
+        if not source:
             if metric is not None:
                 raise DatasetError(f"metric {name!r} has no {prompt_field}")
             continue
@@ -426,11 +506,12 @@ def render_prompts(
         instances = [x for x in instances if _same_id(x["id"], instance)]
         if not instances:
             raise DatasetError(f"no instance with id {instance!r}")
-    work = [(inst, plan) for inst in instances for plan in plans
-            if _key(inst["id"]) not in plan.excluded]
+    work = [(inst, plan) for inst in instances for plan in plans if _key(inst["id"]) not in plan.excluded]
     if instance is not None and not work:
-        raise DatasetError(f"instance {instance!r} is a few-shot example of every selected "
-                           f"metric: {prompt_field} is not rendered for it")
+        raise DatasetError(
+            f"instance {instance!r} is a few-shot example of every selected "
+            f"metric: {prompt_field} is not rendered for it"
+        )
     for inst, plan in work:
         missing = plan.check.required - fields_of(inst["instance"])
         if missing:
@@ -438,7 +519,8 @@ def render_prompts(
             raise TemplateError(
                 f"the {plan.field} of metric {plan.metric!r} uses {names}, which instance "
                 f"{inst['id']!r} does not have (its fields: "
-                f"{', '.join(sorted(fields_of(inst['instance']))) or 'none'})")
+                f"{', '.join(sorted(fields_of(inst['instance']))) or 'none'})"
+            )
     compiled = {plan.metric: _compile(plan) for plan in plans}
     return _generate(work, compiled, max_bytes)
 
@@ -447,16 +529,20 @@ def _compile(plan: _Plan) -> Template:
     try:
         return environment().from_string(plan.check.ast)  # type: ignore[arg-type]
     except Exception as exc:  # e.g. RecursionError on absurd nesting: refuse, never crash
-        raise TemplateError(f"the {plan.field} of metric {plan.metric!r} cannot be compiled: "
-                            f"{exc}") from None
+        raise TemplateError(f"the {plan.field} of metric {plan.metric!r} cannot be compiled: {exc}") from None
 
 
-def _generate(work: list[tuple[dict[str, Any], _Plan]], compiled: dict[str, Template],
-              max_bytes: int) -> Iterator[Prompt]:
+def _generate(
+    work: list[tuple[dict[str, Any], _Plan]], compiled: dict[str, Template], max_bytes: int
+) -> Iterator[Prompt]:
     for inst, plan in work:
         ident = inst["id"]
-        text = _render(compiled[plan.metric], context_of(inst["instance"]), max_bytes,
-                       f"instance {ident!r}, metric {plan.metric!r}")
+        text = _render(
+            compiled[plan.metric],
+            context_of(inst["instance"]),
+            max_bytes,
+            f"instance {ident!r}, metric {plan.metric!r}",
+        )
         yield Prompt(ident, plan.metric, text)
 
 
@@ -467,8 +553,7 @@ def _render(template: Template, context: dict[str, Any], max_bytes: int, what: s
         for chunk in template.generate(context):
             size += len(chunk) if chunk.isascii() else len(chunk.encode("utf-8", "surrogatepass"))
             if size > max_bytes:
-                raise TemplateError(f"the prompt for {what} is larger than {max_bytes:,} bytes; "
-                                    "rendering stopped")
+                raise TemplateError(f"the prompt for {what} is larger than {max_bytes:,} bytes; rendering stopped")
             parts.append(chunk)
     except TemplateError:
         raise
@@ -479,6 +564,7 @@ def _render(template: Template, context: dict[str, Any], max_bytes: int, what: s
 
 __all__ = [
     "MAX_PROMPT_BYTES",
+    "MAX_TEMPLATE_CHARS",
     "DatasetError",
     "Prompt",
     "TemplateCheck",

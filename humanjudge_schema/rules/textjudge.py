@@ -1,0 +1,947 @@
+"""TextJudge / JUDGE-BENCH datasets: one JSON file of metric declarations and scored instances.
+
+The rules run when the declarations and the instances passed the schema (a missing
+`expert_annotator` does not stop them), so they index those parts without guarding. They yield
+(document, pointer, message) and the engine does the rest.
+
+Aggregation is defined here once: continuous and graded scores by their arithmetic mean, categorical
+ones by majority vote. `textjudge/mean-value` and `textjudge/majority-value` compare against it,
+and `humanjudge aggregate DATASET.json` writes it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ..engine import Context, Hit, schema_errors
+from ..finding import pointer
+from ..kinds import Unit
+from ..numbers import decimals, same_value
+from ..prompts import (
+    SCHEMA,
+    TemplateCheck,
+    describe_unsafe,
+    fields_of,
+    inspect_template,
+    template_fields,
+    usable,
+)
+from ..registry import rule
+from ..sources import JsonDocument, Problem, load
+
+_LFS = b"version https://git-lfs.github.com/spec/"
+NUMERIC = frozenset({"continuous", "graded"})
+
+
+def _num(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _fmt(x: Any) -> str:
+    if isinstance(x, float) and math.isfinite(x):
+        return f"{x:.6g}"
+    return repr(x)
+
+
+def _list(values: list[Any], limit: int = 10) -> str:
+    if len(values) <= limit:
+        return "[" + ", ".join(map(_fmt, values)) + "]"
+    return "[" + ", ".join(map(_fmt, values[:limit])) + f", ... ({len(values)} scores)]"
+
+
+def _names(values: Any, limit: int = 6) -> str:
+    items = [repr(v) for v in values]
+    return ", ".join(items[:limit]) + (", ..." if len(items) > limit else "")
+
+
+def _id_key(ident: Any) -> tuple[bool, Any]:
+    return isinstance(ident, str), ident
+
+
+@dataclass
+class Dataset:
+    doc: JsonDocument
+    tolerance: float
+    data: dict[str, Any] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.data = self.doc.data
+
+    @property
+    def declarations(self) -> list[dict[str, Any]]:
+        return self.data["annotations"]  # type: ignore[no-any-return]
+
+    @property
+    def instances(self) -> list[dict[str, Any]]:
+        return self.data["instances"]  # type: ignore[no-any-return]
+
+    @cached_property
+    def metrics(self) -> dict[str, dict[str, Any]]:
+        """metric -> declaration; the last of two with one name, as upstream's evaluation reads."""
+        return {d["metric"]: d for d in self.declarations}
+
+    @cached_property
+    def scores(self) -> list[tuple[int, str, dict[str, Any], dict[str, Any]]]:
+        """(instance index, metric, declaration, score object) for every declared metric's scores."""
+        metrics = self.metrics
+        return [
+            (i, m, metrics[m], s)
+            for i, inst in enumerate(self.instances)
+            for m, s in inst["annotations"].items()
+            if m in metrics
+        ]
+
+    @cached_property
+    def ids(self) -> set[tuple[bool, Any]]:
+        return {_id_key(inst["id"]) for inst in self.instances}
+
+    def templates(self) -> Iterator[tuple[int, str, TemplateCheck]]:
+        """(declaration index, template field, check) of every non-empty template."""
+        for k, decl in enumerate(self.declarations):
+            for name in template_fields(decl):
+                source = decl[name]
+                if isinstance(source, str) and source:
+                    yield k, name, inspect_template(source)
+
+
+def _sp(i: int, metric: str, *rest: object) -> str:
+    return pointer("instances", i, "annotations", metric, *rest)
+
+
+def check(unit: Unit, ctx: Context) -> None:
+    path = unit.files[0]
+    if _is_lfs_pointer(path):
+        # Folder walks skip such files (they do not look like datasets); named explicitly with
+        # --kind textjudge, say what the file is rather than where its JSON syntax breaks.
+        ctx.problems(
+            path,
+            [
+                Problem(
+                    "parse/invalid-json",
+                    "a Git LFS pointer, not the dataset: run `git lfs pull` to fetch the file",
+                    "",
+                    1,
+                    1,
+                )
+            ],
+        )
+        return
+    doc, problems = load(path)
+    ctx.problems(path, problems, doc)
+    if not isinstance(doc, JsonDocument):
+        return
+    errors = schema_errors(SCHEMA, doc.data)
+    for code, ptr, message in errors:
+        ctx.add(code, doc, ptr, message)
+    if not usable(doc.data, errors):
+        return
+    ds = Dataset(doc, ctx.config.tolerance)
+    for r in RULES:
+        ctx.run(r, ds)
+
+
+def _is_lfs_pointer(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(_LFS)) == _LFS
+    except OSError:
+        return False
+
+
+# --- declarations and instances ----------------------------------------------------------------
+
+
+@rule(
+    "textjudge/duplicate-metric",
+    "each metric is declared once",
+    why="Scores are keyed by metric name, so two declarations of one name describe the same "
+    "scores twice, usually with different scales or prompts. Upstream's evaluation silently "
+    "uses the last one.",
+    bad='"annotations": [{"metric": "fluency", "worst": 1, "best": 5, ...}, '
+    '{"metric": "fluency", "worst": 1, "best": 7, ...}]',
+    good='"annotations": [{"metric": "fluency", ...}, {"metric": "grammaticality", ...}]',
+)
+def duplicate_metric(ds: Dataset) -> Iterator[Hit]:
+    seen: dict[str, int] = {}
+    for k, decl in enumerate(ds.declarations):
+        name = decl["metric"]
+        if name in seen:
+            yield (
+                ds.doc,
+                pointer("annotations", k, "metric"),
+                (f"metric {name!r} is already declared at /annotations/{seen[name]}"),
+            )
+        else:
+            seen[name] = k
+
+
+@rule(
+    "textjudge/undeclared-metric",
+    "every metric an instance is scored on is declared",
+    why="A metric without a declaration has no category, scale or labels: its scores cannot "
+    "be aggregated, checked or evaluated, and upstream's evaluation never prompts for it. It is "
+    "usually a misspelt metric name.",
+    bad='"annotations": [{"metric": "fluency", ...}]; instance: "annotations": {"Fluency": {...}}',
+    good='instance: "annotations": {"fluency": {...}}',
+)
+def undeclared_metric(ds: Dataset) -> Iterator[Hit]:
+    metrics = ds.metrics
+    folded = {m.casefold().strip(): m for m in metrics}
+    for i, inst in enumerate(ds.instances):
+        for name in inst["annotations"]:
+            if name not in metrics:
+                near = folded.get(name.casefold().strip())
+                hint = f"; did you mean {near!r}?" if near else f" (declared: {_names(metrics)})"
+                yield ds.doc, _sp(i, name), f"metric {name!r} is not declared{hint}"
+
+
+@rule(
+    "textjudge/missing-metric",
+    "every instance has scores for every declared metric",
+    why="The format keys every instance's `annotations` by the declared metrics. An instance "
+    "without a metric's scores is left out of that metric's evaluation, and upstream's "
+    "evaluation script stops with a KeyError when it stores a model's answer for it.",
+    bad='"annotations": [{"metric": "fluency", ...}, {"metric": "adequacy", ...}]; '
+    'instance: "annotations": {"fluency": {...}}',
+    good='instance: "annotations": {"fluency": {...}, "adequacy": {...}}',
+)
+def missing_metric(ds: Dataset) -> Iterator[Hit]:
+    metrics = list(ds.metrics)
+    for i, inst in enumerate(ds.instances):
+        scored = inst["annotations"]
+        missing = [m for m in metrics if m not in scored]
+        if missing:
+            yield (
+                ds.doc,
+                pointer("instances", i, "annotations"),
+                (f"no scores for declared metric{'s' if len(missing) > 1 else ''} {_names(missing)}"),
+            )
+
+
+@rule(
+    "textjudge/duplicate-id",
+    "instance ids are unique",
+    why="Results, few-shot exclusions (`fsp_examples_id`) and model answers are matched to "
+    "instances by id; with two instances of one id, one of them is matched to the other's "
+    "answers or dropped.",
+    bad='{"id": 7, ...}, {"id": 7, ...}',
+    good='{"id": 7, ...}, {"id": 8, ...}',
+)
+def duplicate_id(ds: Dataset) -> Iterator[Hit]:
+    seen: dict[tuple[bool, Any], int] = {}
+    for i, inst in enumerate(ds.instances):
+        key = _id_key(inst["id"])
+        if key in seen:
+            yield (
+                ds.doc,
+                pointer("instances", i, "id"),
+                (f"id {inst['id']!r} is already used by /instances/{seen[key]}"),
+            )
+        else:
+            seen[key] = i
+
+
+@rule(
+    "textjudge/fsp-example-id",
+    "fsp_examples_id names existing instances",
+    why="`fsp_examples_id` lists the instances shown as worked examples in `prompt_fsp`; they "
+    "are left out when the few-shot prompt is evaluated. An id that matches no instance leaves "
+    'an example in the test set. Ids are compared with their type: 12 and "12" differ, as '
+    "they do in upstream's evaluation.",
+    bad='"fsp_examples_id": [12, 99]  (no instance has id 99)',
+    good='"fsp_examples_id": [12, 40]',
+)
+def fsp_example_id(ds: Dataset) -> Iterator[Hit]:
+    ids = ds.ids
+    for k, decl in enumerate(ds.declarations):
+        for j, ident in enumerate(decl.get("fsp_examples_id") or ()):
+            if _id_key(ident) in ids:
+                continue
+            other = str(ident) if not isinstance(ident, str) else ident
+            hint = ""
+            if isinstance(ident, str) and re.fullmatch(r"-?[0-9]+", ident) and (False, int(ident)) in ids:
+                hint = f" (an instance has the number {int(ident)} as its id)"
+            elif not isinstance(ident, str) and (True, other) in ids:
+                hint = f" (an instance has the string {other!r} as its id)"
+            yield (
+                ds.doc,
+                pointer("annotations", k, "fsp_examples_id", j),
+                (f"{ident!r} is not the id of an instance{hint}"),
+            )
+
+
+@rule(
+    "textjudge/instance-field-type",
+    "object instances hold strings (or null) in their fields",
+    severity="warning",
+    why="Each field of an object instance is a template variable. Upstream's evaluation code "
+    "fills templates by text replacement over every field: it turns null, false, 0 and empty "
+    'lists into "", and stops with a TypeError on any other value that is not a string, even '
+    "one the template does not use. `humanjudge render` shows such values as Python prints "
+    "them. One finding per field, at its first occurrence.",
+    bad='"instance": {"question": "...", "turn": 1, "conversation": [{"role": "user", ...}]}',
+    good='"instance": {"question": "...", "turn": "1", "conversation": "user: ..."}',
+)
+def instance_field_type(ds: Dataset) -> Iterator[Hit]:
+    first: dict[str, tuple[int, set[str]]] = {}
+    counts: Counter[str] = Counter()
+    for i, inst in enumerate(ds.instances):
+        value = inst["instance"]
+        if not isinstance(value, dict):
+            continue
+        for name, v in value.items():
+            if v is None or isinstance(v, str):
+                continue
+            counts[name] += 1
+            kind = _json_type(v)
+            if name in first:
+                first[name][1].add(kind)
+            else:
+                first[name] = (i, {kind})
+    for name, (i, kinds) in first.items():
+        n = counts[name]
+        yield (
+            ds.doc,
+            pointer("instances", i, "instance", name),
+            (
+                f"field {name!r} is {' or '.join(sorted(kinds))} in {n} instance{'s' if n > 1 else ''}; "
+                "upstream's evaluation code renders only strings and null"
+            ),
+        )
+
+
+def _json_type(v: Any) -> str:
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, (int, float)):
+        return "a number"
+    if isinstance(v, list):
+        return "a list"
+    return "an object"
+
+
+# --- scores ----------------------------------------------------------------------------------
+
+
+@rule(
+    "textjudge/score-type",
+    "score types match the metric's category",
+    why="Continuous and graded metrics are scored with numbers and aggregated by their mean; "
+    "categorical metrics are scored with labels and aggregated by majority vote. The schema "
+    "cannot tell which metric a score object belongs to, so it allows both; a number for a "
+    "categorical metric, a string for a graded one, or a mean for a categorical metric means "
+    "the scores or the declaration are wrong.",
+    bad='{"metric": "fluency", "category": "graded", ...}; '
+    '"fluency": {"mean_human": 3, "individual_human_scores": ["3", "4"]}',
+    good='"fluency": {"mean_human": 3.5, "individual_human_scores": [3, 4]}',
+)
+def score_type(ds: Dataset) -> Iterator[Hit]:
+    for i, m, decl, s in ds.scores:
+        scores = s["individual_human_scores"]
+        category = decl["category"]
+        majority = s.get("majority_human")
+        if category == "categorical":
+            for j, x in enumerate(scores):
+                if _num(x):
+                    yield (
+                        ds.doc,
+                        _sp(i, m, "individual_human_scores", j),
+                        (f"{x!r} is a number; the scores of categorical metric {m!r} are labels from its labels_list"),
+                    )
+            if "mean_human" in s:
+                yield (
+                    ds.doc,
+                    _sp(i, m, "mean_human"),
+                    (f"categorical metric {m!r} is aggregated by majority vote; a mean_human does not belong to it"),
+                )
+            if _num(majority):
+                yield (
+                    ds.doc,
+                    _sp(i, m, "majority_human"),
+                    (f"{majority!r} is a number; the majority of categorical metric {m!r} is a label"),
+                )
+        else:
+            for j, x in enumerate(scores):
+                if isinstance(x, str):
+                    yield (
+                        ds.doc,
+                        _sp(i, m, "individual_human_scores", j),
+                        (f"{x!r} is a string; the scores of {category} metric {m!r} are numbers"),
+                    )
+            if isinstance(majority, str):
+                yield (
+                    ds.doc,
+                    _sp(i, m, "majority_human"),
+                    (f"{majority!r} is a label; the majority of {category} metric {m!r} is a number (or is left out)"),
+                )
+
+
+@rule(
+    "textjudge/missing-aggregate",
+    "each score has the aggregate its category needs",
+    why="Continuous and graded metrics are evaluated against `mean_human`, categorical ones "
+    "against a label in `majority_human`. Without it the instance cannot be evaluated on that "
+    "metric. The schema requires one of the two; which one depends on the declaration.",
+    bad='{"metric": "safety", "category": "categorical", ...}; '
+    '"safety": {"mean_human": 0.5, "individual_human_scores": []}',
+    good='"safety": {"majority_human": "No", "individual_human_scores": []}',
+)
+def missing_aggregate(ds: Dataset) -> Iterator[Hit]:
+    for i, m, decl, s in ds.scores:
+        if decl["category"] == "categorical":
+            if s.get("majority_human") is None:
+                yield (
+                    ds.doc,
+                    _sp(i, m),
+                    (f"no majority_human label: categorical metric {m!r} is aggregated by majority vote"),
+                )
+        elif "mean_human" not in s:
+            yield ds.doc, _sp(i, m), (f"no mean_human: {decl['category']} metric {m!r} is aggregated by the mean")
+
+
+@rule(
+    "textjudge/graded-not-integer",
+    "the scores of a graded metric are whole numbers",
+    why="A graded scale has integer steps (1, 2, ... 5); a score of 3.5 on it was averaged or "
+    "rescaled somewhere. Means are of course not whole numbers. A scale with fractional steps "
+    "is `continuous`.",
+    bad='{"category": "graded", "worst": 1, "best": 5}; "individual_human_scores": [3, 3.5]',
+    good='"individual_human_scores": [3, 4]',
+)
+def graded_not_integer(ds: Dataset) -> Iterator[Hit]:
+    for i, m, decl, s in ds.scores:
+        if decl["category"] != "graded":
+            continue
+        scores = s["individual_human_scores"]
+        for j, x in enumerate(scores):
+            if isinstance(x, float) and not x.is_integer():
+                yield (
+                    ds.doc,
+                    _sp(i, m, "individual_human_scores", j),
+                    (f"{x!r} is not a whole number; metric {m!r} is graded"),
+                )
+        majority = s.get("majority_human")
+        if isinstance(majority, float) and not majority.is_integer() and not any(map(_num, scores)):
+            yield ds.doc, _sp(i, m, "majority_human"), (f"{majority!r} is not a whole number; metric {m!r} is graded")
+
+
+@rule(
+    "textjudge/score-range",
+    "numeric scores lie within [worst, best]",
+    why="`worst` and `best` are the ends of the scale (in either order); a score outside them "
+    "was given on another scale or mistyped. Aggregates are checked against the scale only "
+    "when there are no individual scores to recompute them from.",
+    bad='{"worst": 1, "best": 5}; "individual_human_scores": [4, 6]',
+    good='"individual_human_scores": [4, 5]',
+)
+def score_range(ds: Dataset) -> Iterator[Hit]:
+    for i, m, decl, s in ds.scores:
+        if decl["category"] not in NUMERIC:
+            continue
+        lo, hi = sorted((decl["worst"], decl["best"]))
+        scores = s["individual_human_scores"]
+        numeric = False
+        for j, x in enumerate(scores):
+            if _num(x):
+                numeric = True
+                if not lo <= x <= hi:
+                    yield (
+                        ds.doc,
+                        _sp(i, m, "individual_human_scores", j),
+                        (f"{x!r} is outside the scale [{_fmt(lo)}, {_fmt(hi)}] of metric {m!r}"),
+                    )
+        if numeric:
+            continue
+        for key in ("mean_human", "majority_human"):
+            x = s.get(key)
+            if _num(x) and not lo <= x <= hi:
+                yield (
+                    ds.doc,
+                    _sp(i, m, key),
+                    (f"{key} {x!r} is outside the scale [{_fmt(lo)}, {_fmt(hi)}] of metric {m!r}"),
+                )
+
+
+def _label_map(decl: dict[str, Any]) -> tuple[set[str], dict[str, str]]:
+    labels = set(decl["labels_list"])
+    folded: dict[str, str] = {}
+    for label in decl["labels_list"]:
+        folded.setdefault(label.casefold(), label)
+    return labels, folded
+
+
+def _canonical(x: Any, labels: set[str], folded: dict[str, str]) -> Any:
+    if not isinstance(x, str) or x in labels:
+        return x
+    return folded.get(x.casefold(), x)
+
+
+@rule(
+    "textjudge/unknown-label",
+    "categorical scores are labels from labels_list",
+    why="A categorical metric is scored with the labels its declaration lists; any other "
+    "string cannot be compared with a model's answer, which is parsed against labels_list. "
+    "Labels that differ only in case are `textjudge/label-case`. The majority is checked "
+    "against labels_list when there are no individual labels to recompute it from.",
+    bad='"labels_list": ["Yes", "No"]; "individual_human_scores": ["Yes", "Unsure"]',
+    good='"labels_list": ["Yes", "No", "Unsure"]',
+)
+def unknown_label(ds: Dataset) -> Iterator[Hit]:
+    for i, m, decl, s in ds.scores:
+        if decl["category"] != "categorical":
+            continue
+        labels, folded = _label_map(decl)
+        strings = False
+        for j, x in enumerate(s["individual_human_scores"]):
+            if isinstance(x, str):
+                strings = True
+                if x not in labels and x.casefold() not in folded:
+                    yield (
+                        ds.doc,
+                        _sp(i, m, "individual_human_scores", j),
+                        (f"{x!r} is not a label of metric {m!r} ({_names(decl['labels_list'])})"),
+                    )
+        majority = s.get("majority_human")
+        if not strings and isinstance(majority, str) and majority not in labels and majority.casefold() not in folded:
+            yield (
+                ds.doc,
+                _sp(i, m, "majority_human"),
+                (f"{majority!r} is not a label of metric {m!r} ({_names(decl['labels_list'])})"),
+            )
+
+
+@rule(
+    "textjudge/label-case",
+    "labels are written as in labels_list",
+    severity="warning",
+    why='A label that matches one of labels_list only when case is ignored ("yes" for '
+    '"Yes") is almost always the same label, and it is counted as that label when the '
+    "majority is recomputed; but code that compares labels exactly treats it as another one.",
+    bad='"labels_list": ["Yes", "No"]; "majority_human": "yes"',
+    good='"majority_human": "Yes"',
+)
+def label_case(ds: Dataset) -> Iterator[Hit]:
+    for i, m, decl, s in ds.scores:
+        if decl["category"] != "categorical":
+            continue
+        labels, folded = _label_map(decl)
+        values: list[tuple[tuple[object, ...], Any]] = [
+            (("individual_human_scores", j), x) for j, x in enumerate(s["individual_human_scores"])
+        ]
+        values.append((("majority_human",), s.get("majority_human")))
+        for rest, x in values:
+            if isinstance(x, str) and x not in labels and x.casefold() in folded:
+                yield ds.doc, _sp(i, m, *rest), (f"{x!r} differs from the label {folded[x.casefold()]!r} only in case")
+
+
+def exact_mean(scores: list[Any]) -> float | None:
+    """The arithmetic mean of non-empty numeric scores, else None."""
+    if not scores or not all(map(_num, scores)):
+        return None
+    return math.fsum(scores) / len(scores)
+
+
+def most_frequent(scores: list[Any], decl: dict[str, Any]) -> tuple[list[Any], int] | None:
+    """The most frequent scores (ties included, in first-seen order, labels in their declared
+    spelling) and their count; None when the scores are empty or of the wrong type."""
+    if not scores:
+        return None
+    if decl["category"] == "categorical":
+        if not all(isinstance(x, str) for x in scores):
+            return None
+        labels, folded = _label_map(decl)
+        scores = [_canonical(x, labels, folded) for x in scores]
+    elif not all(map(_num, scores)):
+        return None
+    counts = Counter(scores)
+    top = max(counts.values())
+    return [x for x, c in counts.items() if c == top], top
+
+
+def _mean_fix(s: dict[str, Any], decl: dict[str, Any], tolerance: float) -> float | None:
+    """The exact mean when the stored mean_human differs from it, else None."""
+    if decl["category"] not in NUMERIC or not _num(s.get("mean_human")):
+        return None
+    exact = exact_mean(s["individual_human_scores"])
+    if exact is None or same_value(s["mean_human"], exact, tolerance):
+        return None
+    return exact
+
+
+def _majority_fix(s: dict[str, Any], decl: dict[str, Any]) -> tuple[list[Any], int] | None:
+    """The most frequent scores when the stored majority_human is none of them, else None."""
+    majority = s.get("majority_human")
+    if majority is None:
+        return None
+    categorical = decl["category"] == "categorical"
+    if (categorical and not isinstance(majority, str)) or (not categorical and not _num(majority)):
+        return None  # textjudge/score-type
+    top = most_frequent(s["individual_human_scores"], decl)
+    if top is None:
+        return None
+    if categorical:
+        labels, folded = _label_map(decl)
+        majority = _canonical(majority, labels, folded)
+    return None if majority in top[0] else top
+
+
+@rule(
+    "textjudge/mean-value",
+    "mean_human is the mean of the individual scores",
+    why="mean_human is derived data: it must be the arithmetic mean of individual_human_scores, "
+    "exactly, after rounding to the stored number of decimals (datasets round to 2 or 3), or "
+    "within the configured `tolerance`. A difference means the scores or the mean were changed "
+    "after aggregation. `humanjudge aggregate DATASET.json` recomputes it.",
+    bad='"mean_human": 2.88, "individual_human_scores": [2, 6, 3]',
+    good='"mean_human": 3.67, "individual_human_scores": [2, 6, 3]',
+)
+def mean_value(ds: Dataset) -> Iterator[Hit]:
+    for i, m, decl, s in ds.scores:
+        exact = _mean_fix(s, decl, ds.tolerance)
+        if exact is not None:
+            yield (
+                ds.doc,
+                _sp(i, m, "mean_human"),
+                (
+                    f"mean_human is {_fmt(s['mean_human'])}, the mean of "
+                    f"{_list(s['individual_human_scores'])} is {_fmt(exact)}"
+                ),
+            )
+
+
+@rule(
+    "textjudge/majority-value",
+    "majority_human is a most frequent individual score",
+    why="majority_human is the majority vote of individual_human_scores: one of the most "
+    "frequent scores (any of them when several tie). Labels are compared as declared, ignoring "
+    "case differences (those are `textjudge/label-case`). An absent or null majority is not "
+    "checked: newsroom leaves it out when all ratings differ. `humanjudge aggregate "
+    "DATASET.json` recomputes it.",
+    bad='"majority_human": "No", "individual_human_scores": ["Yes", "Yes", "No"]',
+    good='"majority_human": "Yes", "individual_human_scores": ["Yes", "Yes", "No"]',
+)
+def majority_value(ds: Dataset) -> Iterator[Hit]:
+    for i, m, decl, s in ds.scores:
+        top = _majority_fix(s, decl)
+        if top is None:
+            continue
+        winners, count = top
+        n = len(s["individual_human_scores"])
+        if len(winners) == 1:
+            most = f"the most frequent score is {_fmt(winners[0])} ({count} of {n})"
+        else:
+            most = f"the most frequent scores are {_names(winners)} ({count} each of {n})"
+        yield ds.doc, _sp(i, m, "majority_human"), f"majority_human is {_fmt(s['majority_human'])}, but {most}"
+
+
+@rule(
+    "textjudge/empty-scores",
+    "an instance lacks the individual scores its metric has elsewhere",
+    severity="warning",
+    why="With no individual scores, nothing about the instance's aggregate can be checked. A "
+    "metric that publishes only aggregates everywhere (toxic_chat's labels) is a choice and "
+    "is not reported; a metric whose individual scores are missing for some instances only "
+    "has usually lost them in conversion.",
+    bad='instance 1: "individual_human_scores": [3, 4]; instance 2: "mean_human": 4, "individual_human_scores": []',
+    good='instance 2: "mean_human": 4, "individual_human_scores": [4, 4]',
+)
+def empty_scores(ds: Dataset) -> Iterator[Hit]:
+    filled: Counter[str] = Counter()
+    empty: dict[str, list[int]] = {}
+    for i, m, _, s in ds.scores:
+        if s["individual_human_scores"]:
+            filled[m] += 1
+        else:
+            empty.setdefault(m, []).append(i)
+    for m, where in empty.items():
+        if filled[m]:
+            for i in where:
+                others = f"{filled[m]} other instance{'s have' if filled[m] > 1 else ' has'}"
+                yield (
+                    ds.doc,
+                    _sp(i, m, "individual_human_scores"),
+                    (f"no individual scores for metric {m!r}, which {others}: the aggregate cannot be checked"),
+                )
+
+
+# --- templates -------------------------------------------------------------------------------
+
+
+@rule(
+    "textjudge/template-syntax",
+    "every prompt template parses",
+    why="`prompt`, `prompt_fsp` and `prompt_paraphrase_N` are Jinja templates. One that does "
+    "not parse cannot be rendered, and a stray `{{` or `{%` in the text is usually meant "
+    "literally: write it as {{ '{{' }} or inside {% raw %}.",
+    bad='"prompt": "Rate this sentence: {{ instance }"',
+    good='"prompt": "Rate this sentence: {{ instance }}"',
+)
+def template_syntax(ds: Dataset) -> Iterator[Hit]:
+    for k, name, check in ds.templates():
+        if check.syntax_error is not None:
+            yield (
+                ds.doc,
+                pointer("annotations", k, name),
+                (f"{name} is not a valid Jinja template: {check.syntax_error}"),
+            )
+
+
+@rule(
+    "textjudge/template-unsafe",
+    "templates stay within the safe subset of Jinja",
+    why="Templates come with datasets, from pull requests: they are untrusted. A template may "
+    "use {{ field }} placeholders, {% if %}, comparisons, attribute or item access by literal "
+    "name, and a few filters (upper, lower, trim, default, ...). Anything else is refused, "
+    "found by reading the parsed template, never by running it: names and attributes starting "
+    "with `_` (the way to Python internals), Jinja's globals (range, lipsum, cycler, joiner, "
+    "namespace, dict), `self` and `config`, calls, arithmetic (`'a' * 10**9`), loops, and "
+    "filters such as attr and format. `humanjudge render` refuses such templates.",
+    bad='"prompt": "{{ \'\'.__class__.__mro__[1].__subclasses__() }} {{ instance }}"',
+    good='"prompt": "Rate this sentence: {{ instance }}"',
+)
+def template_unsafe(ds: Dataset) -> Iterator[Hit]:
+    for k, name, check in ds.templates():
+        if check.unsafe:
+            yield ds.doc, pointer("annotations", k, name), f"{name} {describe_unsafe(check)}"
+
+
+def _render_set(ds: Dataset, k: int, name: str) -> list[int]:
+    """Indices of the instances a template is rendered with: all, except the few-shot examples
+    for prompt_fsp."""
+    if name != "prompt_fsp":
+        return list(range(len(ds.instances)))
+    excluded = {_id_key(x) for x in ds.declarations[k].get("fsp_examples_id") or ()}
+    return [i for i, inst in enumerate(ds.instances) if _id_key(inst["id"]) not in excluded]
+
+
+@rule(
+    "textjudge/template-variable",
+    "every variable a template uses exists in every instance",
+    why="A template is rendered with each instance's fields as variables (`instance` for a "
+    "string instance). A variable that an instance lacks is an error when rendering here; "
+    "upstream's text replacement leaves it in the prompt as `{{ target }}`, and the model never "
+    "sees the text. That is how the wmt-23 datasets' prompt_paraphrase_2 asked for "
+    "{{ target }} while the instances have source, reference and translation. For prompt_fsp "
+    "the few-shot examples are left out. A variable used only under `default` or an `is "
+    "defined` test is optional.",
+    bad='"prompt_paraphrase_2": "Translation: {{ target }}"; "instance": {"source": "...", '
+    '"reference": "...", "translation": "..."}',
+    good='"prompt_paraphrase_2": "Translation: {{ translation }}"',
+)
+def template_variable(ds: Dataset) -> Iterator[Hit]:
+    field_sets = [fields_of(inst["instance"]) for inst in ds.instances]
+    for k, name, check in ds.templates():
+        if not check.usable or not check.required:
+            continue
+        targets = _render_set(ds, k, name)
+        if not targets:
+            continue
+        missing: dict[str, list[int]] = {}
+        for i in targets:
+            for var in check.required - field_sets[i]:
+                missing.setdefault(var, []).append(i)
+        if not missing:
+            continue
+        parts = []
+        for var in sorted(missing):
+            where = missing[var]
+            if len(where) == len(targets):
+                parts.append(f"{var!r}, which no instance has")
+            else:
+                parts.append(
+                    f"{var!r}, which {len(where)} of {len(targets)} instances lack (first /instances/{where[0]})"
+                )
+        have = set().union(*(field_sets[i] for i in targets))
+        yield (
+            ds.doc,
+            pointer("annotations", k, name),
+            (f"{name} uses {'; '.join(parts)} (instance fields: {', '.join(sorted(have)) or 'none'})"),
+        )
+
+
+@rule(
+    "textjudge/template-constant",
+    "every template uses the instance",
+    why="A template without any variable gives every instance the same prompt: the model never "
+    "sees what it is asked to judge. Upstream's evaluation stops on it with 'Prompt was "
+    "incorrectly processed'.",
+    bad='"prompt": "Is the following sentence grammatical? Answer yes or no."',
+    good='"prompt": "Is the following sentence grammatical? Answer yes or no.\\n{{ instance }}"',
+)
+def template_constant(ds: Dataset) -> Iterator[Hit]:
+    for k, name, check in ds.templates():
+        if check.usable and not check.variables:
+            yield (
+                ds.doc,
+                pointer("annotations", k, name),
+                (f"{name} uses no instance field, so every instance gets the same prompt"),
+            )
+
+
+@rule(
+    "textjudge/template-not-plain",
+    "templates are plain text with {{ name }} placeholders",
+    severity="warning",
+    why="Upstream's evaluation code does not run Jinja: it replaces the exact text "
+    "`{{ field }}` (one space inside each brace pair) by the field's value. A template using "
+    "anything else (`{{instance}}`, filters, {% if %}, comments, whitespace control) renders "
+    "differently there than in Jinja, and the difference is silent.",
+    bad='"prompt": "Judge the answer.\\n\\n{{instance}}"',
+    good='"prompt": "Judge the answer.\\n\\n{{ instance }}"',
+)
+def template_not_plain(ds: Dataset) -> Iterator[Hit]:
+    for k, name, check in ds.templates():
+        if check.usable and check.plain_problem is not None:
+            yield (
+                ds.doc,
+                pointer("annotations", k, name),
+                (f"{name} renders differently in upstream's evaluation code: {check.plain_problem}"),
+            )
+
+
+RULES = [
+    duplicate_metric,
+    undeclared_metric,
+    missing_metric,
+    duplicate_id,
+    fsp_example_id,
+    instance_field_type,
+    score_type,
+    missing_aggregate,
+    graded_not_integer,
+    score_range,
+    unknown_label,
+    label_case,
+    mean_value,
+    majority_value,
+    empty_scores,
+    template_syntax,
+    template_unsafe,
+    template_variable,
+    template_constant,
+    template_not_plain,
+]
+
+
+# --- aggregation -----------------------------------------------------------------------------
+
+AGGREGATE_CODES = ("textjudge/mean-value", "textjudge/majority-value")
+
+
+def _new_mean(stored: float, exact: float) -> float | int:
+    d = decimals(stored)
+    if d:  # keep the dataset's rounding
+        return round(exact, d)
+    return int(exact) if exact.is_integer() else exact
+
+
+def _new_majority(winners: list[Any], decl: dict[str, Any]) -> Any:
+    if decl["category"] == "categorical":
+        for label in decl["labels_list"]:
+            if label in winners:
+                return label
+    return winners[0]
+
+
+def corrections(data: dict[str, Any], tolerance: float) -> list[tuple[str, Any, Any]]:
+    """(pointer, stored, recomputed) of every mean_human and majority_human that differs from
+    the aggregate of its individual scores, by the same comparison as the rules."""
+    metrics = {d["metric"]: d for d in data["annotations"]}
+    out: list[tuple[str, Any, Any]] = []
+    for i, inst in enumerate(data["instances"]):
+        for m, s in inst["annotations"].items():
+            decl = metrics.get(m)
+            if decl is None:
+                continue
+            exact = _mean_fix(s, decl, tolerance)
+            if exact is not None:
+                out.append((_sp(i, m, "mean_human"), s["mean_human"], _new_mean(s["mean_human"], exact)))
+            top = _majority_fix(s, decl)
+            if top is not None:
+                out.append((_sp(i, m, "majority_human"), s["majority_human"], _new_majority(top[0], decl)))
+    return out
+
+
+_WS_COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
+
+
+def patch(text: str, changes: list[tuple[str, Any]]) -> str:
+    """Replace the values at the given object-member pointers, keeping every other byte."""
+    from ..locate import locate
+
+    scan = json.decoder.scanstring  # type: ignore[attr-defined]
+    decoder = json.JSONDecoder()
+    offsets = locate(text, [p for p, _ in changes])
+    spans = []
+    for ptr, value in changes:
+        key_at = offsets[ptr]
+        _, idx = scan(text, key_at + 1)
+        start = _WS_COLON.match(text, idx).end()  # type: ignore[union-attr]
+        _, end = decoder.raw_decode(text, start)
+        spans.append((start, end, orjson.dumps(value).decode()))
+    for start, end, new in sorted(spans, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def aggregate_dataset(
+    path: Path, *, check: bool = False, output: Path | None = None, in_place: bool = False
+) -> tuple[str, int]:
+    """Recompute mean_human and majority_human of a TextJudge dataset; returns (message, exit
+    code).
+
+    With check, nothing is written: the differences are the validator's own mean-value and
+    majority-value findings (exit code 1 if any). Otherwise the corrected dataset goes to
+    `output`, or over the input only with in_place; only the wrong values change, every other
+    byte of the file stays as it was, and a corrected mean keeps the stored number of decimals.
+    """
+    from ..aggregate import AggregateError, write_atomic
+    from ..config import discover
+
+    if output is not None and in_place:
+        raise AggregateError("give either -o/--output or --in-place, not both")
+    if not check and output is None and not in_place:
+        raise AggregateError(
+            f"say where to write the corrected dataset: -o FILE, or --in-place "
+            f"to overwrite {path} (--check only lists the differences)"
+        )
+    if output is not None and output.resolve() == path.resolve():
+        raise AggregateError(f"{output} is the input: use --in-place to overwrite it")
+    if _is_lfs_pointer(path):
+        raise AggregateError(f"{path}: a Git LFS pointer, not the dataset (run `git lfs pull`)")
+    doc, problems = load(path)
+    if not isinstance(doc, JsonDocument):
+        first = problems[0].message if problems else "not JSON"
+        raise AggregateError(f"{path}: {first}")
+    if not usable(doc.data, schema_errors(SCHEMA, doc.data)):
+        raise AggregateError(
+            f"{path}: not a valid TextJudge dataset (run `humanjudge validate {path}` to see what is wrong)"
+        )
+    config = discover(path)
+    if check:
+        from ..report.text import render
+        from ..validation import Result, check_unit
+
+        unit = Unit("textjudge", path, (path,))
+        findings = check_unit(unit, config.with_flags(AGGREGATE_CODES, ()))
+        return render(Result(findings, 1)).rstrip("\n"), 1 if findings else 0
+    fixes = corrections(doc.data, config.tolerance)
+    text = patch(doc.raw.decode("utf-8"), [(p, new) for p, _, new in fixes])
+    data = text.encode("utf-8")
+    if path.read_bytes().startswith(b"\xef\xbb\xbf"):
+        data = b"\xef\xbb\xbf" + data
+    target = path if in_place else output
+    assert target is not None
+    write_atomic(target, data)
+    n = len(fixes)
+    return f"wrote {target} ({n} value{'' if n == 1 else 's'} corrected)", 0

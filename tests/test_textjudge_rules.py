@@ -1,0 +1,133 @@
+"""TextJudge rule behaviour the case folders do not show on their own: configuration, which parts
+of a document the rules need, template inspection, and the shared numeric comparison."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from humanjudge_schema import numbers, validate
+from humanjudge_schema.prompts import inspect_template
+from humanjudge_schema.rules import coggym, textjudge
+
+from .conftest import CASES, ROOT
+
+MEAN = CASES / "textjudge" / "invalid" / "mean-value" / "dataset.json"
+
+
+def _write(folder: Path, data: dict[str, Any]) -> Path:
+    path = folder / "dataset.json"
+    path.write_text(json.dumps(data, indent=2))
+    return path
+
+
+def _codes(path: Path) -> list[tuple[str, str]]:
+    return [(f.code, f.pointer) for f in validate([path], kind="textjudge").findings]
+
+
+def test_same_value_is_shared_with_coggym() -> None:
+    assert coggym.same_value is numbers.same_value is textjudge.same_value
+    assert numbers.same_value(3.67, 11 / 3, 1e-9) and numbers.same_value(3.667, 11 / 3, 1e-9)
+    assert not numbers.same_value(2.88, 11 / 3, 1e-9)
+    assert numbers.decimals(3.67) == 2 and numbers.decimals(4.0) == 0 and numbers.decimals(1e-20) is None
+
+
+def test_the_configured_tolerance_applies(tmp_path: Path) -> None:
+    data = json.loads(MEAN.read_text())
+    data["instances"][0]["annotations"]["fluency"]["mean_human"] = 3.6  # exact 3.667
+    strict, lenient = tmp_path / "strict", tmp_path / "lenient"
+    strict.mkdir()
+    lenient.mkdir()
+    (lenient / "humanjudge.toml").write_text("tolerance = 0.1\n")  # configuration is found once per folder
+    assert [c for c, _ in _codes(_write(strict, data))] == ["textjudge/mean-value"]
+    assert _codes(_write(lenient, data)) == []
+
+
+def test_severity_and_ignore_configuration(tmp_path: Path) -> None:
+    data = json.loads((CASES / "textjudge/invalid/label-case/dataset.json").read_text())
+    for name, toml in (
+        ("severity", '[severity]\n"textjudge/label-case" = "error"\n'),
+        ("ignore", 'ignore = ["textjudge/label-case"]\n'),
+    ):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "humanjudge.toml").write_text(toml)
+    severe = validate([_write(tmp_path / "severity", data)], kind="textjudge").findings
+    assert [f.severity.value for f in severe] == ["error", "error"]
+    assert _codes(_write(tmp_path / "ignore", data)) == []
+
+
+def test_rules_wait_for_valid_declarations_and_instances(tmp_path: Path) -> None:
+    data = json.loads(MEAN.read_text())
+    data["instances"][1]["annotations"]["fluency"] = 3  # a schema error in the instances
+    assert _codes(_write(tmp_path, data)) == [("schema/type", "/instances/1/annotations/fluency")]
+    # the wrong mean in instance 0 is reported once the instances are valid again
+
+
+def test_undeclared_metric_suggests_the_declared_spelling(tmp_path: Path) -> None:
+    data = json.loads(MEAN.read_text())
+    scores = data["instances"][0]["annotations"].pop("fluency")
+    data["instances"][0]["annotations"]["Fluency "] = scores
+    path = _write(tmp_path, data)
+    result = validate([path], kind="textjudge")
+    messages = {f.code: f.message for f in result.findings}
+    assert messages["textjudge/undeclared-metric"] == "metric 'Fluency ' is not declared; did you mean 'fluency'?"
+    assert messages["textjudge/missing-metric"] == "no scores for declared metric 'fluency'"
+
+
+def test_a_string_instance_among_object_instances(tmp_path: Path) -> None:
+    data = json.loads((CASES / "textjudge/valid/null-response-fields/dataset.json").read_text())
+    data["instances"][1]["instance"] = "Can I take ibuprofen with a cold? Ask a pharmacist."
+    result = validate([_write(tmp_path, data)], kind="textjudge")
+    [finding] = result.findings
+    assert finding.code == "textjudge/template-variable"
+    assert "'response', which 1 of 2 instances lack (first /instances/1)" in finding.message
+
+
+def test_ids_of_different_types_are_different(tmp_path: Path) -> None:
+    data = json.loads(MEAN.read_text())
+    data["instances"][1]["id"] = "1"  # instance 0 has the number 1
+    assert _codes(_write(tmp_path, data)) == [("textjudge/mean-value", "/instances/0/annotations/fluency/mean_human")]
+
+
+def test_toxic_chat_style_aggregates_only_are_not_reported() -> None:
+    assert _codes(CASES / "textjudge/valid/schema-real-data-quirks/dataset.json") == []
+
+
+def test_the_examples() -> None:
+    assert _codes(ROOT / "examples/textjudge/valid/dataset.json") == []
+    assert _codes(ROOT / "examples/textjudge/broken/dataset.json") == [
+        ("textjudge/template-variable", "/annotations/0/prompt_paraphrase_2"),
+        ("textjudge/mean-value", "/instances/2/annotations/quality/mean_human"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("source", "plain"),
+    [
+        ("Rate: {{ instance }}\n", True),
+        ("{{ source }} -> {{ translation }}", True),
+        ("no placeholder at all", True),
+        ("Rate: {{instance}}", False),
+        ("Rate: {{  instance }}", False),
+        ("Rate: {{- instance }}", False),
+        ("Rate: {# note #}{{ instance }}", False),
+        ("Rate: {% raw %}{{ x }}{% endraw %}{{ instance }}", False),
+        ("Rate: {{ instance|upper }}", False),
+        ("Rate:\r\n{{ instance }}", False),
+    ],
+)
+def test_plain_templates(source: str, plain: bool) -> None:
+    check = inspect_template(source)
+    assert check.usable
+    assert (check.plain_problem is None) is plain
+
+
+def test_variables_guarded_by_default_or_defined_are_optional() -> None:
+    check = inspect_template(
+        "{{ a }} {{ b|default('-') }} {% if c is defined %}{{ d }}{% endif %} {{ e|upper }} {{ f[0].g }}"
+    )
+    assert check.variables == {"a", "b", "c", "d", "e", "f"}
+    assert check.required == {"a", "d", "e", "f"}
