@@ -1,0 +1,316 @@
+"""Gzip-compressed JSON Lines, read as a stream: one record at a time, in bounded memory, whatever
+the size of the file.
+
+Every problem of the bytes (a truncated or corrupt gzip stream, a decompression bomb, gzip inside
+gzip, an endless line, a record that is not JSON) is a `Problem` with the physical line of the
+decompressed stream, never an exception. Nothing is kept of a record once the caller is done with
+it: documents of streamed files remember only the lines (and, for the few records a finding is
+about, the bytes) needed to place findings.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from .finding import split_pointer
+from .locate import LineIndex, locate
+from .registry import register
+from .sources import BROKEN, Problem, parse
+
+# A record longer than this is not a line of a dataset but a runaway (a missing newline, binary
+# data): it is reported and skipped without ever being held whole.
+MAX_LINE_BYTES = 16 * 1024 * 1024
+# The default of the `max-decompressed-bytes` option: a file that decompresses to more than this
+# is refused (a gzip bomb expands 1000-fold). The largest real file seen is 235 MB.
+DEFAULT_MAX_DECOMPRESSED = 512 * 1024 * 1024
+_READ = 1 << 16  # compressed bytes read at a time
+_STEP = 1 << 20  # most decompressed bytes produced by one step
+_GZIP_MAGIC = b"\x1f\x8b"
+_BOM = b"\xef\xbb\xbf"
+# Bytes of the raw lines kept to compute the columns of findings in streamed files.
+_KEEP_BYTES = 8 * 1024 * 1024
+
+register(
+    "parse/invalid-gzip",
+    "the file is not a valid gzip stream",
+    why="A .gz file that does not start like gzip, or whose compressed data or checksum is "
+    "corrupt, cannot be read by anyone; the records before the damage are still checked.",
+    bad="study1_tasks.jsonl.gz  (plain text renamed to .gz, or bytes flipped in transit)",
+    good="study1_tasks.jsonl.gz  (written by gzip or Python's gzip module)",
+)
+register(
+    "parse/truncated-gzip",
+    "the gzip stream ends before its end marker",
+    why="An interrupted download or copy: the records read so far are checked, the rest of the "
+    "file is missing. Rules that need every record (a task without snapshots, say) are skipped.",
+    bad="study1_responses_human.jsonl.gz  (cut at 2 MB of 3.6 MB)",
+    good="study1_responses_human.jsonl.gz  (complete; `gzip -t` succeeds)",
+)
+register(
+    "parse/decompressed-too-large",
+    "the file decompresses to more than the configured limit",
+    why="A few kilobytes of gzip can expand to gigabytes (a decompression bomb). The file is read "
+    "up to `max-decompressed-bytes` (option of the family, default 512 MiB) and refused beyond; "
+    "raise the option for a genuinely larger dataset.",
+    bad="1 GB of zeros compressed into 1 MB",
+    good="study1_responses_human.jsonl.gz  (235 MB decompressed)",
+)
+register(
+    "parse/nested-gzip",
+    "the decompressed content is itself gzip-compressed",
+    why="A file compressed twice (`gzip` run on a .gz file) decompresses to binary, not JSON "
+    "Lines; decompress it once.",
+    bad="study1_tasks.jsonl.gz.gz renamed to study1_tasks.jsonl.gz",
+    good="study1_tasks.jsonl.gz  (compressed once)",
+)
+register(
+    "parse/line-too-long",
+    "a line is longer than the reader accepts",
+    why=f"A line of more than {MAX_LINE_BYTES // (1024 * 1024)} MiB is not a record of a dataset "
+    "but a runaway: a missing line break, or binary data. It is skipped without being held in "
+    "memory; the lines after it are still read.",
+    bad="(16 MiB of text without a line break)",
+    good='{"response": "...", "text": "..."}  (one record per line)',
+)
+
+
+def _colons(value: Any) -> int:
+    """Colons a JSON text of this value holds: one per object member, plus those inside strings."""
+    kind = type(value)
+    if kind is str:
+        return value.count(":")  # type: ignore[no-any-return]
+    if kind is dict:
+        n = len(value)
+        for k, v in value.items():
+            n += k.count(":")
+            kind = type(v)
+            if kind is str:
+                n += v.count(":")
+            elif kind is dict or kind is list:
+                n += _colons(v)
+        return n
+    if kind is list:
+        return sum(_colons(v) for v in value)
+    return 0
+
+
+def parse_record(raw: bytes, line: int) -> tuple[Any, list[Problem]]:
+    """Parse one line: the common, valid case in C; every problem through `sources.parse`.
+
+    A member dropped as a duplicate key shows as a missing colon: every member has one outside
+    strings, and a colon inside a string can only be written as itself or as \\u003a. When the
+    colons of the line are exactly the members of a flat object, nothing can have been dropped.
+    """
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return parse(raw, line)
+    colons = raw.count(b":")
+    if type(value) is dict and colons == len(value):
+        return value, []
+    if colons == _colons(value) and b"\\u003" not in raw:
+        return value, []
+    return parse(raw, line)
+
+
+@dataclass
+class StreamedDocument:
+    """A streamed file as findings see it: the line (and, when cheap, the text) of the records
+    that findings point into. The pointer of a record is its 0-based index among the records."""
+
+    path: Path
+    spots: dict[int, tuple[int, bytes | None]] = field(default_factory=dict)
+    kept: int = 0
+
+    def remember(self, index: int, line: int, raw: bytes | None = None) -> None:
+        """Keep where record `index` is; with its bytes (for columns) while the budget lasts."""
+        if raw is not None and self.kept + len(raw) <= _KEEP_BYTES:
+            self.kept += len(raw)
+        else:
+            raw = None
+        old = self.spots.get(index)
+        if old is None or old[1] is None:
+            self.spots[index] = (line, raw)
+
+    def positions(self, pointers: list[str]) -> dict[str, tuple[int, int | None]]:
+        out: dict[str, tuple[int, int | None]] = {}
+        for p in pointers:
+            tokens = split_pointer(p)
+            if not tokens or not tokens[0].isdigit() or int(tokens[0]) not in self.spots:
+                continue
+            line, raw = self.spots[int(tokens[0])]
+            rest = p[len(tokens[0]) + 1 :]
+            if raw is None:
+                out[p] = (line, 1 if not rest else None)
+                continue
+            text = raw.decode("utf-8", "replace")
+            offset = locate(text, [rest]).get(rest, 0)
+            out[p] = LineIndex(text, line).position(offset)
+        return out
+
+
+class GzipJsonLines:
+    """The records of one .jsonl.gz file, read once, front to back.
+
+    Iterating yields (record index, physical line, value or BROKEN, raw bytes); the problems of
+    the bytes accumulate in `problems` (pointers of record problems start with the record index).
+    `complete` is False when the stream could not be read to its end: rules that need every
+    record must then stay silent.
+    """
+
+    def __init__(self, path: Path, max_bytes: int = DEFAULT_MAX_DECOMPRESSED) -> None:
+        self.path = path
+        self.max_bytes = max_bytes
+        self.problems: list[Problem] = []
+        self.complete = True
+        self.records = 0
+        self.lines = 0  # physical lines read so far
+
+    def _fail(self, code: str, message: str, line: int | None = None) -> None:
+        self.problems.append(Problem(code, message, "", line, None if line is None else 1))
+        self.complete = False
+
+    def _chunks(self) -> Iterator[bytes]:
+        """The decompressed bytes, in steps of at most _STEP bytes (every gzip member in turn)."""
+        try:
+            f = open(self.path, "rb")  # noqa: SIM115  (closed by the with below)
+        except IsADirectoryError:
+            self._fail("parse/unreadable", "is a folder, not a file")
+            return
+        except OSError as exc:
+            self._fail("parse/unreadable", f"cannot read the file: {exc.strerror or exc}")
+            return
+        with f:
+            data = f.read(_READ)
+            if not data:
+                self._fail("parse/empty", "the file is empty")
+                return
+            if not data.startswith(_GZIP_MAGIC):
+                self._fail("parse/invalid-gzip", f"not a gzip file: it starts with {data[:8]!r}")
+                return
+            total = 0
+            d = zlib.decompressobj(zlib.MAX_WBITS | 16)
+            while True:
+                try:
+                    out = d.decompress(data, _STEP)
+                    while True:
+                        if out:
+                            total += len(out)
+                            if total > self.max_bytes:
+                                self._fail(
+                                    "parse/decompressed-too-large",
+                                    f"decompresses to more than {self.max_bytes:,} bytes "
+                                    "(the max-decompressed-bytes option); the rest is not read",
+                                    self.lines + 1,
+                                )
+                                return
+                            yield out
+                        if not d.unconsumed_tail:
+                            break
+                        out = d.decompress(d.unconsumed_tail, _STEP)
+                except zlib.error as exc:
+                    self._fail("parse/invalid-gzip", f"corrupt gzip data: {exc}", self.lines + 1)
+                    return
+                if not d.eof:
+                    data = f.read(_READ)
+                    if not data:
+                        self._fail(
+                            "parse/truncated-gzip",
+                            "the gzip stream ends before its end marker: the file is cut short",
+                            self.lines + 1,
+                        )
+                        return
+                    continue
+                data = d.unused_data
+                if len(data) < 2:
+                    data += f.read(_READ)
+                if not data.strip(b"\x00"):  # the end (zero padding after the stream is tolerated)
+                    return
+                if not data.startswith(_GZIP_MAGIC):
+                    self._fail(
+                        "parse/invalid-gzip", "bytes after the end of the gzip stream that are not gzip", self.lines + 1
+                    )
+                    return
+                d = zlib.decompressobj(zlib.MAX_WBITS | 16)  # another member: concatenated gzip is valid
+
+    def _too_long(self, line: int) -> None:
+        self.problems.append(
+            Problem("parse/line-too-long", f"line longer than {MAX_LINE_BYTES:,} bytes; skipped", "", line, 1)
+        )
+
+    def _lines(self) -> Iterator[tuple[int, bytes]]:
+        """(physical line, bytes without the line feed) of every line, skipping runaways."""
+        carry: list[bytes] = []  # pieces of the line being assembled
+        size = 0
+        skipping = False  # inside a line that is too long: drop bytes up to the next line feed
+        first = True
+        for chunk in self._chunks():
+            if first:
+                first = False
+                if chunk.startswith(_GZIP_MAGIC):
+                    self._fail(
+                        "parse/nested-gzip", "the decompressed content is gzip again: the file was compressed twice", 1
+                    )
+                    return
+                if chunk.startswith(_BOM):
+                    self.problems.append(Problem("parse/bom", "byte-order mark at the start of the file", "", 1, 1))
+                    chunk = chunk[3:]
+            if skipping:
+                end = chunk.find(b"\n")
+                if end == -1:
+                    continue
+                skipping = False
+                self.lines += 1
+                chunk = chunk[end + 1 :]
+            pieces = chunk.split(b"\n")
+            last = pieces.pop()
+            if carry and pieces:
+                pieces[0] = b"".join(carry) + pieces[0]
+                carry, size = [], 0
+            for piece in pieces:
+                self.lines += 1
+                if len(piece) > MAX_LINE_BYTES:
+                    self._too_long(self.lines)
+                else:
+                    yield self.lines, piece
+            if last:
+                carry.append(last)
+                size += len(last)
+                if size > MAX_LINE_BYTES:
+                    self._too_long(self.lines + 1)
+                    carry, size, skipping = [], 0, True
+        if carry:
+            self.lines += 1
+            yield self.lines, b"".join(carry)
+
+    def __iter__(self) -> Iterator[tuple[int, int, Any, bytes]]:
+        blank: list[int] = []
+        empty = True
+        for line, raw in self._lines():
+            if not raw.strip():
+                blank.append(line)
+                continue
+            empty = False
+            if blank:
+                for b in blank:
+                    self.problems.append(Problem("parse/blank-line", "empty line between records", "", b, 1))
+                blank = []
+            index = self.records
+            self.records += 1
+            value, problems = parse_record(raw, line)
+            for p in problems:
+                self.problems.append(p._replace(pointer=f"/{index}{p.pointer}"))
+            yield index, line, value, raw
+        if empty and not self.problems:
+            self.problems.append(
+                Problem("parse/empty", "the file decompresses to nothing" if not self.lines else "only white space")
+            )
+
+
+__all__ = ["BROKEN", "DEFAULT_MAX_DECOMPRESSED", "MAX_LINE_BYTES", "GzipJsonLines", "StreamedDocument", "parse_record"]
