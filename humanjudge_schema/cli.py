@@ -3,6 +3,7 @@ into the library, and every way it can fail ends in a one-line message and exit 
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -44,7 +45,13 @@ def cli() -> None:
     help="Treat the paths as this format instead of recognising them by name and content.",
 )
 @click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format."
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "github", "sarif"]),
+    default="text",
+    show_default=True,
+    help="Output format: github prints workflow commands (annotations) and, when GITHUB_STEP_SUMMARY is set, "
+    "appends a Markdown summary of every finding to it; sarif is SARIF 2.1.0 for code scanning.",
 )
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit code 1).")
 @click.option(
@@ -65,6 +72,24 @@ def cli() -> None:
     type=click.Path(path_type=Path, dir_okay=False),
     help="Use this pyproject.toml or humanjudge.toml instead of searching for one.",
 )
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="Check this many datasets at a time, in separate processes (0: one per CPU core).",
+)
+@click.option(
+    "--skip-unknown",
+    is_flag=True,
+    help="Skip files of no known format instead of failing (for hooks that pass every changed file).",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar on stderr. Default: only on a terminal, outside CI, for runs over half a second.",
+)
 def validate(
     paths: tuple[Path, ...],
     kind: str | None,
@@ -73,6 +98,9 @@ def validate(
     select: tuple[str, ...],
     ignore: tuple[str, ...],
     config_file: Path | None,
+    jobs: int,
+    skip_unknown: bool,
+    progress: bool | None,
 ) -> None:
     """Validate dataset files and folders.
 
@@ -82,17 +110,32 @@ def validate(
     """
     from .config import ConfigError, load_file
     from .kinds import UsageError
+    from .progress import Bar, wanted
     from .report import render
     from .validation import validate as run
 
+    bar = Bar(sys.stderr) if progress or (progress is None and wanted(sys.stderr)) else None
     try:
         config = load_file(config_file) if config_file else None
-        result = run(list(paths), kind=kind, config=config, select=_split(select) or None, ignore=_split(ignore))
+        result = run(
+            list(paths),
+            kind=kind,
+            config=config,
+            select=_split(select) or None,
+            ignore=_split(ignore),
+            jobs=jobs,
+            skip_unknown=skip_unknown,
+            progress=bar,
+        )
     except (UsageError, ConfigError) as exc:
         _fail(str(exc))
-    if result.files == 0:
+    if result.files == 0 and not skip_unknown:
         click.echo(f"humanjudge: warning: no dataset files found in {', '.join(map(str, paths))}", err=True)
     click.echo(render(result, fmt), nl=False)
+    if fmt == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
+        from .report.github import append_to, summary
+
+        append_to(os.environ["GITHUB_STEP_SUMMARY"], summary(result))
     sys.exit(1 if result.errors or (strict and result.warnings) else 0)
 
 

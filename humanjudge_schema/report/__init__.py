@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from ..validation import Result
-from . import json as _json
-from . import text as _text
 
-FORMATS: dict[str, Callable[[Result], str]] = {"text": _text.render, "json": _json.render}
+# format -> module with `render(result) -> str`; imported only when that format is asked for.
+FORMATS = {"text": "text", "json": "json", "github": "github", "sarif": "sarif"}
+
+
+def renderer(fmt: str) -> Callable[[Result], str]:
+    module = importlib.import_module(f"{__name__}.{FORMATS[fmt]}")
+    render_: Callable[[Result], str] = module.render
+    return render_
 
 
 def render(result: Result, fmt: str) -> str:
-    return FORMATS[fmt](result)
+    return renderer(fmt)(result)
