@@ -4,6 +4,7 @@ of a document the rules need, template inspection, and the shared numeric compar
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -131,3 +132,94 @@ def test_variables_guarded_by_default_or_defined_are_optional() -> None:
     )
     assert check.variables == {"a", "b", "c", "d", "e", "f"}
     assert check.required == {"a", "d", "e", "f"}
+
+
+def _random_dataset(rng: random.Random) -> dict[str, Any]:
+    def value() -> Any:
+        return rng.choice([1, 2.5, -3, 0, 7, 1.0, "yes", "No", "YES", "maybe", "1", "", None, True, [], {}])
+
+    def template() -> Any:
+        return rng.choice(
+            [
+                None,
+                "",
+                "{{ instance }}",
+                "{{ text }} {{ other }}",
+                "{{instance}}",
+                "{{ x|default('a') }}",
+                "{% if instance %}{{ instance|upper }}{% endif %}",
+                "{{ ''.__class__ }}",
+                "{{ instance }",
+                "plain",
+                "{{ instance[0] }}{{ instance['a'] }}{{ text[1:2] }}",
+                "{{ a == b and c in ['x'] }}",
+            ]
+        )
+
+    metrics = ["m1", "m2", "m3"][: rng.randint(1, 3)]
+    decls = []
+    for m in metrics:
+        category = rng.choice(["continuous", "graded", "categorical"])
+        decl: dict[str, Any] = {"metric": rng.choice([m, "m1"]), "category": category, "prompt": template() or "x"}
+        if category == "categorical":
+            decl["labels_list"] = rng.sample(["yes", "no", "Yes", "maybe", "1"], rng.randint(0, 3))
+            if rng.random() < 0.3:
+                decl["worst"], decl["best"] = rng.choice([("0", "1"), (0, 1)])
+        else:
+            lo, hi = rng.choice([(1, 5), (5, 1), (0, 100), (3, 3), (-2, 2)])
+            decl["worst"], decl["best"] = (
+                (float(lo), float(hi)) if category == "continuous" and rng.random() < 0.5 else (lo, hi)
+            )
+        for key in ("prompt_fsp", "prompt_paraphrase_1", "prompt_paraphrase_12"):
+            if rng.random() < 0.3:
+                decl[key] = template()
+        if rng.random() < 0.3:
+            decl["fsp_examples_id"] = rng.choice([None, [], [0, "0", 1.0, 99]])
+        decls.append(decl)
+    instances = []
+    for i in range(rng.randint(0, 5)):
+        inst_value: Any = rng.choice(["text", {"text": value(), "other": value()}, {}, {"instance": "x"}])
+        scores = {}
+        for m in rng.sample(["m1", "m2", "m3", "zz"], rng.randint(0, 4)):
+            s: dict[str, Any] = {
+                "individual_human_scores": [
+                    rng.choice([1, 2, 3.5, 6, -1, "yes", "no", "Yes", "x"]) for _ in range(rng.randint(0, 4))
+                ]
+            }
+            if rng.random() < 0.7:
+                s["mean_human"] = rng.choice([1, 2.5, 3.333, 100, -7])
+            if rng.random() < 0.6:
+                s["majority_human"] = rng.choice([None, "yes", "YES", 2, 2.5, "q"])
+            scores[m] = s
+        instances.append({"id": rng.choice([i, str(i), 0]), "instance": inst_value, "annotations": scores})
+    return {
+        "dataset": "d",
+        "dataset_url": "u",
+        "expert_annotator": "true",
+        "original_prompt": True,
+        "annotations": decls,
+        "instances": instances,
+    }
+
+
+def test_rules_never_crash_on_schema_valid_data(tmp_path: Path) -> None:
+    from humanjudge_schema.engine import schema_errors
+    from humanjudge_schema.prompts import usable
+
+    rng = random.Random(20240611)
+    checked = 0
+    for n in range(400):
+        data = _random_dataset(rng)
+        if not usable(data, schema_errors("textjudge/v1/dataset", data)):
+            continue
+        path = tmp_path / f"d{n}.json"
+        path.write_text(json.dumps(data))
+        codes = {f.code for f in validate([path], kind="textjudge").findings}
+        assert "engine/internal-error" not in codes, (data, codes)
+        checked += 1
+        # what aggregate writes passes the rules it corrects
+        fixes = textjudge.corrections(data, 1e-9)
+        path.write_text(textjudge.patch(path.read_text(), [(p, new) for p, _, new in fixes]))
+        after = {f.code for f in validate([path], kind="textjudge").findings}
+        assert not after & {"textjudge/mean-value", "textjudge/majority-value"}, (data, fixes)
+    assert checked > 100
