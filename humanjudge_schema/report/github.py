@@ -246,7 +246,7 @@ def run_step(env: Mapping[str, str]) -> int:
                 note = "No dataset files changed in this pull request."
                 print(note)
                 return finish(Result([], 0), 0)
-            note = f"Checked the {_plural(len(paths), 'dataset file')} this pull request changes (with their datasets)."
+            note = "Checked the datasets this pull request changes, each one whole."
         else:
             paths = ["."]
     command_line = [sys.executable, "-m", "humanjudge_schema", "validate", *args, "--format", "json", "--", *paths]
