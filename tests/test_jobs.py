@@ -1,0 +1,98 @@
+"""`--jobs`: several processes give the same bytes as one; the progress bar shows only on a
+terminal, outside CI."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from humanjudge_schema import validate
+from humanjudge_schema.progress import Bar, wanted
+
+from .conftest import CASES, ROOT
+
+EXAMPLES = ROOT / "examples" / "coggym"
+
+
+@pytest.fixture(scope="module")
+def many(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of several datasets: clean and broken experiments, each broken differently, and
+    TextJudge datasets, so that findings come from many units."""
+    root = tmp_path_factory.mktemp("many")
+    for i in range(3):
+        shutil.copytree(EXAMPLES / "valid", root / f"valid-{i}")
+        shutil.copytree(EXAMPLES / "broken", root / f"broken-{i}")
+        ind = json.loads((root / f"valid-{i}" / "human_data_ind.json").read_text())
+        del ind["trial_1"]["goal_confidence"][: i + 1]
+        (root / f"valid-{i}" / "human_data_ind.json").write_text(json.dumps(ind, indent=1))
+    for case in ("valid/schema-all-categories", "invalid/schema-id-boolean", "invalid/duplicate-id"):
+        source = CASES / "textjudge" / case / "dataset.json"
+        if source.is_file():
+            target = root / "textjudge" / case.replace("/", "-")
+            target.mkdir(parents=True)
+            shutil.copy(source, target / "dataset.json")
+    return root
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "humanjudge_schema", *args], cwd=cwd, capture_output=True, timeout=300)
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github", "sarif"])
+def test_two_jobs_print_the_same_bytes_as_one(many: Path, fmt: str) -> None:
+    one = run("validate", "--format", fmt, "-j", "1", ".", cwd=many)
+    two = run("validate", "--format", fmt, "--jobs", "2", ".", cwd=many)
+    assert one.returncode == two.returncode == 1
+    assert one.stdout == two.stdout
+    assert one.stdout.count(b"coggym/response-count") >= 3
+    assert two.stderr == b""  # no progress bar when stderr is not a terminal
+
+
+def test_library_jobs_agree(many: Path) -> None:
+    serial = validate([many], cwd=str(many))
+    parallel = validate([many], cwd=str(many), jobs=0)  # one process per core
+    assert serial == parallel
+    assert serial.files >= 30 and serial.errors > 0
+
+
+def test_jobs_must_not_be_negative(many: Path) -> None:
+    proc = run("validate", "-j", "-1", ".", cwd=many)
+    assert proc.returncode == 2 and b"Traceback" not in proc.stderr
+
+
+# --- the progress bar ----------------------------------------------------------------------
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_bar_only_on_a_terminal_outside_ci() -> None:
+    assert wanted(_Terminal(), {})
+    assert not wanted(_Terminal(), {"CI": "true"})
+    assert not wanted(_Terminal(), {"TERM": "dumb"})
+    assert not wanted(io.StringIO(), {})
+
+
+def test_the_bar_draws_and_clears(many: Path) -> None:
+    stream = _Terminal()
+    bar = Bar(stream, delay=0.0, interval=0.01)
+    result = validate([many], progress=bar)
+    text = stream.getvalue()
+    assert result.errors > 0
+    assert "\r[" in text and "datasets" in text
+    assert text.endswith("\r\x1b[K")  # the line is cleared before the report is printed
+    assert f"{bar.units}/{bar.units} datasets" in text
+
+
+def test_a_short_run_draws_nothing(many: Path) -> None:
+    stream = _Terminal()
+    validate([many / "valid-0"], progress=Bar(stream, delay=60.0))
+    assert stream.getvalue() == ""
