@@ -285,7 +285,7 @@ class GzipJsonLines:
                 if size > MAX_LINE_BYTES:
                     self._too_long(self.lines + 1)
                     carry, size, skipping = [], 0, True
-        if carry:
+        if carry and self.complete:  # the end of a cut stream is half a line: not a record
             self.lines += 1
             yield self.lines, b"".join(carry)
 

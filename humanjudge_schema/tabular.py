@@ -273,7 +273,8 @@ class CsvFile:
 
     `rows()` yields (0-based data row index, physical line the row starts on, cells); the
     header is in `header` once reading started. Problems accumulate in `problems`; `complete` is
-    False when part of the file could not be read (rules over all rows must then stay silent).
+    False when a row or the rest of the file could not be read (rules over all rows, or over
+    consecutive rows, must then stay silent).
     """
 
     def __init__(self, path: Path) -> None:
@@ -340,6 +341,8 @@ class CsvFile:
                             )
                             if n < width:
                                 yield index, start, cells + [""] * (width - n)
+                            else:
+                                self.complete = False  # a row is left out
                         else:
                             yield index, start, cells
                     if capture is not None:
@@ -379,8 +382,8 @@ class CsvFile:
                 if "expected after" in message:
                     message = 'text after the closing quote of a cell (inside a quoted cell, write a quote as "")'
                 self.problems.append(Problem("parse/invalid-csv", message, where, end, 1))
+                self.complete = False  # the row is left out
                 if not header:
-                    self.complete = False
                     return
                 index += 1
 
