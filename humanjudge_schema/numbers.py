@@ -27,7 +27,9 @@ def same_value(stored: Any, exact: Any, tolerance: float) -> bool:
     if stored == exact or abs(stored - exact) <= tolerance:
         return True
     d = decimals(stored)
-    if d is None or (isinstance(stored, int) and d == 0 and not float(stored).is_integer()):
+    # A whole number carries no visible rounding: 1.0 for 0.5 is a wrong proportion, not a
+    # rounded one, so only decimals earn the slack of rounding.
+    if d is None or d == 0:
         return False
     # any rounding mode: half-up, half-even, or the binary representation of x.xx5
     return bool(abs(stored - exact) <= 0.5 * 10.0**-d + 1e-9 * max(1.0, abs(exact)))
