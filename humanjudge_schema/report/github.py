@@ -112,12 +112,11 @@ def summary(result: Result, *, title: str = "humanjudge validate", note: str = "
     out += ["", "| file | errors | warnings |", "|---|---:|---:|"]
     for file, (errors, warnings) in sorted(per_file.items()):
         out.append(f"| {_code(file) or '(no file)'} | {errors} | {warnings} |")
-    shown = sum(1 for f in result.findings if f.severity is Severity.ERROR) > ANNOTATIONS_SHOWN or (
-        result.warnings > ANNOTATIONS_SHOWN
-    )
+    shown = result.errors > ANNOTATIONS_SHOWN or result.warnings > ANNOTATIONS_SHOWN
     out += [
         "",
-        f"<details{' open' if len(result.findings) <= 50 else ''}><summary>All {len(result.findings)} findings</summary>",
+        f"<details{' open' if len(result.findings) <= 50 else ''}>"
+        f"<summary>All {len(result.findings)} findings</summary>",
         "",
     ]
     if shown:
