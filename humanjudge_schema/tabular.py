@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import csv
+import functools
 import io
 import math
 import re
@@ -142,12 +143,36 @@ class _Scan:
     stop: int | None = None  # a line too long: rows from this line on are not read
 
 
-def _position(chunk: bytes, at: int, line: int) -> tuple[int, int]:
-    """(line, column) of byte `at` of a chunk whose first byte is on `line` (at a line start or not)."""
-    head = chunk[:at]
-    breaks = head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n")
-    start = max(head.rfind(b"\n"), head.rfind(b"\r")) + 1
-    return line + breaks, len(head[start:].decode("utf-8", "replace")) + 1
+_LONE_CR = re.compile(rb"\r(?!\n)")
+
+
+def _breaks(data: bytes) -> int:
+    return data.count(b"\n") + (len(_LONE_CR.findall(data)) if b"\r" in data else 0)
+
+
+def _positions(path: Path, offsets: set[int]) -> dict[int, tuple[int, int]]:
+    """(line, column) of byte offsets of a file: a second look at the bytes, only when the first
+    found something to report. Lines end at LF, CR LF or a lone CR, as the CSV reader sees them."""
+    out: dict[int, tuple[int, int]] = {}
+    wanted = sorted(offsets)
+    line, pos, tail = 1, 0, b""  # line at the chunk's start, its offset, the line's bytes before it
+    with open(path, "rb") as f:
+        while wanted:
+            chunk = f.read(_CHUNK)
+            if not chunk:
+                break
+            if chunk.endswith(b"\r"):
+                chunk += f.read(1)  # keep CR LF together
+            while wanted and wanted[0] < pos + len(chunk):
+                head = chunk[: wanted[0] - pos]
+                breaks = _breaks(head)
+                head = head[max(head.rfind(b"\n"), head.rfind(b"\r")) + 1 :] if breaks else tail + head
+                out[wanted.pop(0)] = (line + breaks, len(head.decode("utf-8", "replace")) + 1)
+            line += _breaks(chunk)
+            last = max(chunk.rfind(b"\n"), chunk.rfind(b"\r"))
+            tail = chunk[last + 1 :] if last != -1 else (tail + chunk)[-MAX_LINE_BYTES:]
+            pos += len(chunk)
+    return out
 
 
 def _cut(chunk: bytes) -> int:
@@ -186,68 +211,64 @@ def _scan(path: Path) -> _Scan:
             return out
         if pending.startswith(_BOM):
             out.problems.append(Problem("parse/bom", "byte-order mark at the start of the file", "", 1, 1))
-        line, run = 1, 0  # the line the chunk starts on; bytes of that line before the chunk
-        bad_utf8: Problem | None = None
-        nul: tuple[int, int] | None = None
+        offset, run = 0, 0  # bytes before the chunk; bytes of the current line before the chunk
+        bad_utf8: tuple[int, int] | None = None  # (offset, byte)
+        nul: int | None = None
         lone_cr: int | None = None
         nuls = lone_crs = 0
+        too_long: int | None = None  # offset where the runaway line starts
         while pending:
             chunk, more = pending, f.read(_CHUNK)
             if more:
                 cut = _cut(chunk)
-                chunk, more = chunk[:cut], chunk[cut:] + more
-            if bad_utf8 is None:
+                if cut < len(chunk):
+                    chunk, more = chunk[:cut], chunk[cut:] + more
+            # each test is one C pass over the chunk, most of them skipped on ordinary files; lines
+            # are counted only when something is found (see _positions)
+            if bad_utf8 is None and not chunk.isascii():
                 try:
                     chunk.decode("utf-8")
                 except UnicodeDecodeError as exc:
-                    at, col = _position(chunk, exc.start, line)
-                    where = (at, col + run if at == line else col)
-                    bad_utf8 = Problem(
-                        "parse/invalid-utf8", f"byte {chunk[exc.start]:#04x} is not valid UTF-8", "", *where
-                    )
-                    out.problems.append(bad_utf8)
-            n = chunk.count(b"\x00")
-            if n:
+                    bad_utf8 = (offset + exc.start, chunk[exc.start])
+            if b"\x00" in chunk:
                 if nul is None:
-                    at, col = _position(chunk, chunk.find(b"\x00"), line)
-                    nul = (at, col + run if at == line else col)
-                nuls += n
-            crs = chunk.count(b"\r") - chunk.count(b"\r\n")
-            if crs:
-                if lone_cr is None:
-                    found = re.search(rb"\r(?!\n)", chunk)
-                    lone_cr = _position(chunk, found.start() if found else 0, line)[0]
-                lone_crs += crs
-            breaks = [i for i in (chunk.find(b"\n"), chunk.find(b"\r")) if i != -1]
-            first = min(breaks) if breaks else len(chunk)
-            if run + first > MAX_LINE_BYTES:
-                out.problems.append(
-                    Problem(
-                        "parse/line-too-long",
-                        f"line longer than {MAX_LINE_BYTES:,} bytes; the file is not read from here on",
-                        "",
-                        line,
-                        1,
-                    )
-                )
-                out.stop = line
+                    nul = offset + chunk.find(b"\x00")
+                nuls += chunk.count(b"\x00")
+            has_cr = b"\r" in chunk
+            if has_cr:
+                found = _LONE_CR.search(chunk)
+                if found:
+                    if lone_cr is None:
+                        lone_cr = offset + found.start()
+                    lone_crs += len(_LONE_CR.findall(chunk))
+            lf = chunk.find(b"\n")
+            cr = chunk.find(b"\r") if has_cr else -1
+            first = min(lf, cr) if lf != -1 and cr != -1 else max(lf, cr)
+            if run + (len(chunk) if first == -1 else first) > MAX_LINE_BYTES:
+                too_long = offset - run
                 break
-            if breaks:
-                line += chunk.count(b"\n") + crs
-                run = len(chunk) - max(chunk.rfind(b"\n"), chunk.rfind(b"\r")) - 1
-            else:
+            if first == -1:
                 run += len(chunk)
+            else:
+                run = len(chunk) - max(chunk.rfind(b"\n"), chunk.rfind(b"\r") if has_cr else -1) - 1
+            offset += len(chunk)
             pending = more
+        found_at = {at for at in (bad_utf8 and bad_utf8[0], nul, lone_cr, too_long) if at is not None}
+        where = _positions(path, found_at) if found_at else {}
+        if bad_utf8 is not None:
+            at, byte = bad_utf8
+            out.problems.append(Problem("parse/invalid-utf8", f"byte {byte:#04x} is not valid UTF-8", "", *where[at]))
         if nul is not None:
             many = f" ({nuls} in all)" if nuls > 1 else ""
-            out.problems.append(Problem("parse/nul-byte", f"NUL byte (\\x00) in the text{many}", "", *nul))
+            out.problems.append(Problem("parse/nul-byte", f"NUL byte (\\x00) in the text{many}", "", *where[nul]))
         if lone_cr is not None:
             many = f" ({lone_crs} in all)" if lone_crs > 1 else ""
-            out.problems.append(
-                Problem(
-                    "parse/line-ending", f"a carriage return without a line feed ends this line{many}", "", lone_cr, 1
-                )
-            )
+            message = f"a carriage return without a line feed ends this line{many}"
+            out.problems.append(Problem("parse/line-ending", message, "", where[lone_cr][0], 1))
+        if too_long is not None:
+            out.stop = where[too_long][0]
+            message = f"line longer than {MAX_LINE_BYTES:,} bytes; the file is not read from here on"
+            out.problems.append(Problem("parse/line-too-long", message, "", out.stop, 1))
     return out
 
 
@@ -287,6 +308,11 @@ class CsvFile:
     def rows(self, capture: list[str] | None = None) -> Iterator[tuple[int, int, list[str]]]:
         """Rows with their lines. With `capture`, the raw lines of the current row are kept in it
         (positions of cells are computed from them; it is cleared before each row)."""
+        for chunk in self.chunks(1 if capture is not None else 256, capture):
+            yield from chunk
+
+    def chunks(self, size: int = 1024, capture: list[str] | None = None) -> Iterator[list[tuple[int, int, list[str]]]]:
+        """The rows, `size` at a time (one generator step per chunk, not per row)."""
         scan = _scan(self.path)
         self.problems.extend(scan.problems)
         if not scan.readable:
@@ -300,14 +326,15 @@ class CsvFile:
             lines: Iterable[str] = f if scan.stop is None else islice(f, scan.stop - 1)
             if capture is not None:
                 lines = _capturing(lines, capture)
-            yield from self._rows(csv.reader(lines, strict=True), capture)
+            yield from self._rows(csv.reader(lines, strict=True), capture, size)
 
-    def _rows(self, reader: Any, capture: list[str] | None) -> Iterator[tuple[int, int, list[str]]]:
+    def _rows(self, reader: Any, capture: list[str] | None, size: int) -> Iterator[list[tuple[int, int, list[str]]]]:
         header: list[str] = []
         width, first = -1, ""  # of the header, once read
         index = -1
         end = 0  # the line the previous row ended on
         blank: list[int] = []
+        out: list[tuple[int, int, list[str]]] = []
         while True:
             try:
                 for cells in reader:
@@ -317,7 +344,7 @@ class CsvFile:
                         index += 1
                         if blank:
                             self._blank(blank)
-                        yield index, start, cells
+                        out.append((index, start, cells))
                     elif not n:
                         blank.append(start)
                     elif not header:
@@ -340,13 +367,18 @@ class CsvFile:
                                 Problem("parse/ragged-row", f"{n} cells, the header has {width}", f"/{index}", start, 1)
                             )
                             if n < width:
-                                yield index, start, cells + [""] * (width - n)
+                                out.append((index, start, cells + [""] * (width - n)))
                             else:
                                 self.complete = False  # a row is left out
                         else:
-                            yield index, start, cells
+                            out.append((index, start, cells))
+                    if len(out) >= size:
+                        yield out
+                        out = []
                     if capture is not None:
                         capture.clear()
+                if out:
+                    yield out
                 return
             except csv.Error as exc:
                 start, end = end + 1, reader.line_num
@@ -354,36 +386,29 @@ class CsvFile:
                     capture.clear()
                 message = str(exc)
                 where = f"/{index + 1}" if header else ""
+                stop = "unexpected end of data" in message or "field larger than field limit" in message
                 if "unexpected end of data" in message:
-                    self.problems.append(
-                        Problem(
-                            "parse/unclosed-quote",
-                            "a quoted cell starting in this row is never closed",
-                            where,
-                            start,
-                            1,
-                        )
+                    problem = Problem(
+                        "parse/unclosed-quote", "a quoted cell starting in this row is never closed", where, start, 1
                     )
-                    self.complete = False
-                    return
-                if "field larger than field limit" in message:
-                    self.problems.append(
-                        Problem(
-                            "parse/cell-too-large",
-                            f"a cell of this row is longer than {MAX_CELL:,} characters (an unclosed quote?); "
-                            "the file is not read from here on",
-                            where,
-                            start,
-                            1,
-                        )
+                elif "field larger than field limit" in message:
+                    problem = Problem(
+                        "parse/cell-too-large",
+                        f"a cell of this row is longer than {MAX_CELL:,} characters (an unclosed quote?); "
+                        "the file is not read from here on",
+                        where,
+                        start,
+                        1,
                     )
-                    self.complete = False
-                    return
-                if "expected after" in message:
-                    message = 'text after the closing quote of a cell (inside a quoted cell, write a quote as "")'
-                self.problems.append(Problem("parse/invalid-csv", message, where, end, 1))
-                self.complete = False  # the row is left out
-                if not header:
+                else:
+                    if "expected after" in message:
+                        message = 'text after the closing quote of a cell (inside a quoted cell, write a quote as "")'
+                    problem = Problem("parse/invalid-csv", message, where, end, 1)
+                self.problems.append(problem)
+                self.complete = False  # the row (or the rest of the file) is left out
+                if stop or not header:
+                    if out:
+                        yield out
                     return
                 index += 1
 
@@ -477,7 +502,8 @@ class CsvDocument:
                 text = "".join(capture)
                 offsets = cell_offsets(text)
                 for p, column in wanted[index]:
-                    k = self.header.index(column) if column in self.header else -1
+                    # the last of two columns of one name is the one read, as for JSON keys
+                    k = len(self.header) - 1 - self.header[::-1].index(column) if column in self.header else -1
                     if 0 <= k < len(offsets):
                         head = text[: offsets[k]]
                         breaks = head.count("\n") + head.count("\r") - head.count("\r\n")
@@ -597,6 +623,9 @@ def converters(schema: dict[str, Any]) -> dict[str, Callable[[str], Any] | None]
     return out
 
 
+_MISSING = object()
+
+
 class RowBuilder:
     """Turns the cells of a row into the object its schema checks: column -> value, empty cells
     left out, columns the schema does not know left out (they are reported once, at the header)."""
@@ -605,27 +634,50 @@ class RowBuilder:
         known = converters(schema)
         self.header = header
         self.unknown = [name for name in header if name not in known]
-        self.typed: list[tuple[int, str, Callable[[str], Any], dict[str, Any]]] = [
-            (k, name, conv, {}) for k, name in enumerate(header) if (conv := known.get(name)) is not None
+        self.typed: list[tuple[int, Callable[[str], Any], dict[str, Any]]] = [
+            (k, conv, {}) for k, name in enumerate(header) if (conv := known.get(name)) is not None
         ]
 
     def build(self, cells: list[str]) -> dict[str, Any]:
-        row = dict(zip(self.header, cells, strict=False))  # cells are padded: never shorter
-        for k, name, convert, cache in self.typed:
-            text = cells[k]
-            if text:
-                value = cache.get(text)
-                if value is None:
-                    value = convert(text)
-                    if len(cache) < _CACHED:
-                        cache[text] = value
-                row[name] = value
-        if "" in cells:
-            for name in [name for name, value in row.items() if value == ""]:
-                del row[name]
-        for name in self.unknown:
-            row.pop(name, None)
-        return row
+        """The row object of one row; converts the list of cells in place."""
+        return self.build_all([cells])[0]
+
+    def build_all(self, rows: list[list[str]]) -> list[dict[str, Any]]:
+        """The row objects of many rows, converted a column at a time (the lists of cells are
+        converted in place: they are the caller's to give)."""
+        for k, convert, cache in self.typed:
+            known = cache.get
+            for cells in rows:
+                text = cells[k]
+                if text:
+                    value = known(text, _MISSING)
+                    if value is _MISSING:
+                        value = convert(text)
+                        if len(cache) < _CACHED:
+                            cache[text] = value
+                    cells[k] = value
+        header, unknown = self.header, self.unknown
+        out = [dict(zip(header, cells, strict=False)) for cells in rows]  # cells are padded: never shorter
+        for cells, row in zip(rows, out, strict=True):
+            if "" in cells:
+                k = -1
+                for _ in range(cells.count("")):
+                    k = cells.index("", k + 1)
+                    row.pop(header[k], None)
+            for name in unknown:
+                row.pop(name, None)
+        return out
 
 
-__all__ = ["MAX_CELL", "CsvDocument", "CsvFile", "RowBuilder", "converters", "read_header"]
+@functools.cache
+def rows_validator(name: str) -> Any:
+    """A validator of a list of rows of the named row schema: one call checks a whole chunk."""
+    import jsonschema_rs
+
+    from .schemas import load_schema
+
+    schema = load_schema(name)
+    return jsonschema_rs.validator_for({"type": "array", "items": schema})
+
+
+__all__ = ["MAX_CELL", "CsvDocument", "CsvFile", "RowBuilder", "converters", "read_header", "rows_validator"]

@@ -275,7 +275,11 @@ def _line(k: int) -> bytes:
         (lambda e: e.replace(b"Lima", b"L\xedma"), {"parse/invalid-utf8": 1}, [("", 2)]),
         (lambda e: e.decode().encode("utf-16"), {"parse/invalid-utf8": 1}, [("", 1)]),
         (lambda e: _replace_line(e, 2, b"\n" + _line(2)), {"parse/blank-row": 1}, [("", 3)]),
-        (lambda e: e.replace(b"clue_type", b"clue_num", 1), {"parse/duplicate-column": 1, "schema/type": 2}, [("", 1)]),
+        (
+            lambda e: e.replace(b"clue_type", b"clue_num", 1),
+            {"parse/duplicate-column": 1, "schema/type": 2, "schema/required": 3},
+            [("", 1)],
+        ),
         (lambda e: b"", {"parse/empty": 1}, [("", None)]),
     ],
     ids=[

@@ -11,6 +11,7 @@ norm_order_id needs the size of each session, so its event blocks are read a sec
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +22,7 @@ from ..kinds import Unit
 from ..numbers import decimals, same_value
 from ..registry import rule
 from ..schemas import available, load_schema, validator
-from ..tabular import CsvDocument, CsvFile, RowBuilder, header_columns, read_header
+from ..tabular import CsvDocument, CsvFile, RowBuilder, header_columns, read_header, rows_validator
 
 TASKS = ("crossword", "dialogue", "metaphor", "question", "summarization")
 EVENTS, SURVEY, ACCURACIES = "event_blocks.csv", "survey_responses.csv", "accuracies.csv"
@@ -55,7 +56,7 @@ class Spot:
         return {p: (self.line, self.column) for p in pointers}
 
 
-@dataclass
+@dataclass(slots=True)
 class Session:
     first: int  # row index of the session's first row
     attributes: dict[str, Any] | None  # of its first schema-valid row
@@ -63,10 +64,16 @@ class Session:
     next_id: int | None = None  # the block (turn) id expected next
     summary_rows: int = 0  # dialogue survey: rows with turn_id -1
     attributes_row: int = -1
+    read: Callable[[dict[str, Any]], Any] = tuple  # the attributes of a row, as `values`
+    values: Any = ()
 
-    def __post_init__(self) -> None:
-        if self.attributes is not None:
-            self.attributes_row = self.first
+    def take(self, index: int, row: dict[str, Any]) -> None:
+        """Take the session's attributes from this (schema-valid) row."""
+        self.attributes = {k: row[k] for k in ATTRIBUTES if k in row}
+        self.attributes_row = index
+        if self.attributes:
+            self.read = operator.itemgetter(*self.attributes)
+            self.values = self.read(row)
 
 
 @dataclass
@@ -135,42 +142,54 @@ def detect(headers: dict[str, list[str]]) -> str | None:
     return best
 
 
-def _track(table: Table, index: int, row: dict[str, Any], valid: bool, one_per_session: bool) -> None:
-    """Keep what the session rules need of one row. Attributes are taken from, and compared on,
-    schema-valid rows only: a value the schema rejects is reported already."""
-    sid = row.get("session_id")
-    if not isinstance(sid, str):
-        return
-    session = table.sessions.get(sid)
-    if session is None:
-        session = table.sessions[sid] = Session(index, {k: row[k] for k in ATTRIBUTES if k in row} if valid else None)
-    else:
-        if one_per_session:
-            table.duplicates.append((index, sid, session.first))
-        if valid:
-            if session.attributes is None:
-                session.attributes = {k: row[k] for k in ATTRIBUTES if k in row}
-                session.attributes_row = index
-            for k, first in session.attributes.items():
-                value = row.get(k, first)
-                if value != first:
-                    table.attribute_changes.append((index, k, value, first, session.attributes_row))
-    if one_per_session:
-        return
+def _track(table: Table, rows: list[tuple[int, dict[str, Any], bool]], one_per_session: bool) -> None:
+    """Keep what the session rules need of a chunk of rows. Attributes are taken from, and
+    compared on, schema-valid rows only: a value the schema rejects is reported already."""
+    sessions = table.sessions
     column, start = BLOCK_ID.get(table.task, ("order_id", 0))
-    block = row.get(column)
-    if not isinstance(block, (int, float)) or isinstance(block, bool) or block != int(block):
+    dialogue_survey = table.name == SURVEY
+    for index, row, valid in rows:
+        sid = row.get("session_id")
+        if type(sid) is not str:
+            continue
+        session = sessions.get(sid)
+        if session is None:
+            session = sessions[sid] = Session(index, None)
+            if valid:
+                session.take(index, row)
+        else:
+            if one_per_session:
+                table.duplicates.append((index, sid, session.first))
+            if valid:
+                if session.attributes is None:
+                    session.take(index, row)
+                else:
+                    try:
+                        same = session.read(row) == session.values
+                    except KeyError:
+                        same = False
+                    if not same:
+                        for k, first in session.attributes.items():
+                            value = row.get(k, first)
+                            if value != first:
+                                table.attribute_changes.append((index, k, value, first, session.attributes_row))
+        if one_per_session:
+            continue
+        block = row.get(column)
+        if type(block) is not int:
+            if type(block) is float and block.is_integer():
+                block = int(block)
+            else:
+                session.rows += 1
+                continue
+        if dialogue_survey and block == -1:  # the dialogue session row
+            session.summary_rows += 1
+            continue
         session.rows += 1
-        return
-    block = int(block)
-    if table.name == SURVEY and block == -1:  # the dialogue session row
-        session.summary_rows += 1
-        return
-    session.rows += 1
-    expected = start if session.next_id is None else session.next_id
-    if block != expected:
-        table.order.append((index, column, block, expected))
-    session.next_id = block + 1
+        expected = start if session.next_id is None else session.next_id
+        if block != expected:
+            table.order.append((index, column, block, expected))
+        session.next_id = block + 1
 
 
 def _header(table: Table, header: list[str], line: int) -> None:
@@ -184,24 +203,34 @@ def _header(table: Table, header: list[str], line: int) -> None:
     table.missing = [c for c in required if c not in header]
 
 
-def _rows(ctx: Context, table: Table, csv: CsvFile) -> Iterator[tuple[int, dict[str, Any], bool]]:
-    """(row index, row, schema-valid) of every data row; schema errors go to ctx."""
-    check = validator(table.schema)
+def _chunks(
+    ctx: Context, table: Table, csv: CsvFile, report: bool = True
+) -> Iterator[list[tuple[int, dict[str, Any], bool]]]:
+    """(row index, row, schema-valid) of every data row, a chunk at a time; schema errors go to
+    ctx. A chunk is checked by one call; only a chunk with an invalid row is checked row by row."""
     builder: RowBuilder | None = None
     required: set[str] = set()
-    for index, _, cells in csv.rows():
+
+    def check(pending: list[tuple[int, int, list[str]]]) -> list[tuple[int, dict[str, Any], bool]]:
+        assert builder is not None
+        rows = builder.build_all([cells for _, _, cells in pending])
+        if rows_validator(table.schema).is_valid(rows):
+            return [(index, row, True) for (index, _, _), row in zip(pending, rows, strict=True)]
+        is_valid = validator(table.schema).is_valid
+        out = [(index, row, is_valid(row)) for (index, _, _), row in zip(pending, rows, strict=True)]
+        for index, row, valid in out if report else ():
+            if not valid:
+                for code, ptr, message in schema_errors(table.schema, row):
+                    if not (ptr == "" and message in required):  # a missing column: reported at the header
+                        ctx.add(code, table.doc, f"/{index}{ptr}", message)
+        return out
+
+    for chunk in csv.chunks(_CHUNK):
         if builder is None:
             _header(table, csv.header or [], csv.header_line)
             builder = RowBuilder(table.header, load_schema(table.schema))
             required = {f'"{c}" is a required property' for c in table.missing}
-        row = builder.build(cells)
-        if check.is_valid(row):
-            yield index, row, True
-            continue
-        for code, ptr, message in schema_errors(table.schema, row):
-            if not (ptr == "" and message in required):  # a missing column is reported once, at the header
-                ctx.add(code, table.doc, f"/{index}{ptr}", message)
-        yield index, row, False
+        yield check(chunk)
     if builder is None and csv.header is not None:
         _header(table, csv.header, csv.header_line)
 
@@ -209,7 +238,6 @@ def _rows(ctx: Context, table: Table, csv: CsvFile) -> Iterator[tuple[int, dict[
 def _run(ctx: Context, rules: list[Callable[..., Iterator[Hit]]], task: Task, table: Table, rows: Rows) -> None:
     for r in rules:
         ctx.run(r, task, table, rows)
-    rows.clear()
 
 
 def _read(ctx: Context, task: Task, path: Path, schema: str) -> Table:
@@ -220,29 +248,16 @@ def _read(ctx: Context, task: Task, path: Path, schema: str) -> Table:
     late_rules = [r for r in LATE_RULES if (task.task, path.name) in r.applies]  # type: ignore[attr-defined]
     one_per_session = path.name == ACCURACIES or (path.name == SURVEY and task.task != "dialogue")
     csv = CsvFile(path)
-    chunk: Rows = []
-    for index, row, valid in _rows(ctx, table, csv):
-        _track(table, index, row, valid, one_per_session)
-        if valid and row_rules:
-            chunk.append((index, row))
-            if len(chunk) >= _CHUNK:
-                _run(ctx, row_rules, task, table, chunk)
-    if chunk:
-        _run(ctx, row_rules, task, table, chunk)
+    for chunk in _chunks(ctx, table, csv):
+        _track(table, chunk, one_per_session)
+        if row_rules:
+            _run(ctx, row_rules, task, table, [(index, row) for index, row, valid in chunk if valid])
     table.complete = csv.complete
     ctx.problems(path, csv.problems)
     if late_rules and table.complete and not table.missing:
         table.sizes = {sid: s.rows for sid, s in table.sessions.items()}
-        check = validator(schema)
-        builder = RowBuilder(table.header, load_schema(schema))
-        for index, _, cells in CsvFile(path).rows():
-            row = builder.build(cells)
-            if check.is_valid(row):
-                chunk.append((index, row))
-                if len(chunk) >= _CHUNK:
-                    _run(ctx, late_rules, task, table, chunk)
-        if chunk:
-            _run(ctx, late_rules, task, table, chunk)
+        for chunk in _chunks(ctx, table, CsvFile(path), report=False):
+            _run(ctx, late_rules, task, table, [(index, row) for index, row, valid in chunk if valid])
     return table
 
 
@@ -508,61 +523,77 @@ def survey_turns(task: Task) -> Iterator[Hit]:
 )
 def block_name(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     prefix, column = BLOCK_NAME[table.task], table.id_column
+    names: dict[Any, tuple[str, str]] = {}  # id -> (name, zero-padded id)
     for index, row in rows:
-        number = f"{int(row[column]):02d}"
-        if row["name"] != f"{prefix}-{number}":
-            yield (
-                table.doc,
-                f"/{index}/name",
-                f"name {row['name']!r}, but {column} is {row[column]} ({prefix}-{number})",
-            )
-        if "query_index" in row and row["query_index"] != number:
+        block = row[column]
+        want = names.get(block)
+        if want is None:
+            number = f"{int(block):02d}"
+            want = names[block] = (f"{prefix}-{number}", number)
+        if row["name"] != want[0]:
+            yield table.doc, f"/{index}/name", f"name {row['name']!r}, but {column} is {block} ({want[0]})"
+        if "query_index" in row and row["query_index"] != want[1]:
             yield (
                 table.doc,
                 f"/{index}/query_index",
-                f"query_index {row['query_index']!r}, but order_id is {row[column]} ({number!r})",
+                f"query_index {row['query_index']!r}, but order_id is {block} ({want[1]!r})",
             )
 
 
-@_for(*(("crossword", f) for f in FILES))
+def _crossword_sessions(task: Task) -> Iterator[tuple[Table, str, dict[str, Any], int]]:
+    """(table, session id, attributes, row) of each crossword session in each file, from the
+    session's first schema-valid row: the attributes are the same on its other rows
+    (halie/session-attributes), so one check per session and file says it all."""
+    if task.task != "crossword":
+        return
+    for table in task.tables.values():
+        for sid, s in table.sessions.items():
+            if s.attributes is not None:
+                yield table, sid, s.attributes, s.attributes_row
+
+
 @rule(
     "halie/session-id",
     "a crossword session_id is {prompt}_{worker_id}_{raw model name}",
     why="Crossword session ids are built from the puzzle, the worker and the raw model name "
     "(davinci, text-davinci, text-babbage, ai2-jumbo for Davinci, InstructDavinci, "
-    "InstructBabbage, Jumbo); an id that disagrees with its row's columns was copied from "
-    "another session.",
+    "InstructBabbage, Jumbo); an id that disagrees with its rows was copied from another "
+    "session. Reported once per session and file.",
     bad="session_id 61_657a..._ai2-jumbo, model InstructDavinci",
     good="session_id 61_657a..._text-davinci, model InstructDavinci",
 )
-def session_id(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
-    for index, row in rows:
-        want = f"{row['prompt']}_{row['worker_id']}_{RAW_MODEL[row['model']]}"
-        if row["session_id"] != want:
+def session_id(task: Task) -> Iterator[Hit]:
+    for table, sid, attributes, index in _crossword_sessions(task):
+        if not {"prompt", "worker_id", "model"} <= attributes.keys():
+            continue
+        want = f"{attributes['prompt']}_{attributes['worker_id']}_{RAW_MODEL[attributes['model']]}"
+        if sid != want:
             yield (
                 table.doc,
                 f"/{index}/session_id",
-                f"session_id {row['session_id']!r}, but prompt, worker_id and model give {want!r}",
+                f"session_id {sid!r}, but prompt, worker_id and model give {want!r}",
             )
 
 
-@_for(*(("crossword", f) for f in FILES))
 @rule(
     "halie/prompt-dataset",
     "a crossword prompt and its prompt_dataset correspond",
     why="Each puzzle has a number and a name: 61 NYT-1, 151 ELECT, 173 NYT-2, 187 SIT, 191 LOVE. "
-    "A row pairing a number with another puzzle's name cannot say which puzzle was solved.",
+    "A session pairing a number with another puzzle's name cannot say which puzzle was solved. "
+    "Reported once per session and file.",
     bad="prompt 61, prompt_dataset ELECT",
     good="prompt 61, prompt_dataset NYT-1",
 )
-def prompt_dataset(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
-    for index, row in rows:
-        want = PROMPT_DATASET[row["prompt"]]
-        if row["prompt_dataset"] != want:
+def prompt_dataset(task: Task) -> Iterator[Hit]:
+    for table, _, attributes, index in _crossword_sessions(task):
+        if "prompt" not in attributes or "prompt_dataset" not in attributes:
+            continue
+        want = PROMPT_DATASET[attributes["prompt"]]
+        if attributes["prompt_dataset"] != want:
             yield (
                 table.doc,
                 f"/{index}/prompt_dataset",
-                f"prompt_dataset {row['prompt_dataset']!r}, but prompt {row['prompt']} is {want!r}",
+                f"prompt_dataset {attributes['prompt_dataset']!r}, but prompt {attributes['prompt']} is {want!r}",
             )
 
 
@@ -813,11 +844,11 @@ RULES = [
     duplicate_session,
     block_order,
     survey_turns,
+    session_id,
+    prompt_dataset,
 ]
 ROW_RULES = [
     block_name,
-    session_id,
-    prompt_dataset,
     word_count,
     distance,
     third_party_ratings,

@@ -1,0 +1,93 @@
+"""Write a large, valid HALIE crossword task: by default about 25 MB of event blocks.
+
+    python benchmarks/gen_halie.py benchmarks/data/halie-large [--mb 25]
+
+The rows look like the released ones (written the way pandas writes them): quoted cells with
+commas and line breaks, list literals in query_type, empty clue_type cells, sessions of 10 to 50
+queries; survey_responses.csv and accuracies.csv have one row per session, so every cross-file
+rule runs and the folder is valid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import random
+from pathlib import Path
+
+MODELS = {"Davinci": "davinci", "InstructDavinci": "text-davinci", "InstructBabbage": "text-babbage", "Jumbo": "ai2-jumbo"}
+PUZZLES = {61: "NYT-1", 151: "ELECT", 173: "NYT-2", 187: "SIT", 191: "LOVE"}
+LABELS = ["exact", "close", "lexical", "meaning", "question", "completion", "command", "keyword", "phrase"]
+CLUES = ["knowledge", "definition", "sense", "wordplay", "cross-ref", "phrase"]
+WORDS = (
+    "river capital word opposite synonym letter puzzle answer city famous bird small large ancient "
+    "modern persian language country song movie actor sport island color number month planet tree "
+    "animal music dance water mountain desert ocean bridge castle garden winter summer autumn spring"
+).split()
+EVENTS = [
+    "name", "session_id", "worker_id", "model", "prompt", "elapsed_time", "num_queries", "num_events", "order_id",
+    "prompt_dataset", "user_query", "completion", "query_type", "query_index", "clue_num", "clue_direction",
+    "clue_type",
+]  # fmt: skip
+SURVEY = [
+    "session_id", "worker_id", "model", "prompt", "prompt_dataset", "fluency", "helpfulness", "ease", "joy",
+    "helpfulness_freetext", "change_freetext", "adjectives",
+]  # fmt: skip
+ACCURACIES = ["session_id", "worker_id", "model", "prompt", "prompt_dataset", "letter_accuracy", "clue_accuracy"]
+
+
+def text(rng: random.Random, words: int) -> str:
+    out = " ".join(rng.choice(WORDS) for _ in range(words))
+    if rng.random() < 0.3:
+        out += ", " + " ".join(rng.choice(WORDS) for _ in range(words // 2))
+    if rng.random() < 0.1:
+        out += "\n" + " ".join(rng.choice(WORDS) for _ in range(words // 2))
+    return out.capitalize() + "."
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folder", type=Path)
+    ap.add_argument("--mb", type=float, default=25.0, help="approximate size of event_blocks.csv")
+    ap.add_argument("--seed", type=int, default=4)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    args.folder.mkdir(parents=True, exist_ok=True)
+    target = int(args.mb * 1e6)
+    with (
+        open(args.folder / "event_blocks.csv", "w", newline="", encoding="utf-8") as ev,
+        open(args.folder / "survey_responses.csv", "w", newline="", encoding="utf-8") as sv,
+        open(args.folder / "accuracies.csv", "w", newline="", encoding="utf-8") as ac,
+    ):
+        events, survey, accuracies = csv.writer(ev), csv.writer(sv), csv.writer(ac)
+        events.writerow(EVENTS)
+        survey.writerow(SURVEY)
+        accuracies.writerow(ACCURACIES)
+        session = 0
+        while ev.tell() < target:
+            worker = f"{rng.getrandbits(128):032x}"
+            model = rng.choice(list(MODELS))
+            prompt = rng.choice(list(PUZZLES))
+            sid = f"{prompt}_{worker}_{MODELS[model]}"
+            for order in range(rng.randint(10, 50)):
+                queries = rng.choice([1, 1, 1, 1, 2])
+                types = rng.sample(LABELS, rng.randint(1, 3))
+                events.writerow([
+                    f"crossword-{order:02d}", sid, worker, model, prompt, 0.0, queries, queries + rng.randint(1, 4),
+                    order, PUZZLES[prompt], text(rng, rng.randint(2, 6)), text(rng, rng.randint(10, 40)),
+                    repr(types), f"{order:02d}", rng.randint(1, 40), rng.choice(["across", "down"]),
+                    rng.choice(CLUES) if rng.random() < 0.2 else "",
+                ])  # fmt: skip
+            joy = rng.choice([-1, 1, 2, 3, 4, 5])
+            survey.writerow([
+                sid, worker, model, prompt, PUZZLES[prompt], rng.randint(1, 5), rng.randint(1, 5), rng.randint(1, 5),
+                joy, text(rng, 12), text(rng, 8) if rng.random() < 0.7 else "", "helpful, fast",
+            ])  # fmt: skip
+            accuracies.writerow([sid, worker, model, prompt, PUZZLES[prompt], rng.random(), rng.random()])
+            session += 1
+    size = (args.folder / "event_blocks.csv").stat().st_size
+    print(f"{args.folder}: {session} sessions, event_blocks.csv {size / 1e6:.1f} MB")
+
+
+if __name__ == "__main__":
+    main()
