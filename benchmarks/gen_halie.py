@@ -15,15 +15,59 @@ import csv
 import random
 from pathlib import Path
 
-MODELS = {"Davinci": "davinci", "InstructDavinci": "text-davinci", "InstructBabbage": "text-babbage", "Jumbo": "ai2-jumbo"}
+MODELS = {
+    "Davinci": "davinci",
+    "InstructDavinci": "text-davinci",
+    "InstructBabbage": "text-babbage",
+    "Jumbo": "ai2-jumbo",
+}
 PUZZLES = {61: "NYT-1", 151: "ELECT", 173: "NYT-2", 187: "SIT", 191: "LOVE"}
 LABELS = ["exact", "close", "lexical", "meaning", "question", "completion", "command", "keyword", "phrase"]
 CLUES = ["knowledge", "definition", "sense", "wordplay", "cross-ref", "phrase"]
-WORDS = (
-    "river capital word opposite synonym letter puzzle answer city famous bird small large ancient "
-    "modern persian language country song movie actor sport island color number month planet tree "
-    "animal music dance water mountain desert ocean bridge castle garden winter summer autumn spring"
-).split()
+WORDS = [
+    "river",
+    "capital",
+    "word",
+    "opposite",
+    "synonym",
+    "letter",
+    "puzzle",
+    "answer",
+    "city",
+    "famous",
+    "bird",
+    "small",
+    "large",
+    "ancient",
+    "modern",
+    "persian",
+    "language",
+    "country",
+    "song",
+    "movie",
+    "actor",
+    "sport",
+    "island",
+    "color",
+    "number",
+    "month",
+    "planet",
+    "tree",
+    "animal",
+    "music",
+    "dance",
+    "water",
+    "mountain",
+    "desert",
+    "ocean",
+    "bridge",
+    "castle",
+    "garden",
+    "winter",
+    "summer",
+    "autumn",
+    "spring",
+]
 EVENTS = [
     "name", "session_id", "worker_id", "model", "prompt", "elapsed_time", "num_queries", "num_events", "order_id",
     "prompt_dataset", "user_query", "completion", "query_type", "query_index", "clue_num", "clue_direction",

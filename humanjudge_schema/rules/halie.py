@@ -91,7 +91,8 @@ class Table:
     # evidence gathered while reading
     unknown: list[str] = field(default_factory=list)  # columns the schema does not have
     missing: list[str] = field(default_factory=list)  # required columns the header lacks
-    order: list[tuple[int, str, Any, Any]] = field(default_factory=list)  # (row, column, id, expected)
+    # (row, column, id, the id that should have come (None for a session's first row), first id)
+    order: list[tuple[int, str, int, int | None, int]] = field(default_factory=list)
     attribute_changes: list[tuple[int, str, Any, Any, int]] = field(default_factory=list)
     duplicates: list[tuple[int, str, int]] = field(default_factory=list)  # (row, session, first row)
     sizes: dict[str, int] = field(default_factory=dict)  # metaphor: blocks per session
@@ -188,7 +189,7 @@ def _track(table: Table, rows: list[tuple[int, dict[str, Any], bool]], one_per_s
         session.rows += 1
         expected = start if session.next_id is None else session.next_id
         if block != expected:
-            table.order.append((index, column, block, expected))
+            table.order.append((index, column, block, session.next_id, start))
         session.next_id = block + 1
 
 
@@ -482,8 +483,15 @@ def block_order(task: Task) -> Iterator[Hit]:
     for table in task.tables.values():
         if not table.complete:
             continue  # a row left out is a gap that is not in the data
-        for index, column, got, expected in table.order:
-            yield table.doc, f"/{index}/{column}", f"{column} {got}, expected {expected} (the next in its session)"
+        for index, column, got, following, start in table.order:
+            if following is None:
+                message = f"the session's first {column} is {got}, not {start}"
+            elif got > following:
+                what = f"{got - following} missing before it" if got - following > 1 else f"{following} is missing"
+                message = f"{column} {got} after {following - 1} in its session: {what}"
+            else:
+                message = f"{column} {got} after {following - 1} in its session: a repeat, or out of order"
+            yield table.doc, f"/{index}/{column}", message
 
 
 @rule(
