@@ -43,8 +43,24 @@ def load_schema(name: str) -> Any:
     return orjson.loads(schema_path(name).read_bytes())
 
 
-@functools.cache
-def validator(name: str) -> Any:
+class RemoteReferenceError(ValueError):
+    """A schema names a resource by URI ($ref to another document): nothing is fetched."""
+
+
+def _refuse(uri: str) -> Any:
+    # jsonschema-rs fetches remote $ref targets over HTTP unless told otherwise; the tool never
+    # opens a network connection, and the shipped schemas only refer to their own $defs.
+    raise RemoteReferenceError(f"refused to fetch {uri}: schemas may only refer to their own definitions")
+
+
+def compile_schema(schema: Any) -> Any:
+    """A jsonschema-rs validator for a schema, with every retrieval of another resource refused
+    (raises jsonschema_rs.ValidationError naming the URI when the schema needs one)."""
     import jsonschema_rs
 
-    return jsonschema_rs.validator_for(load_schema(name))
+    return jsonschema_rs.validator_for(schema, retriever=_refuse)
+
+
+@functools.cache
+def validator(name: str) -> Any:
+    return compile_schema(load_schema(name))
