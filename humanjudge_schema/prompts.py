@@ -11,14 +11,16 @@ placeholders, `{% if %}`, comparisons, a few filters and tests, and attribute or
 literal names that do not start with `_`. No calls, no arithmetic, no loops, no Jinja globals
 (`range`, `lipsum`, `cycler`, ...), no `self`. Only then is the template rendered, in an
 `ImmutableSandboxedEnvironment` with `StrictUndefined` and no globals, with a bound on the size
-of each prompt.
+of each prompt and on the time it takes.
 """
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import re
-from collections.abc import Iterator, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,6 +31,10 @@ if TYPE_CHECKING:
 
 SCHEMA = "textjudge/v1/dataset"
 MAX_PROMPT_BYTES = 1_000_000
+# Without loops a template runs each of its nodes once, but a node can still cost as much as the
+# data it touches: 3,000 `{{ text|wordcount }}` over a 5 MB field take half a minute and print
+# 3 kB. A prompt renders in microseconds; one that takes seconds is stopped.
+MAX_RENDER_SECONDS = 5.0
 # The longest template of the published datasets has 2,813 characters. Parsing and compiling grow
 # with the template, and a compiled template of a few megabytes takes seconds: refuse those unread.
 MAX_TEMPLATE_CHARS = 100_000
@@ -78,7 +84,7 @@ class DatasetError(ValueError):
 
 class TemplateError(ValueError):
     """A template was refused (syntax, unsafe construct, missing variable) or a prompt grew past
-    the size limit. Nothing of the refused template was executed."""
+    the size or time limit. Nothing of a refused template was executed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +116,33 @@ class TemplateCheck:
 # --- the environment ------------------------------------------------------------------------
 
 
+class _TooSlow(Exception):
+    pass
+
+
+# When the prompt being rendered must be done (time.monotonic()); checked by every operation that
+# can cost as much as its input: filters, tests, attribute and item access, output, comparisons.
+_DEADLINE: contextvars.ContextVar[float] = contextvars.ContextVar("deadline", default=float("inf"))
+_TICK = "_tick"  # the filter that checks the clock (templates cannot name it: it starts with '_')
+
+
+def _tick(value: Any) -> Any:
+    if time.monotonic() > _DEADLINE.get():
+        raise _TooSlow
+    return value
+
+
+def _timed(f: Any) -> Callable[..., Any]:
+    @functools.wraps(f)  # keeps Jinja's pass_context / pass_environment marks
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        _tick(None)
+        return f(*args, **kwargs)
+
+    return timed
+
+
 def _finalize(value: Any) -> Any:
+    _tick(None)
     return "" if value is None else value
 
 
@@ -121,7 +153,16 @@ def environment() -> ImmutableSandboxedEnvironment:
     from jinja2 import StrictUndefined
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-    env = ImmutableSandboxedEnvironment(
+    class _Environment(ImmutableSandboxedEnvironment):
+        def getitem(self, obj: Any, argument: Any) -> Any:
+            _tick(None)
+            return super().getitem(obj, argument)
+
+        def getattr(self, obj: Any, attribute: str) -> Any:
+            _tick(None)
+            return super().getattr(obj, attribute)
+
+    env = _Environment(
         undefined=StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,
@@ -130,8 +171,9 @@ def environment() -> ImmutableSandboxedEnvironment:
         auto_reload=False,
     )
     env.globals.clear()
-    env.filters = {name: f for name, f in env.filters.items() if name in SAFE_FILTERS}
-    env.tests = {name: t for name, t in env.tests.items() if name in SAFE_TESTS}
+    env.filters = {name: _timed(f) for name, f in env.filters.items() if name in SAFE_FILTERS}
+    env.filters[_TICK] = _tick
+    env.tests = {name: _timed(t) for name, t in env.tests.items() if name in SAFE_TESTS}
     return env
 
 
@@ -462,6 +504,7 @@ def render_prompts(
     instance: int | str | None = None,
     *,
     max_bytes: int = MAX_PROMPT_BYTES,
+    max_seconds: float = MAX_RENDER_SECONDS,
 ) -> Iterator[Prompt]:
     """Render a dataset's prompts: one Prompt per instance and metric, instance by instance.
 
@@ -470,7 +513,8 @@ def render_prompts(
     does, and with `prompt_fsp` the instances listed in `fsp_examples_id` are left out. Everything
     is checked before the first prompt is produced: DatasetError for a selection that does not
     exist, TemplateError for a template that does not parse, is unsafe, or names a field an
-    instance lacks. A prompt over `max_bytes` (UTF-8) raises TemplateError when it is reached.
+    instance lacks. A prompt over `max_bytes` (UTF-8), or one that takes more than `max_seconds`
+    to render, raises TemplateError when it is reached.
     """
     if not PROMPT_FIELD.fullmatch(prompt_field):
         raise DatasetError(f"{prompt_field!r} is not a prompt field (prompt, prompt_fsp or prompt_paraphrase_N)")
@@ -522,18 +566,42 @@ def render_prompts(
                 f"{', '.join(sorted(fields_of(inst['instance']))) or 'none'})"
             )
     compiled = {plan.metric: _compile(plan) for plan in plans}
-    return _generate(work, compiled, max_bytes)
+    return _generate(work, compiled, max_bytes, max_seconds)
+
+
+def _with_clock(ast: nodes.Template) -> nodes.Template:
+    """A copy of the template that checks the clock before each comparison and slice: comparing
+    or slicing long fields costs as much as they are long, and Jinja compiles both to plain
+    Python, past the environment's lookups and filters."""
+    import copy
+
+    from jinja2 import nodes
+
+    def tick(node: nodes.Expr) -> nodes.Expr:
+        return nodes.Filter(node, _TICK, [], [], None, None, lineno=node.lineno)
+
+    env = environment()
+    timed = copy.deepcopy(ast, {id(env): env})  # the nodes' environment stays the one environment
+    for node in timed.find_all((nodes.Compare, nodes.Getitem)):
+        if isinstance(node, nodes.Compare):
+            node.expr = tick(node.expr)
+            for op in node.ops:
+                op.expr = tick(op.expr)
+        elif isinstance(node, nodes.Getitem) and isinstance(node.arg, nodes.Slice):
+            node.node = tick(node.node)
+    return timed
 
 
 def _compile(plan: _Plan) -> Template:
     try:
-        return environment().from_string(plan.check.ast)  # type: ignore[arg-type]
+        assert plan.check.ast is not None  # a plan's template parsed and passed the checks
+        return environment().from_string(_with_clock(plan.check.ast))
     except Exception as exc:  # e.g. RecursionError on absurd nesting: refuse, never crash
         raise TemplateError(f"the {plan.field} of metric {plan.metric!r} cannot be compiled: {exc}") from None
 
 
 def _generate(
-    work: list[tuple[dict[str, Any], _Plan]], compiled: dict[str, Template], max_bytes: int
+    work: list[tuple[dict[str, Any], _Plan]], compiled: dict[str, Template], max_bytes: int, max_seconds: float
 ) -> Iterator[Prompt]:
     for inst, plan in work:
         ident = inst["id"]
@@ -541,29 +609,39 @@ def _generate(
             compiled[plan.metric],
             context_of(inst["instance"]),
             max_bytes,
+            max_seconds,
             f"instance {ident!r}, metric {plan.metric!r}",
         )
         yield Prompt(ident, plan.metric, text)
 
 
-def _render(template: Template, context: dict[str, Any], max_bytes: int, what: str) -> str:
+def _render(template: Template, context: dict[str, Any], max_bytes: int, max_seconds: float, what: str) -> str:
     parts: list[str] = []
     size = 0
+    token = _DEADLINE.set(time.monotonic() + max_seconds)
     try:
         for chunk in template.generate(context):
+            _tick(None)
             size += len(chunk) if chunk.isascii() else len(chunk.encode("utf-8", "surrogatepass"))
             if size > max_bytes:
                 raise TemplateError(f"the prompt for {what} is larger than {max_bytes:,} bytes; rendering stopped")
             parts.append(chunk)
     except TemplateError:
         raise
+    except _TooSlow:
+        raise TemplateError(
+            f"the prompt for {what} takes longer than {max_seconds:g} s to render; rendering stopped"
+        ) from None
     except Exception as exc:  # undefined names, type errors of comparisons, sandbox refusals
         raise TemplateError(f"cannot render the prompt for {what}: {exc}") from None
+    finally:
+        _DEADLINE.reset(token)
     return "".join(parts)
 
 
 __all__ = [
     "MAX_PROMPT_BYTES",
+    "MAX_RENDER_SECONDS",
     "MAX_TEMPLATE_CHARS",
     "DatasetError",
     "Prompt",
