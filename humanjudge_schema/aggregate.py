@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import os
+import stat
 import tempfile
 from collections import Counter
 from operator import itemgetter
@@ -105,14 +106,27 @@ def aggregate(trials: dict[str, dict[str, Any]], ind: dict[str, Any]) -> dict[st
     return out
 
 
+def _mode_for(path: Path) -> int:
+    """The permissions the written file gets: those of the file it replaces, or what a plain
+    open() would give a new file (mkstemp's temporary file is private to its owner)."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Write a file so that readers see the old content or the new, never half of it."""
+    mode = _mode_for(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
