@@ -249,11 +249,12 @@ def test_no_base_and_no_paths_means_the_whole_repository(runner: Runner) -> None
 
 def test_a_usage_error_fails_with_one_annotation(runner: Runner) -> None:
     shutil.copytree(EXAMPLES / "valid", runner.workspace / "a")
-    proc = runner.validate(HUMANJUDGE_ARGS="--kind nope")
+    proc = runner.validate(HUMANJUDGE_ARGS="--kind nope", HUMANJUDGE_SARIF="out.sarif")
     assert proc.returncode == 2
     assert re.search(r"^::error title=humanjudge::.*--kind", proc.stdout, re.M)
     assert "Could not validate" in runner.summary()
-    assert runner.outputs() == {"errors": "", "warnings": "", "sarif": ""}
+    assert runner.outputs() == {"errors": "", "warnings": "", "sarif": ""}  # no SARIF file to upload
+    assert not (runner.workspace / "out.sarif").exists()
 
 
 def test_install_then_validate(runner: Runner) -> None:

@@ -231,7 +231,8 @@ def run_step(env: Mapping[str, str]) -> int:
         if output_file:
             errors = "" if result is None else result.errors
             warnings = "" if result is None else result.warnings
-            append_to(output_file, outputs({"errors": errors, "warnings": warnings, "sarif": sarif}))
+            written = sarif if result is not None and sarif and (workspace / sarif).is_file() else ""
+            append_to(output_file, outputs({"errors": errors, "warnings": warnings, "sarif": written}))
         return code
 
     if not paths:
