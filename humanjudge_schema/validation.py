@@ -96,6 +96,8 @@ def validate(
     findings are the same, in the same order, as with one. `skip_unknown` drops files of no
     known format instead of raising UsageError (for hooks that pass every changed file).
     """
+    if isinstance(paths, (str, Path)):  # one path, not a sequence of one-letter paths
+        paths = [paths]
     wanted = [Path(p) for p in paths]
     if skip_unknown:
         wanted = [p for p in wanted if not p.is_file() or _known(p, kind)]

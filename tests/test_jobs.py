@@ -61,6 +61,10 @@ def test_library_jobs_agree(many: Path) -> None:
     assert serial.files >= 30 and serial.errors > 0
 
 
+def test_one_path_as_a_string(many: Path) -> None:
+    assert validate(str(many / "valid-0")) == validate([many / "valid-0"])
+
+
 def test_jobs_must_not_be_negative(many: Path) -> None:
     proc = run("validate", "-j", "-1", ".", cwd=many)
     assert proc.returncode == 2 and b"Traceback" not in proc.stderr
