@@ -257,6 +257,12 @@ def test_a_usage_error_fails_with_one_annotation(runner: Runner) -> None:
     assert not (runner.workspace / "out.sarif").exists()
 
 
+def test_an_unbalanced_quote_in_an_input(runner: Runner) -> None:
+    proc = runner.validate(HUMANJUDGE_PATHS="'data")
+    assert proc.returncode == 2
+    assert "::error title=humanjudge::cannot read the paths or args input: No closing quotation" in proc.stdout
+
+
 def test_install_then_validate(runner: Runner) -> None:
     if not registry_reachable():
         pytest.skip("the package registry is not reachable: the install step cannot run")

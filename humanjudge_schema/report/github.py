@@ -212,8 +212,6 @@ def run_step(env: Mapping[str, str]) -> int:
     import orjson
 
     workspace = Path(env.get("GITHUB_WORKSPACE") or os.getcwd())
-    paths = _split(env.get("HUMANJUDGE_PATHS", ""))
-    args = _split(env.get("HUMANJUDGE_ARGS", ""))
     sarif = env.get("HUMANJUDGE_SARIF", "").strip()
     base = env.get("HUMANJUDGE_BASE", "").strip()
     summary_file = env.get("GITHUB_STEP_SUMMARY")
@@ -235,6 +233,11 @@ def run_step(env: Mapping[str, str]) -> int:
             append_to(output_file, outputs({"errors": errors, "warnings": warnings, "sarif": written}))
         return code
 
+    try:
+        paths = _split(env.get("HUMANJUDGE_PATHS", ""))
+        args = _split(env.get("HUMANJUDGE_ARGS", ""))
+    except ValueError as exc:  # an unbalanced quote
+        return finish(None, 2, f"cannot read the paths or args input: {exc}")
     if not paths:
         if base:
             try:
