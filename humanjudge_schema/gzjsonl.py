@@ -258,6 +258,9 @@ class GzipJsonLines:
                         "parse/nested-gzip", "the decompressed content is gzip again: the file was compressed twice", 1
                     )
                     return
+                if chunk[:2] in (b"\xff\xfe", b"\xfe\xff"):
+                    self._fail("parse/invalid-utf8", "the file is UTF-16; save it as UTF-8", 1)
+                    return
                 if chunk.startswith(_BOM):
                     self.problems.append(Problem("parse/bom", "byte-order mark at the start of the file", "", 1, 1))
                     chunk = chunk[3:]

@@ -6,7 +6,8 @@ what the CSV parser would hide or choke on: a byte-order mark, UTF-16, bytes tha
 NUL bytes, lone carriage returns, runaway lines. Then the `csv` module reads the rows (quoted
 cells may span lines: a row's line is the line it starts on), and every problem it meets is a
 finding: unclosed quotes, text after a closing quote, ragged rows, a repeated header, a cell
-larger than the reader accepts. Nothing is raised, nothing is held but the current row.
+larger than the reader accepts. Nothing is raised; nothing is held but the rows of the chunk
+being checked.
 
 A cell becomes a JSON value by the `type` its column declares in the schema: `integer` and
 `number` parse the number, `boolean` takes `True`/`False`, `array` a Python list literal such as
@@ -30,6 +31,7 @@ from typing import Any
 
 import orjson
 
+from . import gzjsonl as _gzjsonl  # noqa: F401  (registers parse/line-too-long, which both readers report)
 from .finding import split_pointer
 from .registry import register
 from .sources import Problem
@@ -304,6 +306,7 @@ class CsvFile:
         self.header: list[str] | None = None
         self.header_line = 1
         self.complete = True
+        self.padded: set[int] = set()  # rows read with empty cells for the ones they lack
 
     def rows(self, capture: list[str] | None = None) -> Iterator[tuple[int, int, list[str]]]:
         """Rows with their lines. With `capture`, the raw lines of the current row are kept in it
@@ -367,6 +370,7 @@ class CsvFile:
                                 Problem("parse/ragged-row", f"{n} cells, the header has {width}", f"/{index}", start, 1)
                             )
                             if n < width:
+                                self.padded.add(index)
                                 out.append((index, start, cells + [""] * (width - n)))
                             else:
                                 self.complete = False  # a row is left out
@@ -532,9 +536,12 @@ def _number(text: str) -> Any:
     try:
         value = orjson.loads(text)
     except orjson.JSONDecodeError:
+        # Python's spellings JSON lacks (".5", "5.", "+1", "007"), and numbers out of range
         if not _NUMBER.fullmatch(text):
             return text
         value = float(text) if any(c in text for c in ".eE") else int(text)
+        if type(value) is int and not -(2**63) <= value < 2**64:
+            return text  # as the JSON readers refuse it: no reader holds such an integer exactly
     if type(value) is float and not math.isfinite(value):
         return text
     return value if type(value) in (int, float) else text
@@ -672,12 +679,10 @@ class RowBuilder:
 @functools.cache
 def rows_validator(name: str) -> Any:
     """A validator of a list of rows of the named row schema: one call checks a whole chunk."""
-    import jsonschema_rs
+    from .schemas import compile_schema, load_schema
 
-    from .schemas import load_schema
-
-    schema = load_schema(name)
-    return jsonschema_rs.validator_for({"type": "array", "items": schema})
+    # the row schema has its own $id, so its references still resolve inside it
+    return compile_schema({"type": "array", "items": load_schema(name)})
 
 
 __all__ = ["MAX_CELL", "CsvDocument", "CsvFile", "RowBuilder", "converters", "read_header", "rows_validator"]

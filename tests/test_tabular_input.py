@@ -55,6 +55,7 @@ def validate(path: Path, *extra: str) -> dict[str, object]:
     run = json.loads(proc.stdout)
     assert "Traceback" not in run["err"] + run["out"], run["err"]
     assert run["rc"] in (0, 1), run["err"]
+    assert run["seconds"] < 120, "far slower than it should be, even on a loaded CI machine"
     run["findings"] = json.loads(run["out"])["findings"]
     return run
 

@@ -180,8 +180,9 @@ def _track(table: Table, rows: list[tuple[int, dict[str, Any], bool]], one_per_s
         if type(block) is not int:
             if type(block) is float and block.is_integer():
                 block = int(block)
-            else:
+            else:  # the schema reports it; the row still takes the next place in its session
                 session.rows += 1
+                session.next_id = (start if session.next_id is None else session.next_id) + 1
                 continue
         if dialogue_survey and block == -1:  # the dialogue session row
             session.summary_rows += 1
@@ -215,7 +216,7 @@ def _chunks(
     def check(pending: list[tuple[int, int, list[str]]]) -> list[tuple[int, dict[str, Any], bool]]:
         assert builder is not None
         rows = builder.build_all([cells for _, _, cells in pending])
-        if rows_validator(table.schema).is_valid(rows):
+        if rows_validator(table.schema).is_valid(rows) and not csv.padded:
             return [(index, row, True) for (index, _, _), row in zip(pending, rows, strict=True)]
         is_valid = validator(table.schema).is_valid
         out = [(index, row, is_valid(row)) for (index, _, _), row in zip(pending, rows, strict=True)]
@@ -224,7 +225,9 @@ def _chunks(
                 for code, ptr, message in schema_errors(table.schema, row):
                     if not (ptr == "" and message in required):  # a missing column: reported at the header
                         ctx.add(code, table.doc, f"/{index}{ptr}", message)
-        return out
+        # A row short of cells passes its schema with them empty, but rules would point at cells
+        # that are not in the file: it is left to parse/ragged-row.
+        return [(index, row, valid and index not in csv.padded) for index, row, valid in out]
 
     for chunk in csv.chunks(_CHUNK):
         if builder is None:
@@ -633,6 +636,12 @@ def word_count(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
                 yield table.doc, f"/{index}/{count}", f"{count} is {row[count]}, but {text} has {n} words"
 
 
+def _cell(table: Table, index: int, columns: list[str]) -> str:
+    """The pointer of the first of these (empty) cells that the file has, else of the row."""
+    present = [c for c in columns if c in table.header]
+    return f"/{index}/{present[0]}" if present else f"/{index}"
+
+
 def _levenshtein(a: list[str], b: list[str]) -> int:
     if len(a) < len(b):
         a, b = b, a
@@ -686,7 +695,11 @@ def third_party_ratings(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
             given = [c for c in columns if c in row]
             if given and len(given) < 3:
                 missing = [c for c in columns if c not in row]
-                yield table.doc, f"/{index}/{missing[0]}", f"{', '.join(missing)} empty, but {', '.join(given)} given"
+                yield (
+                    table.doc,
+                    _cell(table, index, missing),
+                    f"{', '.join(missing)} empty, but {', '.join(given)} given",
+                )
 
 
 @_for(("question", EVENTS))
@@ -782,7 +795,11 @@ def overall(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
         if len(given) < 3:
             if given:
                 missing = [r for r in ratings if r not in row]
-                yield table.doc, f"/{index}/{missing[0]}", f"{', '.join(missing)} empty, but {', '.join(given)} given"
+                yield (
+                    table.doc,
+                    _cell(table, index, missing),
+                    f"{', '.join(missing)} empty, but {', '.join(given)} given",
+                )
             elif stored is not None:
                 yield table.doc, f"/{index}/overall", f"overall {stored!r}, but the metaphor has no ratings"
         elif row["apt"] == 0:
@@ -808,9 +825,10 @@ def overall(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     good="turn_id 3, interestingness 1.0, boringness 0.0, ...",
 )
 def missing_rating(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
+    columns = [c for c in TURN_RATINGS if c in table.header]  # a column left out is the header's business
     for index, row in rows:
         if row["turn_id"] != -1:
-            for column in TURN_RATINGS:
+            for column in columns:
                 if column not in row:
                     yield table.doc, f"/{index}/{column}", f"no {column} rating for turn {row['turn_id']}"
 

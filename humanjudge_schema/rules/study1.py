@@ -61,6 +61,7 @@ class Run:
     topic: str | None = None
     final_texts: int = 0  # distinct texts at the run's largest timestamp
     final_timestamp: Any = None
+    final: int = -1  # record index of the last snapshot at the final timestamp
     citations: tuple[tuple[str, int], ...] = ()  # of the last snapshot's text
     earlier: int | None = None  # first index of an earlier run of the same response
 
@@ -190,6 +191,7 @@ class _Runs:
         self.last: tuple[int, int, bytes, str | None] | None = None  # the previous snapshot
         self.previous_ts: Any = None
         self.finals: set[int] = set()  # hashes of the texts at the run's largest timestamp
+        self.final: tuple[int, int, bytes] | None = None  # the last snapshot at that timestamp
 
     def close(self) -> None:
         if self.run is None or self.last is None:
@@ -197,6 +199,9 @@ class _Runs:
         index, line, raw, text = self.last
         self.run.last = index
         self.run.final_texts = len(self.finals)
+        if self.final is not None:
+            self.run.final = self.final[0]
+            self.doc.remember(*self.final)
         self.run.citations = citations(text) if text is not None else ()
         self.doc.remember(index, line, raw)
         self.study.runs.append(self.run)
@@ -215,7 +220,7 @@ class _Runs:
             run = self.run = Run(response, index, earlier=self.seen.get(response), topic=topic)
             self.seen.setdefault(response, index)
             self.doc.remember(index, line, raw)
-            self.previous_ts, self.finals = None, set()
+            self.previous_ts, self.finals, self.final = None, set(), None
         if (topic, style) not in run.pairs:
             run.pairs[(topic, style)] = index
             self.doc.remember(index, line, raw)
@@ -225,8 +230,10 @@ class _Runs:
                 self.doc.remember(index, line, raw)
             if run.final_timestamp is None or ts > run.final_timestamp:
                 run.final_timestamp, self.finals = ts, set()
-            if ts == run.final_timestamp and len(self.finals) < _MAX_FINAL_TEXTS:
-                self.finals.add(hash(text))
+            if ts == run.final_timestamp:
+                self.final = (index, line, raw)
+                if len(self.finals) < _MAX_FINAL_TEXTS:
+                    self.finals.add(hash(text))
             self.previous_ts = ts
         self.last = (index, line, raw, text)
 
@@ -511,7 +518,7 @@ def ambiguous_final_text(study: Study) -> Iterator[Hit]:
             many = f"{run.final_texts}" if run.final_texts < _MAX_FINAL_TEXTS else f"{_MAX_FINAL_TEXTS} or more"
             yield (
                 study.human_doc,
-                f"/{run.last}/timestamp",
+                f"/{run.final}/timestamp",
                 f"{many} different texts share the final timestamp {run.final_timestamp!r} of response {run.response!r}; "
                 "the last line is taken as the submitted text",
             )
