@@ -128,6 +128,60 @@ def _message(error: Any) -> str:
     return message
 
 
+_ABSENT: Any = object()
+
+
+def _child(node: Any, token: Any) -> Any:
+    if isinstance(node, dict):
+        return node.get(token, _ABSENT) if isinstance(token, str) else _ABSENT
+    if isinstance(node, list) and isinstance(token, int) and 0 <= token < len(node):
+        return node[token]
+    return _ABSENT
+
+
+def _may_lose_keys(data: Any, tokens: list[Any]) -> bool:
+    """Whether an instance path may lack an empty key: jsonschema-rs (0.60) leaves every object
+    key "" out of `instance_path`, so a path through or to an object that has one, or a path
+    that does not resolve, is suspect. Any other path is exact (the common case, decided in a
+    few lookups)."""
+    node = data
+    for token in tokens:
+        if isinstance(node, dict) and "" in node:
+            return True
+        node = _child(node, token)
+        if node is _ABSENT:
+            return True
+    return isinstance(node, dict) and "" in node
+
+
+def _with_empty_keys(node: Any, tokens: list[Any], instance: Any) -> list[Any] | None:
+    """The path to `instance` that is `tokens` with keys "" put back where objects have them."""
+    if not tokens and node == instance:
+        return []
+    if tokens:
+        child = _child(node, tokens[0])
+        if child is not _ABSENT:
+            rest = _with_empty_keys(child, tokens[1:], instance)
+            if rest is not None:
+                return [tokens[0], *rest]
+    if isinstance(node, dict) and "" in node:
+        rest = _with_empty_keys(node[""], tokens, instance)
+        if rest is not None:
+            return ["", *rest]
+    return None
+
+
+def _instance_path(data: Any, error: Any) -> list[Any]:
+    tokens = list(error.instance_path)
+    if not _may_lose_keys(data, tokens):
+        return tokens
+    try:
+        found = _with_empty_keys(data, tokens, error.instance)
+    except RecursionError:
+        found = None
+    return tokens if found is None else found
+
+
 def schema_errors(name: str, data: Any) -> list[tuple[str, str, str]]:
     """(code, pointer, message) for every error of `data` against the named schema."""
     out = []
@@ -140,7 +194,7 @@ def schema_errors(name: str, data: Any) -> list[tuple[str, str, str]]:
             code = "schema/one-of"
         if code not in RULES:
             code = "schema/invalid"
-        out.append((code, pointer(*error.instance_path), _message(error)))
+        out.append((code, pointer(*_instance_path(data, error)), _message(error)))
     return out
 
 
