@@ -161,6 +161,11 @@ def _find_in(folder: Path) -> Path | None:
     return None if parent == folder else _find_in(parent)
 
 
+def forget() -> None:
+    """Drop the remembered configuration files (a new run sees files created since)."""
+    _find_in.cache_clear()
+
+
 def discover(start: Path) -> Config:
     """The configuration that applies to a file or folder: the nearest one above it."""
     folder = start.resolve()

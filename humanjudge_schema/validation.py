@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from .config import Config, discover
+from .config import Config, discover, forget
 from .engine import Context
 from .finding import Finding, Severity
 from .kinds import Unit, UsageError, find_units
@@ -102,6 +102,7 @@ def validate(
     if skip_unknown:
         wanted = [p for p in wanted if not p.is_file() or _known(p, kind)]
     units = find_units(wanted, kind)
+    forget()  # within a run configuration files are read once; across runs they may change
     configs = [(config or discover(unit.root)).with_flags(select, ignore) for unit in units]
     findings: list[Finding] = []
     if progress is not None:

@@ -212,3 +212,12 @@ def test_folder_without_datasets_says_so(tmp_path: Path) -> None:
     proc = run("validate", str(tmp_path))
     assert proc.returncode == 0
     assert "no dataset files found" in proc.stderr
+
+
+def test_configuration_created_between_two_runs_is_seen(experiment: Path) -> None:
+    from humanjudge_schema import validate
+
+    _break_count(experiment)
+    assert "coggym/response-count" in {f.code for f in validate([experiment]).findings}
+    (experiment / "humanjudge.toml").write_text('ignore = ["coggym/response-count"]\n')
+    assert "coggym/response-count" not in {f.code for f in validate([experiment]).findings}
