@@ -233,6 +233,14 @@ def test_local_refs_still_resolve() -> None:
         assert validator(name) is not None
 
 
+def test_every_schema_is_compiled_by_compile_schema() -> None:
+    """jsonschema-rs is called in one place, the one that refuses retrieval."""
+    for path in sorted((ROOT / "humanjudge_schema").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if path.name != "schemas.py":
+            assert "jsonschema_rs." not in text and "import jsonschema\n" not in text, path
+
+
 def _ref_everywhere(url: str) -> dict[str, Any]:
     data = _dataset("Is it fine? {{ text }}", {"text": "fine", "$ref": f"{url}/instance.json"})
     data["$ref"] = f"{url}/dataset.json"
