@@ -35,8 +35,15 @@ def test_schema_is_valid_and_conventional(name: str) -> None:
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert schema["$id"] == f"https://humanjudge-schema.org/schemas/{name}.schema.json"
     assert schema.get("title") and schema.get("description")
+    # `\s` and `\d` mean different character sets to Python's re, Rust's regex and ECMA-262
+    patterns = _values_of(schema, "pattern") + list(_keys_of(schema, "patternProperties"))
+    assert not [p for p in patterns if "\\s" in p or "\\d" in p], f"non-portable class in {name}"
     refs = _values_of(schema, "$ref")
     assert all(r.startswith("#/") for r in refs), f"non-local $ref in {name}: {refs}"
+
+
+def _keys_of(node: Any, key: str) -> list[str]:
+    return [k for table in _values_of(node, key) if isinstance(table, dict) for k in table]
 
 
 def _values_of(node: Any, key: str) -> list[Any]:
