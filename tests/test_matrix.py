@@ -312,9 +312,7 @@ def _dangling(folder: Path, reader: Reader) -> None:
 
 def _disappears(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
     """The file is deleted after the units are found and before any of them is read."""
-    from humanjudge_schema import validation
-
-    found = validation.find_units
+    from humanjudge_schema.kinds import find_units as found
 
     def then_delete(paths: list[Path], kind: str | None = None) -> Any:
         units = found(paths, kind)
@@ -323,7 +321,7 @@ def _disappears(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
                 f.unlink()
         return units
 
-    monkeypatch.setattr(validation, "find_units", then_delete)
+    monkeypatch.setattr("humanjudge_schema.validation.find_units", then_delete)
 
 
 # The rows: kind -> {reader: (make, codes, exit, extra)}; "n/a" entries say why a row does not

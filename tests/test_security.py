@@ -16,7 +16,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any, ClassVar
@@ -300,14 +300,14 @@ def _half_writer(monkeypatch: pytest.MonkeyPatch) -> None:
             return Half(fd, "w")
         return real_fdopen(fd, mode, *args, **kwargs)
 
-    monkeypatch.setattr(aggregate.os, "fdopen", fdopen)
+    monkeypatch.setattr(os, "fdopen", fdopen)  # the module aggregate writes with
 
 
 def _failing_replace(monkeypatch: pytest.MonkeyPatch) -> None:
     def replace(*args: Any, **kwargs: Any) -> None:
         raise OSError(errno.EXDEV, "Invalid cross-device link")
 
-    monkeypatch.setattr(aggregate.os, "replace", replace)
+    monkeypatch.setattr(os, "replace", replace)
 
 
 FAILURES = {"write": _half_writer, "replace": _failing_replace}
@@ -355,7 +355,8 @@ def _textjudge(tmp_path: Path) -> Path:
     return path
 
 
-COMMANDS = {
+Command = tuple[Callable[[Path], Path], Callable[[Path], list[str]], Callable[[Path], Path] | None]
+COMMANDS: dict[str, Command] = {
     "aggregate-coggym": (_coggym, lambda p: ["aggregate", str(p), "--force"], lambda p: p / "human_data_mean.json"),
     "aggregate-textjudge-o": (_textjudge, lambda p: ["aggregate", str(p), "-o", str(p.parent / "fixed.json")], None),
     "aggregate-textjudge-in-place": (_textjudge, lambda p: ["aggregate", str(p), "--in-place"], lambda p: p),
