@@ -34,7 +34,12 @@ class AggregateError(ValueError):
 
 def _mean(values: list[Any]) -> float | None:
     numbers = [v for v in values if v is not None] if None in values else values
-    return math.fsum(numbers) / len(numbers) if numbers else None
+    if not numbers:
+        return None
+    try:
+        return math.fsum(numbers) / len(numbers)
+    except OverflowError:  # values near the largest double: their sum is not one, their mean is
+        return math.fsum(v / len(numbers) for v in numbers)
 
 
 def option_key(tag: str, k: int) -> str:

@@ -660,3 +660,18 @@ def test_overall_of_a_file_without_the_column(tmp_path: Path) -> None:
     # may point at a cell the file does not have
     assert all(resolves(rows, f.pointer) for f in findings)
     assert "halie/overall" not in {f.code for f in findings}
+
+
+def test_the_mean_of_the_largest_doubles(tmp_path: Path) -> None:
+    """Their sum overflows a double (math.fsum raised OverflowError, an engine/internal-error of
+    coggym/mean-value); their mean does not."""
+    from humanjudge_schema.aggregate import aggregate_tag
+
+    big = [8.988465674311579e307, 8.98846567431158e307]
+    assert aggregate_tag({"type": "single-slider", "tag": "t"}, big) == pytest.approx(8.98846567431158e307)
+    folder = tmp_path / "exp"
+    shutil.copytree(CASES / "coggym" / "valid" / "flow-sequences", folder)
+    ind = orjson.loads((folder / "human_data_ind.json").read_bytes())
+    ind["trial_2"]["confidence"][0] = big
+    (folder / "human_data_ind.json").write_bytes(orjson.dumps(ind))
+    check_findings([folder], "coggym", tmp_path)
