@@ -4,6 +4,7 @@ core or several."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import os
 from collections.abc import Sequence
@@ -44,8 +45,17 @@ class Progress(Protocol):
 def check_unit(unit: Unit, config: Config, cwd: str | None = None) -> list[Finding]:
     module = importlib.import_module(f"humanjudge_schema.rules.{unit.family}")
     ctx = Context(config, cwd, unit.root)
-    module.check(unit, ctx)
-    return ctx.findings()
+    # A parsed dataset is a tree of millions of containers and rules make no cycles: reference
+    # counting frees everything, while the cyclic collector would walk the whole tree again and
+    # again as rules allocate (half the run time on a 50 MB TextJudge file).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        module.check(unit, ctx)
+        return ctx.findings()
+    finally:
+        if enabled:
+            gc.enable()
 
 
 _Row = tuple[str, str, str, str, str, int | None, int | None]
