@@ -11,12 +11,11 @@ the start-up time of `check-jsonschema --version`.
 from __future__ import annotations
 
 import argparse
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from harness import measure, report, row
+from harness import measure, report, row, tool
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -30,8 +29,8 @@ def main() -> None:
     args = ap.parse_args()
     if not (args.data / "human_data_ind.json").exists():
         subprocess.run([sys.executable, str(HERE / "gen_coggym.py"), str(args.data)], check=True)
-    hj = shutil.which("humanjudge") or sys.exit("humanjudge is not installed (pip install -e '.[bench]')")
-    cj = shutil.which("check-jsonschema") or sys.exit("check-jsonschema is not installed (pip install -e '.[bench]')")
+    hj = tool("humanjudge")
+    cj = tool("check-jsonschema")
     ind = args.data / "human_data_ind.json"
     schema = ROOT / "schemas" / "coggym" / "v1" / "human-data-ind.schema.json"
     mb = ind.stat().st_size / 1e6

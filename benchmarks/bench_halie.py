@@ -19,7 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness import measure, report, row
+from harness import measure, report, row, tool
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -71,7 +71,7 @@ def main() -> None:
     events = args.data / "event_blocks.csv"
     if not events.exists():
         subprocess.run([sys.executable, str(HERE / "gen_halie.py"), str(args.data)], check=True)
-    hj = shutil.which("humanjudge") or sys.exit("humanjudge is not installed (pip install -e '.[bench]')")
+    hj = tool("humanjudge")
     from humanjudge_schema.schemas import load_schema
 
     schema_file = HERE / "data" / "halie-crossword-event-blocks.tableschema.json"

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
 from pathlib import Path
 
-from harness import measure, report, row
+from harness import measure, report, row, tool
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -46,7 +45,7 @@ def main() -> None:
     args = ap.parse_args()
     if not (args.data / HUMAN).exists():
         sys.exit(f"no {HUMAN} in {args.data} (give the folder of the study-1 files with --data)")
-    hj = shutil.which("humanjudge") or sys.exit("humanjudge is not installed (pip install -e '.[bench]')")
+    hj = tool("humanjudge")
     import gzip
 
     with gzip.open(args.data / HUMAN, "rb") as f:

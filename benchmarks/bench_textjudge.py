@@ -10,12 +10,11 @@ Targets: validate at least 30x faster than check-jsonschema, with a peak memory 
 from __future__ import annotations
 
 import argparse
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from harness import measure, report, row
+from harness import measure, report, row, tool
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -29,8 +28,8 @@ def main() -> None:
     args = ap.parse_args()
     if not args.data.exists():
         subprocess.run([sys.executable, str(HERE / "gen_textjudge.py"), str(args.data)], check=True)
-    hj = shutil.which("humanjudge") or sys.exit("humanjudge is not installed (pip install -e '.[bench]')")
-    cj = shutil.which("check-jsonschema") or sys.exit("check-jsonschema is not installed (pip install -e '.[bench]')")
+    hj = tool("humanjudge")
+    cj = tool("check-jsonschema")
     schema = ROOT / "schemas" / "textjudge" / "v1" / "dataset.schema.json"
     mb = args.data.stat().st_size / 1e6
     cj_repeat = max(1, args.repeat - 1)  # a run of check-jsonschema takes about 25 s

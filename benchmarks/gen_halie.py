@@ -13,15 +13,12 @@ from __future__ import annotations
 import argparse
 import csv
 import random
+import sys
 from pathlib import Path
 
-MODELS = {
-    "Davinci": "davinci",
-    "InstructDavinci": "text-davinci",
-    "InstructBabbage": "text-babbage",
-    "Jumbo": "ai2-jumbo",
-}
-PUZZLES = {61: "NYT-1", 151: "ELECT", 173: "NYT-2", 187: "SIT", 191: "LOVE"}
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from humanjudge_schema.rules.halie import PROMPT_DATASET, RAW_MODEL
+
 LABELS = ["exact", "close", "lexical", "meaning", "question", "completion", "command", "keyword", "phrase"]
 CLUES = ["knowledge", "definition", "sense", "wordplay", "cross-ref", "phrase"]
 WORDS = [
@@ -110,24 +107,25 @@ def main() -> None:
         session = 0
         while ev.tell() < target:
             worker = f"{rng.getrandbits(128):032x}"
-            model = rng.choice(list(MODELS))
-            prompt = rng.choice(list(PUZZLES))
-            sid = f"{prompt}_{worker}_{MODELS[model]}"
+            model = rng.choice(list(RAW_MODEL))
+            prompt = rng.choice(list(PROMPT_DATASET))
+            sid = f"{prompt}_{worker}_{RAW_MODEL[model]}"
             for order in range(rng.randint(10, 50)):
                 queries = rng.choice([1, 1, 1, 1, 2])
                 types = rng.sample(LABELS, rng.randint(1, 3))
                 events.writerow([
                     f"crossword-{order:02d}", sid, worker, model, prompt, 0.0, queries, queries + rng.randint(1, 4),
-                    order, PUZZLES[prompt], text(rng, rng.randint(2, 6)), text(rng, rng.randint(10, 40)),
+                    order, PROMPT_DATASET[prompt], text(rng, rng.randint(2, 6)), text(rng, rng.randint(10, 40)),
                     repr(types), f"{order:02d}", rng.randint(1, 40), rng.choice(["across", "down"]),
                     rng.choice(CLUES) if rng.random() < 0.2 else "",
                 ])  # fmt: skip
             joy = rng.choice([-1, 1, 2, 3, 4, 5])
             survey.writerow([
-                sid, worker, model, prompt, PUZZLES[prompt], rng.randint(1, 5), rng.randint(1, 5), rng.randint(1, 5),
+                sid, worker, model, prompt, PROMPT_DATASET[prompt],
+                rng.randint(1, 5), rng.randint(1, 5), rng.randint(1, 5),
                 joy, text(rng, 12), text(rng, 8) if rng.random() < 0.7 else "", "helpful, fast",
             ])  # fmt: skip
-            accuracies.writerow([sid, worker, model, prompt, PUZZLES[prompt], rng.random(), rng.random()])
+            accuracies.writerow([sid, worker, model, prompt, PROMPT_DATASET[prompt], rng.random(), rng.random()])
             session += 1
     size = (args.folder / "event_blocks.csv").stat().st_size
     print(f"{args.folder}: {session} sessions, event_blocks.csv {size / 1e6:.1f} MB")

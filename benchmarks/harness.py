@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -16,6 +17,14 @@ t = time.perf_counter()
 rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
 print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, rc)
 """
+
+
+def tool(name: str) -> str:
+    """Path of a command of the bench environment, or exit with how to install it."""
+    found = shutil.which(name)
+    if found is None:
+        sys.exit(f"{name} is not installed (pip install -e '.[bench]')")
+    return found
 
 
 def measure(cmd: Sequence[str], repeat: int = 3) -> tuple[float, float, int]:

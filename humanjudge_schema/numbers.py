@@ -7,6 +7,7 @@ stored value is the recomputed one.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 
@@ -35,4 +36,9 @@ def same_value(stored: Any, exact: Any, tolerance: float) -> bool:
     return bool(abs(stored - exact) <= 0.5 * 10.0**-d + 1e-9 * max(1.0, abs(exact)))
 
 
-__all__ = ["decimals", "same_value"]
+def fmt_number(x: Any) -> str:
+    """A number as messages show it: six significant digits for floats, repr otherwise."""
+    return f"{x:.6g}" if isinstance(x, float) and math.isfinite(x) else repr(x)
+
+
+__all__ = ["decimals", "fmt_number", "same_value"]

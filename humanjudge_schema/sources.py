@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from .finding import split_pointer
+from .finding import escape_token, split_pointer
 from .locate import LineIndex, locate
 from .registry import register
 
@@ -206,12 +206,8 @@ def _duplicate_pointers(text: str) -> list[str]:
         node, ptr = stack.pop()
         if isinstance(node, dict):
             for key in dupes.pop(id(node), ()):
-                out.append(ptr + "/" + key.replace("~", "~0").replace("/", "~1"))
-            stack.extend(
-                (v, ptr + "/" + k.replace("~", "~0").replace("/", "~1"))
-                for k, v in node.items()
-                if isinstance(v, (dict, list))
-            )
+                out.append(ptr + "/" + escape_token(key))
+            stack.extend((v, ptr + "/" + escape_token(k)) for k, v in node.items() if isinstance(v, (dict, list)))
         elif isinstance(node, list):
             stack.extend((v, f"{ptr}/{i}") for i, v in enumerate(node) if isinstance(v, (dict, list)))
     return sorted(set(out))

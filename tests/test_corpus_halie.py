@@ -12,6 +12,7 @@ from humanjudge_schema import validate
 from humanjudge_schema.kinds import find_units
 
 from .conftest import corpus
+from .helpers import assert_found, counts_in
 
 TASKS = ("crossword", "dialogue", "metaphor", "question", "summarization")
 EXPECTED: dict[str, dict[tuple[str, str], int]] = {
@@ -45,8 +46,7 @@ def test_every_task_is_recognised() -> None:
 
 @pytest.mark.parametrize("file", sorted(EXPECTED))
 def test_findings_of_a_real_file(findings: list, file: str) -> None:  # type: ignore[type-arg]
-    counts = Counter((f.code, f.severity.value) for f in findings if f.file == file)
-    assert counts == Counter(EXPECTED[file])
+    assert counts_in(findings, file) == Counter(EXPECTED[file])
 
 
 def test_every_finding_is_in_a_known_file(findings: list) -> None:  # type: ignore[type-arg]
@@ -55,6 +55,4 @@ def test_every_finding_is_in_a_known_file(findings: list) -> None:  # type: igno
 
 @pytest.mark.parametrize(("file", "ptr", "line", "column", "words"), FINDINGS, ids=[p for _, p, *_ in FINDINGS])
 def test_positions_and_messages(findings: list, file: str, ptr: str, line: int, column: int, words: str) -> None:  # type: ignore[type-arg]
-    [found] = [f for f in findings if f.file == file and f.pointer == ptr]
-    assert (found.line, found.column) == (line, column)
-    assert words in found.message
+    assert_found(findings, file, ptr, line, column, words)

@@ -31,6 +31,7 @@ from humanjudge_schema.prompts import MAX_RENDER_SECONDS, TemplateError, inspect
 from humanjudge_schema.schemas import available, compile_schema, validator
 
 from .conftest import ROOT, NetworkBlocked, snapshot
+from .helpers import tiny_dataset
 
 EXAMPLES = ROOT / "examples"
 
@@ -45,23 +46,6 @@ def cli(*args: str) -> tuple[int, str, str]:
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 2
     return code, out.getvalue(), err.getvalue()
-
-
-def _dataset(prompt: str, instance: Any = "The cat sat on the mat.") -> dict[str, Any]:
-    return {
-        "dataset": "Example",
-        "dataset_url": "https://example.org",
-        "expert_annotator": "false",
-        "original_prompt": False,
-        "annotations": [{"metric": "ok", "category": "categorical", "prompt": prompt, "labels_list": ["yes", "no"]}],
-        "instances": [
-            {
-                "id": 1,
-                "instance": instance,
-                "annotations": {"ok": {"majority_human": "yes", "individual_human_scores": ["yes"]}},
-            }
-        ],
-    }
 
 
 # --- templates: never executed when unsafe, never for long when safe ---------------------------------
@@ -81,13 +65,13 @@ def test_rendering_stops_at_the_time_limit(template: str, fields: dict[str, str]
     assert inspect_template(template).unsafe == ()  # allowed constructs, only slow
     started = time.perf_counter()
     with pytest.raises(TemplateError, match=r"takes longer than 0\.2 s to render; rendering stopped"):
-        list(render_prompts(_dataset(template, fields), max_seconds=0.2))
+        list(render_prompts(tiny_dataset(template, fields), max_seconds=0.2))
     assert time.perf_counter() - started < 2
 
 
 def test_fast_templates_are_not_slowed_by_the_clock() -> None:
     template = "Q: {{ q|trim }} {% if r == 'x' %}{{ r|upper }}{% else %}{{ s.t }}{% endif %} {{ u[0] }}\n"
-    data = _dataset(template, {"q": " a ", "r": "x", "s": {"t": 1}, "u": ["v"]})
+    data = tiny_dataset(template, {"q": " a ", "r": "x", "s": {"t": 1}, "u": ["v"]})
     data["instances"] *= 2000
     started = time.perf_counter()
     prompts = list(render_prompts(data))
@@ -97,7 +81,7 @@ def test_fast_templates_are_not_slowed_by_the_clock() -> None:
 
 def test_the_default_time_limit_through_the_cli(tmp_path: Path) -> None:
     path = tmp_path / "dataset.json"
-    path.write_text(json.dumps(_dataset("{{ text|wordcount }}" * 4000, {"text": "word " * 400_000})))
+    path.write_text(json.dumps(tiny_dataset("{{ text|wordcount }}" * 4000, {"text": "word " * 400_000})))
     out = tmp_path / "prompts.txt"
     started = time.perf_counter()
     proc = subprocess.run(
@@ -146,7 +130,7 @@ def nothing_runs(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("payload", MORE_PAYLOADS)
 def test_more_payloads_are_reported_and_never_run(payload: str, tmp_path: Path, nothing_runs: None) -> None:
     path = tmp_path / "dataset.json"
-    path.write_text(json.dumps(_dataset(payload + " {{ instance }}")))
+    path.write_text(json.dumps(tiny_dataset(payload + " {{ instance }}")))
     found = {(f.code, f.pointer) for f in validate([path], kind="textjudge").findings}
     assert found & {
         ("textjudge/template-unsafe", "/annotations/0/prompt"),
@@ -154,7 +138,7 @@ def test_more_payloads_are_reported_and_never_run(payload: str, tmp_path: Path, 
         ("textjudge/template-variable", "/annotations/0/prompt"),
     }, found
     with pytest.raises(TemplateError):
-        list(render_prompts(_dataset(payload + " {{ instance }}")))
+        list(render_prompts(tiny_dataset(payload + " {{ instance }}")))
 
 
 # --- no network -------------------------------------------------------------------------------------
@@ -242,7 +226,7 @@ def test_every_schema_is_compiled_by_compile_schema() -> None:
 
 
 def _ref_everywhere(url: str) -> dict[str, Any]:
-    data = _dataset("Is it fine? {{ text }}", {"text": "fine", "$ref": f"{url}/instance.json"})
+    data = tiny_dataset("Is it fine? {{ text }}", {"text": "fine", "$ref": f"{url}/instance.json"})
     data["$ref"] = f"{url}/dataset.json"
     data["$schema"] = f"{url}/schema.json"
     data["annotations"][0]["$id"] = f"{url}/decl.json"

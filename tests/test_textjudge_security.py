@@ -17,6 +17,8 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from humanjudge_schema import render_prompts, validate
 from humanjudge_schema.prompts import MAX_PROMPT_BYTES, TemplateError, environment, inspect_template
 
+from .helpers import tiny_dataset
+
 MARKER = "/tmp/humanjudge-ssti-marker"  # a payload that ran would create this file
 
 PAYLOADS = [
@@ -72,23 +74,6 @@ PAYLOADS = [
 ]
 
 
-def _dataset(prompt: str, instance: Any = "The cat sat on the mat.") -> dict[str, Any]:
-    return {
-        "dataset": "Example (Doe et al., 2024)",
-        "dataset_url": "https://example.org",
-        "expert_annotator": "false",
-        "original_prompt": False,
-        "annotations": [{"metric": "ok", "category": "categorical", "prompt": prompt, "labels_list": ["yes", "no"]}],
-        "instances": [
-            {
-                "id": 1,
-                "instance": instance,
-                "annotations": {"ok": {"majority_human": "yes", "individual_human_scores": ["yes"]}},
-            }
-        ],
-    }
-
-
 @pytest.fixture
 def nothing_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     """Compiling or running any template fails the test."""
@@ -106,7 +91,7 @@ def nothing_runs(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("payload", PAYLOADS)
 def test_validate_reports_the_payload(payload: str, tmp_path: Path, nothing_runs: None) -> None:
     path = tmp_path / "dataset.json"
-    path.write_text(json.dumps(_dataset(payload + " {{ instance }}")))
+    path.write_text(json.dumps(tiny_dataset(payload + " {{ instance }}")))
     found = [(f.code, f.pointer) for f in validate([path], kind="textjudge").findings]
     assert len(found) == 1, found
     assert found[0][0] in ("textjudge/template-unsafe", "textjudge/template-syntax")
@@ -117,13 +102,13 @@ def test_validate_reports_the_payload(payload: str, tmp_path: Path, nothing_runs
 @pytest.mark.parametrize("payload", PAYLOADS)
 def test_render_refuses_the_payload_without_running_it(payload: str, nothing_runs: None) -> None:
     with pytest.raises(TemplateError, match=r"refused to render|not a valid template"):
-        list(render_prompts(_dataset(payload + " {{ instance }}")))
+        list(render_prompts(tiny_dataset(payload + " {{ instance }}")))
     assert not Path(MARKER).exists()
 
 
 def test_the_cli_refuses_with_one_line_and_no_output(tmp_path: Path) -> None:
     path = tmp_path / "dataset.json"
-    path.write_text(json.dumps(_dataset(PAYLOADS[3] + " {{ instance }}")))
+    path.write_text(json.dumps(tiny_dataset(PAYLOADS[3] + " {{ instance }}")))
     out = tmp_path / "prompts.jsonl"
     proc = subprocess.run(
         [sys.executable, "-m", "humanjudge_schema", "render", str(path), "-o", str(out)],
@@ -143,10 +128,10 @@ def test_deep_nesting_is_a_finding_not_a_crash() -> None:
     deep = "{{ " + "(" * 5000 + "instance" + ")" * 5000 + " }}"
     assert inspect_template(deep).syntax_error == "nested too deeply"
     with pytest.raises(TemplateError):
-        list(render_prompts(_dataset(deep)))
+        list(render_prompts(tiny_dataset(deep)))
     nested_ifs = "{% if instance %}" * 300 + "{{ instance }}" + "{% endif %}" * 300
     with pytest.raises(TemplateError):  # too deep for Python's compiler, refused cleanly
-        list(render_prompts(_dataset(nested_ifs)))
+        list(render_prompts(tiny_dataset(nested_ifs)))
 
 
 def test_the_environment_has_no_globals_and_few_filters() -> None:
@@ -167,21 +152,21 @@ def test_the_safe_subset_renders() -> None:
     instance = {"user_prompt": " Can I take ibuprofen? ", "response": None, "turns": [{"role": "user"}]}
     check = inspect_template(prompt)
     assert check.unsafe == () and check.required == {"user_prompt", "response", "turns"}
-    [p] = render_prompts(_dataset(prompt, instance))
+    [p] = render_prompts(tiny_dataset(prompt, instance))
     assert p.prompt == "Question: Can I take ibuprofen?\n(no response)\nlong - USER\n"
 
 
 def test_a_prompt_over_the_size_limit_is_refused(tmp_path: Path) -> None:
     big = "x" * (MAX_PROMPT_BYTES // 2 + 1)
-    data = _dataset("{{ instance }}{{ instance }}", big)
+    data = tiny_dataset("{{ instance }}{{ instance }}", big)
     with pytest.raises(TemplateError, match="larger than 1,000,000 bytes"):
         list(render_prompts(data))
     # exactly at the limit is fine; the limit counts UTF-8 bytes, not characters
-    assert len(next(render_prompts(_dataset("{{ instance }}", "x" * MAX_PROMPT_BYTES))).prompt) == MAX_PROMPT_BYTES
+    assert len(next(render_prompts(tiny_dataset("{{ instance }}", "x" * MAX_PROMPT_BYTES))).prompt) == MAX_PROMPT_BYTES
     with pytest.raises(TemplateError, match="larger than"):
-        list(render_prompts(_dataset("{{ instance }}", "é" * (MAX_PROMPT_BYTES // 2 + 1))))
+        list(render_prompts(tiny_dataset("{{ instance }}", "é" * (MAX_PROMPT_BYTES // 2 + 1))))
     with pytest.raises(TemplateError, match="larger than 100 bytes"):
-        list(render_prompts(_dataset("{{ instance }}", "y" * 101), max_bytes=100))
+        list(render_prompts(tiny_dataset("{{ instance }}", "y" * 101), max_bytes=100))
     path = tmp_path / "big.json"
     path.write_text(json.dumps(data))
     out = tmp_path / "prompts.txt"
@@ -198,7 +183,7 @@ def test_a_prompt_over_the_size_limit_is_refused(tmp_path: Path) -> None:
 def test_a_huge_template_is_refused_unread(nothing_runs: None) -> None:
     # 200,000 references to a 10 kB field would be 2 GB, and compiling the template alone takes
     # seconds: templates over the length limit are refused before they are parsed
-    data = _dataset("{{ instance }}" * 200_000, "z" * 10_000)
+    data = tiny_dataset("{{ instance }}" * 200_000, "z" * 10_000)
     assert inspect_template(data["annotations"][0]["prompt"]).unsafe == (
         "is 2,800,000 characters long; templates are limited to 100,000",
     )
@@ -207,6 +192,6 @@ def test_a_huge_template_is_refused_unread(nothing_runs: None) -> None:
 
 
 def test_a_template_repeating_a_field_stops_at_the_size_limit() -> None:
-    data = _dataset("{{ instance }}" * 7_000, "z" * 1_000)  # 7 MB if it ran to the end
+    data = tiny_dataset("{{ instance }}" * 7_000, "z" * 1_000)  # 7 MB if it ran to the end
     with pytest.raises(TemplateError, match="larger than"):
         list(render_prompts(data))

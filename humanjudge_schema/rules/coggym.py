@@ -7,7 +7,6 @@ against wrong types; it yields (document, pointer, message) and the engine does 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import chain
@@ -19,6 +18,7 @@ from ..aggregate import META_KEYS, aggregate_tag, choice_counts, choice_index, o
 from ..engine import Context, Hit
 from ..finding import pointer
 from ..kinds import Unit
+from ..numbers import fmt_number as _fmt
 from ..numbers import same_value
 from ..registry import rule
 from ..sources import BROKEN, JsonDocument, JsonlDocument, load
@@ -986,10 +986,6 @@ def mean_missing(exp: Experiment) -> Iterator[Hit]:
             yield exp.mean, "", f"no mean for stimulus {sid!r}"
         elif tag not in exp.mean.data[sid]:
             yield exp.mean, pointer(sid), f"no mean for tag {tag!r}"
-
-
-def _fmt(x: Any) -> str:
-    return f"{x:.6g}" if isinstance(x, float) and math.isfinite(x) else repr(x)
 
 
 def _choice_mismatches(

@@ -27,6 +27,7 @@ from ..engine import Context, Hit, schema_errors
 from ..finding import pointer
 from ..kinds import Unit
 from ..numbers import decimals, same_value
+from ..numbers import fmt_number as _fmt
 from ..prompts import (
     SCHEMA,
     TemplateCheck,
@@ -45,12 +46,6 @@ NUMERIC = frozenset({"continuous", "graded"})
 
 def _num(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
-def _fmt(x: Any) -> str:
-    if isinstance(x, float) and math.isfinite(x):
-        return f"{x:.6g}"
-    return repr(x)
 
 
 def _list(values: list[Any], limit: int = 10) -> str:
