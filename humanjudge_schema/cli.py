@@ -126,6 +126,7 @@ def validate(
             jobs=jobs,
             skip_unknown=skip_unknown,
             progress=bar,
+            keep=_PARSED,
         )
     except (UsageError, ConfigError) as exc:
         _fail(str(exc))
@@ -280,9 +281,32 @@ def schema(name: str | None, show_path: bool) -> None:
     click.echo(str(path) if show_path else path.read_text(encoding="utf-8"), nl=show_path)
 
 
+# The documents of the last file `validate` checked. Freeing a 50 MB dataset's millions of objects
+# takes 0.1 s, about a tenth of the whole run; the console command leaves them to the operating
+# system instead (see main).
+_PARSED: list[object] = []
+
+
+def _exit_now(code: object) -> NoReturn:
+    """Exit like sys.exit(code) without freeing the heap: flush the output, then os._exit."""
+    status = code if isinstance(code, int) else (0 if code is None else 1)
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        pass
+    os._exit(status)
+
+
 def main(argv: list[str] | None = None) -> Any:
     try:
         return cli.main(args=argv, prog_name="humanjudge")
+    except SystemExit as exc:
+        if argv is None and _PARSED:  # run as the console command, not called from Python
+            _exit_now(exc.code)
+        raise
     except KeyboardInterrupt:
         _fail("interrupted")
     except BrokenPipeError:

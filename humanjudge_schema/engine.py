@@ -216,8 +216,11 @@ class Context:
     cwd: str | None = None
     root: Path | None = None  # the unit's folder or file: where a finding with no document goes
     pending: list[_Pending] = field(default_factory=list)
+    documents: list[Any] = field(default_factory=list)  # what the unit parsed (see check_unit's keep)
 
     def problems(self, path: Path, problems: Iterable[Problem], doc: Any = None) -> None:
+        if doc is not None:
+            self.documents.append(doc)
         for p in problems:
             self.pending.append(
                 _Pending(

@@ -42,7 +42,9 @@ class Progress(Protocol):
     def close(self) -> None: ...
 
 
-def check_unit(unit: Unit, config: Config, cwd: str | None = None) -> list[Finding]:
+def check_unit(unit: Unit, config: Config, cwd: str | None = None, keep: list[object] | None = None) -> list[Finding]:
+    """The unit's findings. With `keep`, the documents it parsed replace keep's contents
+    instead of being freed here (see `validate`)."""
     module = importlib.import_module(f"humanjudge_schema.rules.{unit.family}")
     ctx = Context(config, cwd, unit.root)
     # A parsed dataset is a tree of millions of containers and rules make no cycles: reference
@@ -52,8 +54,12 @@ def check_unit(unit: Unit, config: Config, cwd: str | None = None) -> list[Findi
     gc.disable()
     try:
         module.check(unit, ctx)
+        if keep is not None:
+            keep[:] = ctx.documents
         return ctx.findings()
     finally:
+        if keep:
+            gc.freeze()  # kept documents are not garbage: no collection should walk them again
         if enabled:
             gc.enable()
 
@@ -99,12 +105,17 @@ def validate(
     jobs: int = 1,
     skip_unknown: bool = False,
     progress: Progress | None = None,
+    keep: list[object] | None = None,
 ) -> Result:
     """Validate files and folders. Configuration is found next to each unit unless given.
 
     `jobs` > 1 checks that many units at a time in separate processes (0: one per core); the
     findings are the same, in the same order, as with one. `skip_unknown` drops files of no
     known format instead of raising UsageError (for hooks that pass every changed file).
+
+    With `keep` (a list) and one job, the documents of the last unit checked are left in it
+    rather than freed: a command that exits right after the run can leave them to the operating
+    system, which takes no time, where freeing the objects of a 50 MB dataset takes 0.1 s.
     """
     if isinstance(paths, (str, Path)):  # one path, not a sequence of one-letter paths
         paths = [paths]
@@ -121,7 +132,7 @@ def validate(
         workers = min(_jobs(jobs), len(units))
         if workers <= 1:
             for unit, cfg in zip(units, configs, strict=True):
-                findings.extend(check_unit(unit, cfg, cwd))
+                findings.extend(check_unit(unit, cfg, cwd, keep))
                 if progress is not None:
                     progress.done(unit)
         else:

@@ -18,6 +18,8 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import chain, repeat
+from operator import ge, is_, is_not, itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,7 @@ from ..prompts import (
 )
 from ..registry import rule
 from ..sources import JsonDocument, Problem, load
+from .textjudge_columns import NUMBER_TYPES, Column, Screen, columns, kept, positions, union
 
 _LFS = b"version https://git-lfs.github.com/spec/"
 NUMERIC = frozenset({"continuous", "graded"})
@@ -65,20 +68,43 @@ def _id_key(ident: Any) -> tuple[bool, Any]:
 
 @dataclass
 class Dataset:
-    doc: JsonDocument
-    tolerance: float
-    data: dict[str, Any] = field(init=False)
+    """A dataset's declarations, and its instances one run at a time.
 
-    def __post_init__(self) -> None:
-        self.data = self.doc.data
+    The rules are called once per run of instances (see `begin`): a large file is checked a few
+    hundred kilobytes of instances at a time (textjudge_stream.py), a small one in one run. Rules
+    about single instances and score objects report as they go, using `offset` for the index of
+    the run's first instance; rules about the whole dataset (duplicate ids, a field missing from
+    some instances, declarations alone) keep what they need in `state` and report on the last
+    run.
+    """
+
+    doc: Any  # what findings point into: a JsonDocument
+    tolerance: float
+    data: dict[str, Any]  # the top-level object; its instances are those of the current run
+    instances: list[dict[str, Any]] = field(default_factory=list)
+    offset: int = 0
+    last: bool = True
+    state: dict[str, Any] = field(default_factory=dict)
+
+    def begin(self, instances: list[dict[str, Any]], offset: int, last: bool) -> None:
+        """Make the next run of instances current."""
+        self.instances, self.offset, self.last = instances, offset, last
+        for name in ("columns", "texts"):
+            self.__dict__.pop(name, None)
+
+    def kept(self, key: str, factory: Any) -> Any:
+        """What a rule keeps from run to run, made by factory() the first time."""
+        if key not in self.state:
+            self.state[key] = factory()
+        return self.state[key]
+
+    def indexed(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        """(index in the dataset, instance) of the current run."""
+        return enumerate(self.instances, self.offset)
 
     @property
     def declarations(self) -> list[dict[str, Any]]:
         return self.data["annotations"]  # type: ignore[no-any-return]
-
-    @property
-    def instances(self) -> list[dict[str, Any]]:
-        return self.data["instances"]  # type: ignore[no-any-return]
 
     @cached_property
     def metrics(self) -> dict[str, dict[str, Any]]:
@@ -86,19 +112,19 @@ class Dataset:
         return {d["metric"]: d for d in self.declarations}
 
     @cached_property
-    def scores(self) -> list[tuple[int, str, dict[str, Any], dict[str, Any]]]:
-        """(instance index, metric, declaration, score object) for every declared metric's scores."""
-        metrics = self.metrics
-        return [
-            (i, m, metrics[m], s)
-            for i, inst in enumerate(self.instances)
-            for m, s in inst["annotations"].items()
-            if m in metrics
-        ]
+    def columns(self) -> list[Column]:
+        """The score objects of each declared metric (see textjudge_columns)."""
+        return columns(self.metrics, self.instances, self.offset)
+
+    def scores(self, screen: Screen) -> Iterator[tuple[int, str, dict[str, Any], dict[str, Any]]]:
+        """(instance index, metric, declaration, score object) of the declared metrics' score
+        objects that the screen keeps: those where a rule may find something."""
+        return kept(self.columns, screen)
 
     @cached_property
-    def ids(self) -> set[tuple[bool, Any]]:
-        return {_id_key(inst["id"]) for inst in self.instances}
+    def texts(self) -> list[Any]:
+        """Each instance's `instance`: its text or its fields."""
+        return list(map(itemgetter("instance"), self.instances))
 
     def templates(self) -> Iterator[tuple[int, str, TemplateCheck]]:
         """(declaration index, template field, check) of every non-empty template."""
@@ -140,7 +166,8 @@ def check(unit: Unit, ctx: Context) -> None:
         ctx.add(code, doc, ptr, message)
     if not usable(doc.data, errors):
         return
-    ds = Dataset(doc, ctx.config.tolerance)
+    ds = Dataset(doc, ctx.config.tolerance, doc.data)
+    ds.begin(doc.data["instances"], 0, last=True)
     for r in RULES:
         ctx.run(r, ds)
 
@@ -167,6 +194,8 @@ def _is_lfs_pointer(path: Path) -> bool:
     good='"annotations": [{"metric": "fluency", ...}, {"metric": "grammaticality", ...}]',
 )
 def duplicate_metric(ds: Dataset) -> Iterator[Hit]:
+    if not ds.last:  # about the declarations: once
+        return
     seen: dict[str, int] = {}
     for k, decl in enumerate(ds.declarations):
         name = decl["metric"]
@@ -191,8 +220,10 @@ def duplicate_metric(ds: Dataset) -> Iterator[Hit]:
 )
 def undeclared_metric(ds: Dataset) -> Iterator[Hit]:
     metrics = ds.metrics
+    if metrics.keys() >= set(chain.from_iterable(map(itemgetter("annotations"), ds.instances))):
+        return
     folded = {m.casefold().strip(): m for m in metrics}
-    for i, inst in enumerate(ds.instances):
+    for i, inst in ds.indexed():
         for name in inst["annotations"]:
             if name not in metrics:
                 near = folded.get(name.casefold().strip())
@@ -211,8 +242,10 @@ def undeclared_metric(ds: Dataset) -> Iterator[Hit]:
     good='instance: "annotations": {"fluency": {...}, "adequacy": {...}}',
 )
 def missing_metric(ds: Dataset) -> Iterator[Hit]:
+    if all(len(col) == len(ds.instances) for col in ds.columns):
+        return
     metrics = list(ds.metrics)
-    for i, inst in enumerate(ds.instances):
+    for i, inst in ds.indexed():
         scored = inst["annotations"]
         missing = [m for m in metrics if m not in scored]
         if missing:
@@ -233,17 +266,19 @@ def missing_metric(ds: Dataset) -> Iterator[Hit]:
     good='{"id": 7, ...}, {"id": 8, ...}',
 )
 def duplicate_id(ds: Dataset) -> Iterator[Hit]:
-    seen: dict[tuple[bool, Any], int] = {}
-    for i, inst in enumerate(ds.instances):
-        key = _id_key(inst["id"])
-        if key in seen:
-            yield (
-                ds.doc,
-                pointer("instances", i, "id"),
-                (f"id {inst['id']!r} is already used by /instances/{seen[key]}"),
-            )
+    # id -> index of its first instance. Ids are integers and strings, and a string never equals
+    # a number in Python: 12 and "12" are two keys, as in upstream's evaluation.
+    seen: dict[Any, int] = ds.kept("duplicate-id", dict)
+    ids = list(map(itemgetter("id"), ds.instances))
+    here = dict(zip(ids, range(ds.offset, ds.offset + len(ids)), strict=True))
+    if len(here) == len(ids) and seen.keys().isdisjoint(here):
+        seen.update(here)
+        return
+    for i, ident in enumerate(ids, ds.offset):
+        if ident in seen:
+            yield ds.doc, pointer("instances", i, "id"), f"id {ident!r} is already used by /instances/{seen[ident]}"
         else:
-            seen[key] = i
+            seen[ident] = i
 
 
 @rule(
@@ -257,9 +292,15 @@ def duplicate_id(ds: Dataset) -> Iterator[Hit]:
     good='"fsp_examples_id": [12, 40]',
 )
 def fsp_example_id(ds: Dataset) -> Iterator[Hit]:
-    ids = ds.ids
-    for k, decl in enumerate(ds.declarations):
-        for j, ident in enumerate(decl.get("fsp_examples_id") or ()):
+    wanted = [(k, decl["fsp_examples_id"]) for k, decl in enumerate(ds.declarations) if decl.get("fsp_examples_id")]
+    if not wanted:
+        return
+    ids: set[tuple[bool, Any]] = ds.kept("fsp-example-id", set)
+    ids.update(map(_id_key, map(itemgetter("id"), ds.instances)))
+    if not ds.last:
+        return
+    for k, examples in wanted:
+        for j, ident in enumerate(examples):
             if _id_key(ident) in ids:
                 continue
             other = str(ident) if not isinstance(ident, str) else ident
@@ -288,10 +329,15 @@ def fsp_example_id(ds: Dataset) -> Iterator[Hit]:
     good='"instance": {"question": "...", "turn": "1", "conversation": "user: ..."}',
 )
 def instance_field_type(ds: Dataset) -> Iterator[Hit]:
-    first: dict[str, tuple[int, set[str]]] = {}
-    counts: Counter[str] = Counter()
-    for i, inst in enumerate(ds.instances):
-        value = inst["instance"]
+    # field -> (index of its first instance with another type, the types); field -> count
+    first: dict[str, tuple[int, set[str]]]
+    counts: Counter[str]
+    first, counts = ds.kept("instance-field-type", lambda: ({}, Counter()))
+    kinds = set(map(type, ds.texts))
+    plain = kinds <= {str} or (
+        kinds == {dict} and set(map(type, chain.from_iterable(map(dict.values, ds.texts)))) <= {str, type(None)}
+    )
+    for i, value in [] if plain else enumerate(ds.texts, ds.offset):
         if not isinstance(value, dict):
             continue
         for name, v in value.items():
@@ -303,13 +349,15 @@ def instance_field_type(ds: Dataset) -> Iterator[Hit]:
                 first[name][1].add(kind)
             else:
                 first[name] = (i, {kind})
-    for name, (i, kinds) in first.items():
+    if not ds.last:
+        return
+    for name, (i, types) in first.items():
         n = counts[name]
         yield (
             ds.doc,
             pointer("instances", i, "instance", name),
             (
-                f"field {name!r} is {' or '.join(sorted(kinds))} in {n} instance{'s' if n > 1 else ''}; "
+                f"field {name!r} is {' or '.join(sorted(types))} in {n} instance{'s' if n > 1 else ''}; "
                 "upstream's evaluation code renders only strings and null"
             ),
         )
@@ -328,6 +376,12 @@ def _json_type(v: Any) -> str:
 # --- scores ----------------------------------------------------------------------------------
 
 
+def _score_type_suspects(col: Column) -> list[int]:
+    if col.category == "categorical":
+        return union(col.unlabelled, col.having("mean_human"), col.majority_of(NUMBER_TYPES))
+    return union(col.not_only(NUMBER_TYPES), col.majority_of(frozenset({str})))
+
+
 @rule(
     "textjudge/score-type",
     "score types match the metric's category",
@@ -341,7 +395,7 @@ def _json_type(v: Any) -> str:
     good='"fluency": {"mean_human": 3.5, "individual_human_scores": [3, 4]}',
 )
 def score_type(ds: Dataset) -> Iterator[Hit]:
-    for i, m, decl, s in ds.scores:
+    for i, m, decl, s in ds.scores(_score_type_suspects):
         scores = s["individual_human_scores"]
         category = decl["category"]
         majority = s.get("majority_human")
@@ -381,6 +435,12 @@ def score_type(ds: Dataset) -> Iterator[Hit]:
                 )
 
 
+def _missing_aggregate_suspects(col: Column) -> list[int]:
+    if col.category == "categorical":
+        return positions(map(is_, col.majorities, repeat(None)))
+    return col.lacking("mean_human")
+
+
 @rule(
     "textjudge/missing-aggregate",
     "each score has the aggregate its category needs",
@@ -392,7 +452,7 @@ def score_type(ds: Dataset) -> Iterator[Hit]:
     good='"safety": {"majority_human": "No", "individual_human_scores": []}',
 )
 def missing_aggregate(ds: Dataset) -> Iterator[Hit]:
-    for i, m, decl, s in ds.scores:
+    for i, m, decl, s in ds.scores(_missing_aggregate_suspects):
         if decl["category"] == "categorical":
             if s.get("majority_human") is None:
                 yield (
@@ -402,6 +462,12 @@ def missing_aggregate(ds: Dataset) -> Iterator[Hit]:
                 )
         elif "mean_human" not in s:
             yield ds.doc, _sp(i, m), (f"no mean_human: {decl['category']} metric {m!r} is aggregated by the mean")
+
+
+def _graded_not_integer_suspects(col: Column) -> list[int]:
+    if col.category != "graded":
+        return []
+    return union(col.any_of(frozenset({float})), col.majority_of(frozenset({float})))
 
 
 @rule(
@@ -414,7 +480,7 @@ def missing_aggregate(ds: Dataset) -> Iterator[Hit]:
     good='"individual_human_scores": [3, 4]',
 )
 def graded_not_integer(ds: Dataset) -> Iterator[Hit]:
-    for i, m, decl, s in ds.scores:
+    for i, m, decl, s in ds.scores(_graded_not_integer_suspects):
         if decl["category"] != "graded":
             continue
         scores = s["individual_human_scores"]
@@ -430,6 +496,14 @@ def graded_not_integer(ds: Dataset) -> Iterator[Hit]:
             yield ds.doc, _sp(i, m, "majority_human"), (f"{majority!r} is not a whole number; metric {m!r} is graded")
 
 
+def _score_range_suspects(col: Column) -> list[int]:
+    if col.category not in NUMERIC:
+        return []
+    lo, hi = sorted((col.decl["worst"], col.decl["best"]))
+    # aggregates are checked where there are no numbers to check instead
+    return union(col.outside(lo, hi), col.empty)
+
+
 @rule(
     "textjudge/score-range",
     "numeric scores lie within [worst, best]",
@@ -440,7 +514,7 @@ def graded_not_integer(ds: Dataset) -> Iterator[Hit]:
     good='"individual_human_scores": [4, 5]',
 )
 def score_range(ds: Dataset) -> Iterator[Hit]:
-    for i, m, decl, s in ds.scores:
+    for i, m, decl, s in ds.scores(_score_range_suspects):
         if decl["category"] not in NUMERIC:
             continue
         lo, hi = sorted((decl["worst"], decl["best"]))
@@ -481,6 +555,12 @@ def _canonical(x: Any, labels: set[str], folded: dict[str, str]) -> Any:
     return folded.get(x.casefold(), x)
 
 
+def _label_suspects(col: Column) -> list[int]:
+    if col.category != "categorical":
+        return []
+    return union(col.unlabelled, col.odd_majority)
+
+
 @rule(
     "textjudge/unknown-label",
     "categorical scores are labels from labels_list",
@@ -492,7 +572,7 @@ def _canonical(x: Any, labels: set[str], folded: dict[str, str]) -> Any:
     good='"labels_list": ["Yes", "No", "Unsure"]',
 )
 def unknown_label(ds: Dataset) -> Iterator[Hit]:
-    for i, m, decl, s in ds.scores:
+    for i, m, decl, s in ds.scores(_label_suspects):
         if decl["category"] != "categorical":
             continue
         labels, folded = _label_map(decl)
@@ -526,7 +606,7 @@ def unknown_label(ds: Dataset) -> Iterator[Hit]:
     good='"majority_human": "Yes"',
 )
 def label_case(ds: Dataset) -> Iterator[Hit]:
-    for i, m, decl, s in ds.scores:
+    for i, m, decl, s in ds.scores(_label_suspects):
         if decl["category"] != "categorical":
             continue
         labels, folded = _label_map(decl)
@@ -590,6 +670,10 @@ def _majority_fix(s: dict[str, Any], decl: dict[str, Any]) -> tuple[list[Any], i
     return None if majority in top[0] else top
 
 
+def _mean_suspects(col: Column) -> list[int]:
+    return col.inexact_means() if col.category in NUMERIC else []
+
+
 @rule(
     "textjudge/mean-value",
     "mean_human is the mean of the individual scores",
@@ -601,7 +685,7 @@ def _majority_fix(s: dict[str, Any], decl: dict[str, Any]) -> tuple[list[Any], i
     good='"mean_human": 3.67, "individual_human_scores": [2, 6, 3]',
 )
 def mean_value(ds: Dataset) -> Iterator[Hit]:
-    for i, m, decl, s in ds.scores:
+    for i, m, decl, s in ds.scores(_mean_suspects):
         exact = _mean_fix(s, decl, ds.tolerance)
         if exact is not None:
             yield (
@@ -612,6 +696,12 @@ def mean_value(ds: Dataset) -> Iterator[Hit]:
                     f"{_list(s['individual_human_scores'])} is {_fmt(exact)}"
                 ),
             )
+
+
+def _majority_suspects(col: Column) -> list[int]:
+    if col.category == "categorical":
+        return union(col.unlabelled, col.odd_majority, col.minority_labels())
+    return positions(map(is_not, col.majorities, repeat(None)))
 
 
 @rule(
@@ -626,7 +716,7 @@ def mean_value(ds: Dataset) -> Iterator[Hit]:
     good='"majority_human": "Yes", "individual_human_scores": ["Yes", "Yes", "No"]',
 )
 def majority_value(ds: Dataset) -> Iterator[Hit]:
-    for i, m, decl, s in ds.scores:
+    for i, m, decl, s in ds.scores(_majority_suspects):
         top = _majority_fix(s, decl)
         if top is None:
             continue
@@ -651,22 +741,26 @@ def majority_value(ds: Dataset) -> Iterator[Hit]:
     good='instance 2: "mean_human": 4, "individual_human_scores": [4, 4]',
 )
 def empty_scores(ds: Dataset) -> Iterator[Hit]:
-    filled: Counter[str] = Counter()
-    empty: dict[str, list[int]] = {}
-    for i, m, _, s in ds.scores:
-        if s["individual_human_scores"]:
-            filled[m] += 1
-        else:
-            empty.setdefault(m, []).append(i)
+    filled: Counter[str]
+    empty: dict[str, list[int]]
+    filled, empty = ds.kept("empty-scores", lambda: (Counter(), {}))
+    for col in ds.columns:
+        filled[col.metric] += len(col) - len(col.empty)
+        if col.empty:
+            empty.setdefault(col.metric, []).extend(col.rows[k] for k in col.empty)
+    if not ds.last:
+        return
     for m, where in empty.items():
-        if filled[m]:
-            for i in where:
-                others = f"{filled[m]} other instance{'s have' if filled[m] > 1 else ' has'}"
-                yield (
-                    ds.doc,
-                    _sp(i, m, "individual_human_scores"),
-                    (f"no individual scores for metric {m!r}, which {others}: the aggregate cannot be checked"),
-                )
+        n = filled[m]
+        if not n:
+            continue
+        others = f"{n} other instance{'s have' if n > 1 else ' has'}"
+        for i in where:
+            yield (
+                ds.doc,
+                _sp(i, m, "individual_human_scores"),
+                (f"no individual scores for metric {m!r}, which {others}: the aggregate cannot be checked"),
+            )
 
 
 # --- templates -------------------------------------------------------------------------------
@@ -682,7 +776,7 @@ def empty_scores(ds: Dataset) -> Iterator[Hit]:
     good='"prompt": "Rate this sentence: {{ instance }}"',
 )
 def template_syntax(ds: Dataset) -> Iterator[Hit]:
-    for k, name, check in ds.templates():
+    for k, name, check in ds.templates() if ds.last else ():
         if check.syntax_error is not None:
             yield (
                 ds.doc,
@@ -705,18 +799,46 @@ def template_syntax(ds: Dataset) -> Iterator[Hit]:
     good='"prompt": "Rate this sentence: {{ instance }}"',
 )
 def template_unsafe(ds: Dataset) -> Iterator[Hit]:
-    for k, name, check in ds.templates():
+    for k, name, check in ds.templates() if ds.last else ():
         if check.unsafe:
             yield ds.doc, pointer("annotations", k, name), f"{name} {describe_unsafe(check)}"
 
 
 def _render_set(ds: Dataset, k: int, name: str) -> list[int]:
-    """Indices of the instances a template is rendered with: all, except the few-shot examples
-    for prompt_fsp."""
+    """Positions in the current run of the instances a template is rendered with: all, except
+    the few-shot examples for prompt_fsp."""
     if name != "prompt_fsp":
         return list(range(len(ds.instances)))
     excluded = {_id_key(x) for x in ds.declarations[k].get("fsp_examples_id") or ()}
-    return [i for i, inst in enumerate(ds.instances) if _id_key(inst["id"]) not in excluded]
+    return [j for j, inst in enumerate(ds.instances) if _id_key(inst["id"]) not in excluded]
+
+
+def _all_fields(ds: Dataset) -> set[str]:
+    """The variables of the current run's instances, together."""
+    if all(map(_is_dict, ds.texts)):
+        return set(chain.from_iterable(ds.texts))
+    return set().union(*map(fields_of, ds.texts))
+
+
+def _is_dict(v: Any) -> bool:
+    return type(v) is dict
+
+
+def _fields_everywhere(ds: Dataset, names: frozenset[str]) -> bool:
+    """Whether every instance gives a template these variables (found without a loop)."""
+    kinds = set(map(type, ds.texts))
+    if kinds == {dict}:
+        return all(map(ge, map(dict.keys, ds.texts), repeat(names)))
+    return kinds == {str} and names <= {"instance"}
+
+
+class _Rendered:
+    """What template-variable keeps about one template from run to run."""
+
+    def __init__(self) -> None:
+        self.targets = 0  # instances it is rendered with
+        self.missing: dict[str, tuple[int, int]] = {}  # variable -> (instances lacking it, the first)
+        self.fields: set[str] = set()  # every field of those instances
 
 
 @rule(
@@ -734,29 +856,40 @@ def _render_set(ds: Dataset, k: int, name: str) -> list[int]:
     good='"prompt_paraphrase_2": "Translation: {{ translation }}"',
 )
 def template_variable(ds: Dataset) -> Iterator[Hit]:
-    field_sets = [fields_of(inst["instance"]) for inst in ds.instances]
-    for k, name, check in ds.templates():
-        if not check.usable or not check.required:
-            continue
+    checks = ds.kept(
+        "template-variable",
+        lambda: [(k, name, check, _Rendered()) for k, name, check in ds.templates() if check.usable and check.required],
+    )
+    if not checks:
+        return
+    everywhere = _fields_everywhere(ds, frozenset().union(*(c.required for _, _, c, _ in checks)))
+    field_sets: list[frozenset[str]] | None = None
+    for k, name, check, seen in checks:
         targets = _render_set(ds, k, name)
-        if not targets:
+        seen.targets += len(targets)
+        if everywhere and len(targets) == len(ds.instances):
+            seen.fields |= _all_fields(ds)
             continue
-        missing: dict[str, list[int]] = {}
-        for i in targets:
-            for var in check.required - field_sets[i]:
-                missing.setdefault(var, []).append(i)
-        if not missing:
+        if field_sets is None:
+            field_sets = [fields_of(text) for text in ds.texts]
+        for j in targets:
+            seen.fields |= field_sets[j]
+            for var in check.required - field_sets[j]:
+                n, first = seen.missing.get(var, (0, ds.offset + j))
+                seen.missing[var] = (n + 1, first)
+    if not ds.last:
+        return
+    for k, name, _, seen in checks:
+        if not seen.targets or not seen.missing:
             continue
         parts = []
-        for var in sorted(missing):
-            where = missing[var]
-            if len(where) == len(targets):
+        for var in sorted(seen.missing):
+            n, first = seen.missing[var]
+            if n == seen.targets:
                 parts.append(f"{var!r}, which no instance has")
             else:
-                parts.append(
-                    f"{var!r}, which {len(where)} of {len(targets)} instances lack (first /instances/{where[0]})"
-                )
-        have = set().union(*(field_sets[i] for i in targets))
+                parts.append(f"{var!r}, which {n} of {seen.targets} instances lack (first /instances/{first})")
+        have = seen.fields
         yield (
             ds.doc,
             pointer("annotations", k, name),
@@ -774,7 +907,7 @@ def template_variable(ds: Dataset) -> Iterator[Hit]:
     good='"prompt": "Is the following sentence grammatical? Answer yes or no.\\n{{ instance }}"',
 )
 def template_constant(ds: Dataset) -> Iterator[Hit]:
-    for k, name, check in ds.templates():
+    for k, name, check in ds.templates() if ds.last else ():
         if check.usable and not check.variables:
             yield (
                 ds.doc,
@@ -795,7 +928,7 @@ def template_constant(ds: Dataset) -> Iterator[Hit]:
     good='"prompt": "Judge the answer.\\n\\n{{ instance }}"',
 )
 def template_not_plain(ds: Dataset) -> Iterator[Hit]:
-    for k, name, check in ds.templates():
+    for k, name, check in ds.templates() if ds.last else ():
         if check.usable and check.plain_problem is not None:
             yield (
                 ds.doc,
