@@ -213,11 +213,14 @@ def _duplicate_pointers(text: str) -> list[str]:
     return sorted(set(out))
 
 
-def _has_duplicates(raw: bytes, data: Any) -> bool:
+_ESCAPED_COLON = re.compile(rb"\\u003[aA]")  # JSON escapes are a lower-case u, then any hex digits
+
+
+def has_duplicates(raw: bytes, data: Any) -> bool:
     # Every object member has exactly one ':' outside strings, and re-serialising keeps every ':'
     # inside strings, so the counts differ exactly when the parse dropped a duplicate member.
     # A colon written as the escape \u003a would fool the count: take the exact path then.
-    if b"\\u003" in raw:  # \u003a or \u003A: JSON escapes are lower-case u, any hex digits
+    if _ESCAPED_COLON.search(raw):
         return True
     return raw.count(b":") != orjson.dumps(data).count(b":")
 
@@ -239,7 +242,7 @@ def parse(raw: bytes, first_line: int = 1) -> tuple[Any, list[Problem]]:
         else:
             problems.append(problem)
         return BROKEN, problems
-    if _has_duplicates(raw, data):
+    if has_duplicates(raw, data):
         text = raw.decode("utf-8")
         dupes = _duplicate_pointers(text)
         offsets = locate(text, dupes)

@@ -40,7 +40,8 @@ from ..prompts import (
     usable,
 )
 from ..registry import rule
-from ..sources import JsonDocument, Problem, load
+from ..sources import JsonDocument, Problem, load, read_bytes
+from . import textjudge_stream
 from .textjudge_columns import NUMBER_TYPES, Column, Screen, columns, kept, positions, union
 
 _LFS = b"version https://git-lfs.github.com/spec/"
@@ -89,7 +90,7 @@ class Dataset:
     def begin(self, instances: list[dict[str, Any]], offset: int, last: bool) -> None:
         """Make the next run of instances current."""
         self.instances, self.offset, self.last = instances, offset, last
-        for name in ("columns", "texts"):
+        for name in ("columns", "texts", "text_types", "fields"):
             self.__dict__.pop(name, None)
 
     def kept(self, key: str, factory: Any) -> Any:
@@ -126,6 +127,17 @@ class Dataset:
         """Each instance's `instance`: its text or its fields."""
         return list(map(itemgetter("instance"), self.instances))
 
+    @cached_property
+    def text_types(self) -> set[type]:
+        return set(map(type, self.texts))
+
+    @cached_property
+    def fields(self) -> set[str]:
+        """The template variables of the run's instances, together."""
+        if self.text_types == {dict}:
+            return set(chain.from_iterable(self.texts))
+        return set().union(*map(fields_of, self.texts))
+
     def templates(self) -> Iterator[tuple[int, str, TemplateCheck]]:
         """(declaration index, template field, check) of every non-empty template."""
         for k, decl in enumerate(self.declarations):
@@ -156,6 +168,10 @@ def check(unit: Unit, ctx: Context) -> None:
                 )
             ],
         )
+        return
+    raw = read_bytes(path)
+    big = isinstance(raw, bytes) and len(raw) >= textjudge_stream.STREAM_FROM
+    if big and textjudge_stream.check_in_runs(path, raw, ctx, Dataset, RULES):  # type: ignore[arg-type]
         return
     doc, problems = load(path)
     ctx.problems(path, problems, doc)
@@ -333,7 +349,7 @@ def instance_field_type(ds: Dataset) -> Iterator[Hit]:
     first: dict[str, tuple[int, set[str]]]
     counts: Counter[str]
     first, counts = ds.kept("instance-field-type", lambda: ({}, Counter()))
-    kinds = set(map(type, ds.texts))
+    kinds = ds.text_types
     plain = kinds <= {str} or (
         kinds == {dict} and set(map(type, chain.from_iterable(map(dict.values, ds.texts)))) <= {str, type(None)}
     )
@@ -813,20 +829,9 @@ def _render_set(ds: Dataset, k: int, name: str) -> list[int]:
     return [j for j, inst in enumerate(ds.instances) if _id_key(inst["id"]) not in excluded]
 
 
-def _all_fields(ds: Dataset) -> set[str]:
-    """The variables of the current run's instances, together."""
-    if all(map(_is_dict, ds.texts)):
-        return set(chain.from_iterable(ds.texts))
-    return set().union(*map(fields_of, ds.texts))
-
-
-def _is_dict(v: Any) -> bool:
-    return type(v) is dict
-
-
 def _fields_everywhere(ds: Dataset, names: frozenset[str]) -> bool:
     """Whether every instance gives a template these variables (found without a loop)."""
-    kinds = set(map(type, ds.texts))
+    kinds = ds.text_types
     if kinds == {dict}:
         return all(map(ge, map(dict.keys, ds.texts), repeat(names)))
     return kinds == {str} and names <= {"instance"}
@@ -868,7 +873,7 @@ def template_variable(ds: Dataset) -> Iterator[Hit]:
         targets = _render_set(ds, k, name)
         seen.targets += len(targets)
         if everywhere and len(targets) == len(ds.instances):
-            seen.fields |= _all_fields(ds)
+            seen.fields |= ds.fields
             continue
         if field_sets is None:
             field_sets = [fields_of(text) for text in ds.texts]

@@ -24,6 +24,7 @@ from operator import add, contains, is_not, itemgetter, lt, ne, not_, truediv
 from typing import Any
 
 NUMBER_TYPES = frozenset({int, float})
+COUNTED_LABELS = 4  # up to this many labels, scores are counted label by label (see label_counts)
 _SCORES = itemgetter("individual_human_scores")
 
 
@@ -84,8 +85,23 @@ class Column:
         return positions(map(not_, self.lengths))
 
     @cached_property
+    def label_counts(self) -> dict[Any, list[int]] | None:
+        """label -> its count in each object's scores, for a short labels_list (None for a long
+        one: one pass over the scores per label would cost more than hashing every score)."""
+        labels = dict.fromkeys(self.decl.get("labels_list") or ())
+        if not labels or len(labels) > COUNTED_LABELS:
+            return None
+        return {label: list(map(list.count, self.lists, repeat(label))) for label in labels}
+
+    @cached_property
     def unlabelled(self) -> list[int]:
         """Objects with an individual score that is not exactly one of labels_list."""
+        counts = self.label_counts
+        if counts is not None:  # labels counted: the others are what the counts leave over
+            total: Iterable[int] = repeat(0)
+            for row in counts.values():
+                total = map(add, total, row)
+            return positions(map(ne, total, self.lengths))
         try:
             return positions(map(not_, map(self.labels.issuperset, self.lists)))
         except TypeError:  # an unhashable score: the schema keeps them out, but never guess
@@ -145,9 +161,23 @@ class Column:
 
     def minority_labels(self) -> list[int]:
         """Objects whose scores are all labels and whose majority is a label, with another label
-        more frequent than the majority."""
-        lists, majorities, lengths = self.lists, self.majorities, self.lengths
-        own = list(map(list.count, lists, majorities))
+        more frequent than the majority (and perhaps others: see unlabelled, odd_majority)."""
+        counts = self.label_counts
+        try:
+            return self._minority_counted(counts) if counts is not None else self._minority_hashed()
+        except TypeError:  # an unhashable majority: the schema keeps them out, but never guess
+            return list(self.everything())
+
+    def _minority_counted(self, counts: dict[Any, list[int]]) -> list[int]:
+        none = [0] * len(self)  # the count of a majority that is not a label (odd_majority's)
+        own = map(list.__getitem__, map(counts.get, self.majorities, repeat(none)), count())
+        rows = list(counts.values())
+        top = map(max, *rows) if len(rows) > 1 else rows[0]
+        return positions(map(lt, own, top))
+
+    def _minority_hashed(self) -> list[int]:
+        lists, lengths = self.lists, self.lengths
+        own = list(map(list.count, lists, self.majorities))
         # Holding at least half of the scores, the majority is a most frequent one: the rest
         # cannot outnumber it. Only the others need every label counted.
         weak = positions(map(lt, map(add, own, own), lengths))
