@@ -25,7 +25,8 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import compress, islice, repeat
+from operator import eq, itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -307,114 +308,182 @@ class CsvFile:
         self.header_line = 1
         self.complete = True
         self.padded: set[int] = set()  # rows read with empty cells for the ones they lack
+        self.width, self.first = -1, ""  # of the header, once read
+        self.index = -1  # of the last data row taken
+        self.end = 0  # the line the last row read ended on
+        self.blank: list[int] = []  # blank lines not reported yet (a blank line at the end is not a row)
+        self.stopped = False
+        self._file: Any = None
 
     def rows(self, capture: list[str] | None = None) -> Iterator[tuple[int, int, list[str]]]:
-        """Rows with their lines. With `capture`, the raw lines of the current row are kept in it
-        (positions of cells are computed from them; it is cleared before each row)."""
-        for chunk in self.chunks(1 if capture is not None else 256, capture):
-            yield from chunk
+        """Rows with their lines, one at a time. With `capture`, the raw lines of the current
+        row are kept in it (positions of cells are computed from them; it is cleared before
+        each row)."""
+        reader = self._reader(capture)
+        if reader is None:
+            return
+        with self._file:
+            yield from self._each(reader, capture)
 
-    def chunks(self, size: int = 1024, capture: list[str] | None = None) -> Iterator[list[tuple[int, int, list[str]]]]:
-        """The rows, `size` at a time (one generator step per chunk, not per row)."""
+    def _each(self, reader: Any, capture: list[str] | None) -> Iterator[tuple[int, int, list[str]]]:
+        while True:
+            try:
+                for cells in reader:
+                    row = self._one(cells, self.end + 1, reader.line_num)
+                    if row is not None:
+                        yield row
+                    if capture is not None:
+                        capture.clear()
+                    if self.stopped:
+                        return
+                return
+            except csv.Error as exc:
+                if capture is not None:
+                    capture.clear()
+                if not self._error(exc, self.end + 1, reader.line_num):
+                    return
+
+    def chunks(self, size: int = 1024) -> Iterator[list[tuple[int, list[str]]]]:
+        """(0-based data row index, cells) of every row, `size` rows at a time. Rows are read in
+        bulk and looked at one by one only when a chunk holds something unusual (a blank or
+        ragged row, the header again, an error): in the usual chunk no Python runs per row."""
+        reader = self._reader(None)
+        if reader is None:
+            return
+        with self._file:
+            yield from self._bulk(reader, size)
+
+    def _bulk(self, reader: Any, size: int) -> Iterator[list[tuple[int, list[str]]]]:
+        while not self.stopped:
+            rows: list[list[str]] = []
+            error: csv.Error | None = None
+            try:
+                if self.width < 0:
+                    rows.append(next(reader))  # the header, and whatever precedes it, row by row
+                else:
+                    rows.extend(islice(reader, size))  # keeps the rows read before an error
+            except StopIteration:
+                pass
+            except csv.Error as exc:
+                error = exc
+            if not rows and error is None:
+                return
+            if error is None and self._plain(rows):
+                if self.blank:
+                    self._blank(self.blank)
+                first = self.index + 1
+                self.index += len(rows)
+                self.end = reader.line_num
+                yield list(zip(range(first, first + len(rows)), rows, strict=True))
+                continue
+            out = []
+            single = len(rows) == 1 and error is None
+            for cells in rows:
+                start = self.end + 1
+                end = reader.line_num if single else self.end + _lines(cells)
+                row = self._one(cells, start, end)
+                if row is not None:
+                    out.append((row[0], row[2]))
+                if self.stopped:
+                    break
+            if out:
+                yield out
+            if error is not None and not self._error(error, self.end + 1, reader.line_num):
+                return
+            self.end = reader.line_num
+
+    def _reader(self, capture: list[str] | None) -> Any:
+        """A csv reader over the file (None when it cannot be read), after the byte checks."""
         scan = _scan(self.path)
         self.problems.extend(scan.problems)
         if not scan.readable:
             self.complete = False
-            return
+            return None
         if scan.stop is not None:
             self.complete = False
         if csv.field_size_limit() != MAX_CELL:
             csv.field_size_limit(MAX_CELL)
-        with open(self.path, encoding="utf-8-sig", errors="replace", newline="") as f:
-            lines: Iterable[str] = f if scan.stop is None else islice(f, scan.stop - 1)
-            if capture is not None:
-                lines = _capturing(lines, capture)
-            yield from self._rows(csv.reader(lines, strict=True), capture, size)
+        f = open(self.path, encoding="utf-8-sig", errors="replace", newline="")  # noqa: SIM115 (closed by the caller)
+        self._file = f
+        lines: Iterable[str] = f if scan.stop is None else islice(f, scan.stop - 1)
+        if capture is not None:
+            lines = _capturing(lines, capture)
+        return csv.reader(lines, strict=True)
 
-    def _rows(self, reader: Any, capture: list[str] | None, size: int) -> Iterator[list[tuple[int, int, list[str]]]]:
-        header: list[str] = []
-        width, first = -1, ""  # of the header, once read
-        index = -1
-        end = 0  # the line the previous row ended on
-        blank: list[int] = []
-        out: list[tuple[int, int, list[str]]] = []
-        while True:
-            try:
-                for cells in reader:
-                    start, end = end + 1, reader.line_num
-                    n = len(cells)
-                    if n == width and cells[0] != first:  # the common case, decided first
-                        index += 1
-                        if blank:
-                            self._blank(blank)
-                        out.append((index, start, cells))
-                    elif not n:
-                        blank.append(start)
-                    elif not header:
-                        if blank:
-                            self._blank(blank)
-                        header = self._header(cells, start)
-                        if not header:
-                            return
-                        width, first = len(header), header[0]
-                    else:
-                        index += 1
-                        if blank:
-                            self._blank(blank)
-                        if cells == header:
-                            self.problems.append(
-                                Problem("parse/repeated-header", "the header row again", f"/{index}", start, 1)
-                            )
-                        elif n != width:
-                            self.problems.append(
-                                Problem("parse/ragged-row", f"{n} cells, the header has {width}", f"/{index}", start, 1)
-                            )
-                            if n < width:
-                                self.padded.add(index)
-                                out.append((index, start, cells + [""] * (width - n)))
-                            else:
-                                self.complete = False  # a row is left out
-                        else:
-                            out.append((index, start, cells))
-                    if len(out) >= size:
-                        yield out
-                        out = []
-                    if capture is not None:
-                        capture.clear()
-                if out:
-                    yield out
-                return
-            except csv.Error as exc:
-                start, end = end + 1, reader.line_num
-                if capture is not None:
-                    capture.clear()
-                message = str(exc)
-                where = f"/{index + 1}" if header else ""
-                stop = "unexpected end of data" in message or "field larger than field limit" in message
-                if "unexpected end of data" in message:
-                    problem = Problem(
-                        "parse/unclosed-quote", "a quoted cell starting in this row is never closed", where, start, 1
-                    )
-                elif "field larger than field limit" in message:
-                    problem = Problem(
-                        "parse/cell-too-large",
-                        f"a cell of this row is longer than {MAX_CELL:,} characters (an unclosed quote?); "
-                        "the file is not read from here on",
-                        where,
-                        start,
-                        1,
-                    )
-                else:
-                    if "expected after" in message:
-                        message = 'text after the closing quote of a cell (inside a quoted cell, write a quote as "")'
-                    problem = Problem("parse/invalid-csv", message, where, end, 1)
-                self.problems.append(problem)
-                self.complete = False  # the row (or the rest of the file) is left out
-                if stop or not header:
-                    if out:
-                        yield out
-                    return
-                index += 1
+    def _plain(self, rows: list[list[str]]) -> bool:
+        """Whether every row of a chunk is an ordinary data row (decided in C)."""
+        return set(map(len, rows)) == {self.width} and self.first not in map(itemgetter(0), rows)
+
+    def _one(self, cells: list[str], start: int, end: int) -> tuple[int, int, list[str]] | None:
+        """Take one row that ends on line `end`: the data row to yield, or None (the header, a
+        blank row, a row left out), with its problems noted."""
+        self.end = end
+        n = len(cells)
+        if n == self.width and cells[0] != self.first:  # the common case, decided first
+            self.index += 1
+            if self.blank:
+                self._blank(self.blank)
+            return self.index, start, cells
+        if not n:
+            self.blank.append(start)
+            return None
+        if self.width < 0:
+            if self.blank:
+                self._blank(self.blank)
+            header = self._header(cells, start)
+            if not header:
+                self.stopped = True
+                return None
+            self.width, self.first = len(header), header[0]
+            return None
+        self.index += 1
+        if self.blank:
+            self._blank(self.blank)
+        where = f"/{self.index}"
+        if cells == self.header:
+            self.problems.append(Problem("parse/repeated-header", "the header row again", where, start, 1))
+        elif n != self.width:
+            self.problems.append(
+                Problem("parse/ragged-row", f"{n} cells, the header has {self.width}", where, start, 1)
+            )
+            if n < self.width:
+                self.padded.add(self.index)
+                return self.index, start, cells + [""] * (self.width - n)
+            self.complete = False  # a row is left out
+        else:
+            return self.index, start, cells
+        return None
+
+    def _error(self, exc: csv.Error, start: int, end: int) -> bool:
+        """Note a row the csv module could not read; whether reading goes on after it."""
+        self.end = end
+        message = str(exc)
+        where = f"/{self.index + 1}" if self.width >= 0 else ""
+        stop = "unexpected end of data" in message or "field larger than field limit" in message
+        if "unexpected end of data" in message:
+            problem = Problem(
+                "parse/unclosed-quote", "a quoted cell starting in this row is never closed", where, start, 1
+            )
+        elif "field larger than field limit" in message:
+            problem = Problem(
+                "parse/cell-too-large",
+                f"a cell of this row is longer than {MAX_CELL:,} characters (an unclosed quote?); "
+                "the file is not read from here on",
+                where,
+                start,
+                1,
+            )
+        else:
+            if "expected after" in message:
+                message = 'text after the closing quote of a cell (inside a quoted cell, write a quote as "")'
+            problem = Problem("parse/invalid-csv", message, where, end, 1)
+        self.problems.append(problem)
+        self.complete = False  # the row (or the rest of the file) is left out
+        if stop or self.width < 0:
+            self.stopped = True
+            return False
+        self.index += 1
+        return True
 
     def _blank(self, lines: list[int]) -> None:
         for line in lines:
@@ -447,6 +516,12 @@ class CsvFile:
             seen.add(name)
         self.header = cells
         return cells
+
+
+def _lines(cells: list[str]) -> int:
+    """The physical lines a row spans: one, and one more per line break inside its cells."""
+    text = ",".join(cells)
+    return 1 + text.count("\n") + text.count("\r") - text.count("\r\n")
 
 
 def _capturing(lines: Iterable[str], into: list[str]) -> Iterator[str]:
@@ -646,33 +721,36 @@ class RowBuilder:
         ]
 
     def build(self, cells: list[str]) -> dict[str, Any]:
-        """The row object of one row; converts the list of cells in place."""
+        """The row object of one row."""
         return self.build_all([cells])[0]
 
     def build_all(self, rows: list[list[str]]) -> list[dict[str, Any]]:
-        """The row objects of many rows, converted a column at a time (the lists of cells are
-        converted in place: they are the caller's to give)."""
+        """The row objects of many rows (each as long as the header), a column at a time: each
+        distinct text of a typed column is converted once, and the rest is done in C."""
+        if not rows:
+            return []
+        texts = list(zip(*rows, strict=True))
+        columns: list[Any] = list(texts)
         for k, convert, cache in self.typed:
-            known = cache.get
-            for cells in rows:
-                text = cells[k]
-                if text:
-                    value = known(text, _MISSING)
-                    if value is _MISSING:
-                        value = convert(text)
-                        if len(cache) < _CACHED:
-                            cache[text] = value
-                    cells[k] = value
-        header, unknown = self.header, self.unknown
-        out = [dict(zip(header, cells, strict=False)) for cells in rows]  # cells are padded: never shorter
-        for cells, row in zip(rows, out, strict=True):
-            if "" in cells:
-                k = -1
-                for _ in range(cells.count("")):
-                    k = cells.index("", k + 1)
-                    row.pop(header[k], None)
-            for name in unknown:
-                row.pop(name, None)
+            values: dict[str, Any] = {}
+            for text in set(texts[k]):
+                if not text:
+                    values[text] = text  # an empty cell: left out below
+                    continue
+                value = cache.get(text, _MISSING)
+                if value is _MISSING:
+                    value = convert(text)
+                    if len(cache) < _CACHED:
+                        cache[text] = value
+                values[text] = value
+            columns[k] = map(values.__getitem__, texts[k])
+        header = self.header
+        out = list(map(dict, map(zip, repeat(header), zip(*columns, strict=True))))
+        for k, name in enumerate(header):
+            if name in self.unknown:
+                list(map(dict.pop, out, repeat(name), repeat(None)))
+            elif "" in texts[k]:  # rows without this cell: it is left out of their objects
+                list(map(dict.pop, compress(out, map(eq, texts[k], repeat(""))), repeat(name), repeat(None)))
         return out
 
 

@@ -213,13 +213,13 @@ def _chunks(
     builder: RowBuilder | None = None
     required: set[str] = set()
 
-    def check(pending: list[tuple[int, int, list[str]]]) -> list[tuple[int, dict[str, Any], bool]]:
+    def check(pending: list[tuple[int, list[str]]]) -> list[tuple[int, dict[str, Any], bool]]:
         assert builder is not None
-        rows = builder.build_all([cells for _, _, cells in pending])
+        rows = builder.build_all([cells for _, cells in pending])
         if rows_validator(table.schema).is_valid(rows) and not csv.padded:
-            return [(index, row, True) for (index, _, _), row in zip(pending, rows, strict=True)]
+            return [(index, row, True) for (index, _), row in zip(pending, rows, strict=True)]
         is_valid = validator(table.schema).is_valid
-        out = [(index, row, is_valid(row)) for (index, _, _), row in zip(pending, rows, strict=True)]
+        out = [(index, row, is_valid(row)) for (index, _), row in zip(pending, rows, strict=True)]
         for index, row, valid in out if report else ():
             if not valid:
                 for code, ptr, message in schema_errors(table.schema, row):
