@@ -14,6 +14,8 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import compress, repeat
+from operator import itemgetter, ne, or_
 from pathlib import Path
 from typing import Any
 
@@ -535,12 +537,18 @@ def survey_turns(task: Task) -> Iterator[Hit]:
 def block_name(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     prefix, column = BLOCK_NAME[table.task], table.id_column
     names: dict[Any, tuple[str, str]] = {}  # id -> (name, zero-padded id)
-    for index, row in rows:
-        block = row[column]
-        want = names.get(block)
-        if want is None:
-            number = f"{int(block):02d}"
-            want = names[block] = (f"{prefix}-{number}", number)
+    objs = list(map(itemgetter(1), rows))
+    ids = list(map(itemgetter(column), objs))
+    for block in set(ids):
+        number = f"{int(block):02d}"
+        names[block] = (f"{prefix}-{number}", number)
+    # Compared in C first; only rows that differ are looked at (and reported) one by one.
+    wanted = list(map(names.__getitem__, ids))
+    bad_name = map(ne, map(itemgetter("name"), objs), map(itemgetter(0), wanted))
+    padded = map(itemgetter(1), wanted)
+    bad_index = map(ne, map(dict.get, objs, repeat("query_index"), padded), map(itemgetter(1), wanted))
+    for index, row in compress(rows, map(or_, bad_name, bad_index)):
+        want = names[row[column]]
         if row["name"] != want[0]:
             yield table.doc, f"/{index}/name", f"name {row['name']!r}, but {column} is {block} ({want[0]})"
         if "query_index" in row and row["query_index"] != want[1]:
