@@ -10,25 +10,17 @@ the start-up time of `check-jsonschema --version`.
 
 from __future__ import annotations
 
-import argparse
-import subprocess
-import sys
 from pathlib import Path
 
-from harness import measure, report, row, tool
+from harness import generate, measure, options, report, row, tool
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, default=HERE / "data" / "coggym-large")
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--json", help="also write the figures to this file")
-    args = ap.parse_args()
-    if not (args.data / "human_data_ind.json").exists():
-        subprocess.run([sys.executable, str(HERE / "gen_coggym.py"), str(args.data)], check=True)
+    args = options(__doc__, HERE / "data" / "coggym-large", 3).parse_args()
+    generate("gen_coggym.py", args.data, args.data / "human_data_ind.json")
     hj = tool("humanjudge")
     cj = tool("check-jsonschema")
     ind = args.data / "human_data_ind.json"

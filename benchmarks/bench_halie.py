@@ -12,14 +12,12 @@ ignores). Targets: within 3x of the floor; faster than frictionless.
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
-from harness import measure, report, row, tool
+from harness import generate, measure, options, report, row, tool
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -62,15 +60,11 @@ def table_schema(json_schema: dict[str, object]) -> dict[str, object]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, default=HERE / "data" / "halie-large")
-    ap.add_argument("--repeat", type=int, default=5)
+    ap = options(__doc__, HERE / "data" / "halie-large", 5)
     ap.add_argument("--frictionless", default=shutil.which("frictionless") or "/tmp/bench/bin/frictionless")
-    ap.add_argument("--json", help="also write the figures to this file")
     args = ap.parse_args()
     events = args.data / "event_blocks.csv"
-    if not events.exists():
-        subprocess.run([sys.executable, str(HERE / "gen_halie.py"), str(args.data)], check=True)
+    generate("gen_halie.py", args.data, events)
     hj = tool("humanjudge")
     from humanjudge_schema.schemas import load_schema
 

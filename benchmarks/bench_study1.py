@@ -10,12 +10,11 @@ Targets: within 3x of the floor; peak memory below 150 MB (the log is streamed).
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
 
-from harness import measure, report, row, tool
+from harness import measure, options, report, row, tool
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -38,11 +37,7 @@ print(n)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, default=CORPUS / "study1" / "raw")
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--json", help="also write the figures to this file")
-    args = ap.parse_args()
+    args = options(__doc__, CORPUS / "study1" / "raw", 5).parse_args()
     if not (args.data / HUMAN).exists():
         sys.exit(f"no {HUMAN} in {args.data} (give the folder of the study-1 files with --data)")
     hj = tool("humanjudge")

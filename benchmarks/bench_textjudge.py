@@ -9,25 +9,17 @@ Targets: validate at least 30x faster than check-jsonschema, with a peak memory 
 
 from __future__ import annotations
 
-import argparse
-import subprocess
-import sys
 from pathlib import Path
 
-from harness import measure, report, row, tool
+from harness import generate, measure, options, report, row, tool
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, default=HERE / "data" / "textjudge-large.json")
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--json", help="also write the figures to this file")
-    args = ap.parse_args()
-    if not args.data.exists():
-        subprocess.run([sys.executable, str(HERE / "gen_textjudge.py"), str(args.data)], check=True)
+    args = options(__doc__, HERE / "data" / "textjudge-large.json", 3).parse_args()
+    generate("gen_textjudge.py", args.data, args.data)
     hj = tool("humanjudge")
     cj = tool("check-jsonschema")
     schema = ROOT / "schemas" / "textjudge" / "v1" / "dataset.schema.json"

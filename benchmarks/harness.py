@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
 import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
 
 # Runs one command and reports its peak resident memory: ru_maxrss of RUSAGE_CHILDREN is the
 # largest child of *this* process, so each measurement needs a process of its own.
@@ -17,6 +21,21 @@ t = time.perf_counter()
 rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
 print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, rc)
 """
+
+
+def options(doc: str | None, data: Path, repeat: int) -> argparse.ArgumentParser:
+    """The options every benchmark takes (--data, --repeat, --json); add others before parsing."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=data)
+    ap.add_argument("--repeat", type=int, default=repeat)
+    ap.add_argument("--json", help="also write the figures to this file")
+    return ap
+
+
+def generate(script: str, out: Path, made: Path) -> None:
+    """Run benchmarks/<script> to write `out` unless `made` (a file it writes) is there."""
+    if not made.exists():
+        subprocess.run([sys.executable, str(HERE / script), str(out)], check=True)
 
 
 def tool(name: str) -> str:

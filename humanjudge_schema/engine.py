@@ -218,9 +218,13 @@ class Context:
     pending: list[_Pending] = field(default_factory=list)
     documents: list[Any] = field(default_factory=list)  # what the unit parsed (see check_unit's keep)
 
+    def parsed(self, doc: Any) -> None:
+        """Note a document the unit parsed (findings may point into it; see check_unit's keep)."""
+        self.documents.append(doc)
+
     def problems(self, path: Path, problems: Iterable[Problem], doc: Any = None) -> None:
         if doc is not None:
-            self.documents.append(doc)
+            self.parsed(doc)
         for p in problems:
             self.pending.append(
                 _Pending(

@@ -364,7 +364,11 @@ def parse_jsonl(path: Path, raw: bytes) -> tuple[JsonlDocument, list[Problem]]:
 
 def load(path: Path) -> tuple[JsonDocument | JsonlDocument | None, list[Problem]]:
     """Read and parse a .json or .jsonl file. The document is None when nothing can be checked."""
-    raw = read_bytes(path)
+    return document(path, read_bytes(path))
+
+
+def document(path: Path, raw: bytes | Problem) -> tuple[JsonDocument | JsonlDocument | None, list[Problem]]:
+    """`load` of bytes already read (or of the problem reading them)."""
     if isinstance(raw, Problem):
         return None, [raw]
     if path.name.endswith(".jsonl"):

@@ -313,16 +313,16 @@ class CsvFile:
         self.end = 0  # the line the last row read ended on
         self.blank: list[int] = []  # blank lines not reported yet (a blank line at the end is not a row)
         self.stopped = False
-        self._file: Any = None
 
     def rows(self, capture: list[str] | None = None) -> Iterator[tuple[int, int, list[str]]]:
         """Rows with their lines, one at a time. With `capture`, the raw lines of the current
         row are kept in it (positions of cells are computed from them; it is cleared before
         each row)."""
-        reader = self._reader(capture)
-        if reader is None:
+        opened = self._open(capture)
+        if opened is None:
             return
-        with self._file:
+        f, reader = opened
+        with f:
             yield from self._each(reader, capture)
 
     def _each(self, reader: Any, capture: list[str] | None) -> Iterator[tuple[int, int, list[str]]]:
@@ -347,10 +347,11 @@ class CsvFile:
         """(0-based data row index, cells) of every row, `size` rows at a time. Rows are read in
         bulk and looked at one by one only when a chunk holds something unusual (a blank or
         ragged row, the header again, an error): in the usual chunk no Python runs per row."""
-        reader = self._reader(None)
-        if reader is None:
+        opened = self._open(None)
+        if opened is None:
             return
-        with self._file:
+        f, reader = opened
+        with f:
             yield from self._bulk(reader, size)
 
     def _bulk(self, reader: Any, size: int) -> Iterator[list[tuple[int, list[str]]]]:
@@ -392,8 +393,9 @@ class CsvFile:
                 return
             self.end = reader.line_num
 
-    def _reader(self, capture: list[str] | None) -> Any:
-        """A csv reader over the file (None when it cannot be read), after the byte checks."""
+    def _open(self, capture: list[str] | None) -> tuple[Any, Any] | None:
+        """The open file and a csv reader over it (None when it cannot be read), after the byte
+        checks."""
         scan = _scan(self.path)
         self.problems.extend(scan.problems)
         if not scan.readable:
@@ -404,11 +406,10 @@ class CsvFile:
         if csv.field_size_limit() != MAX_CELL:
             csv.field_size_limit(MAX_CELL)
         f = open(self.path, encoding="utf-8-sig", errors="replace", newline="")  # noqa: SIM115 (closed by the caller)
-        self._file = f
         lines: Iterable[str] = f if scan.stop is None else islice(f, scan.stop - 1)
         if capture is not None:
             lines = _capturing(lines, capture)
-        return csv.reader(lines, strict=True)
+        return f, csv.reader(lines, strict=True)
 
     def _plain(self, rows: list[list[str]]) -> bool:
         """Whether every row of a chunk is an ordinary data row (decided in C)."""

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
+
+import pytest
 
 from humanjudge_schema.finding import Finding
 
@@ -37,3 +39,28 @@ def assert_found(findings: Sequence[Finding], file: str, ptr: str, line: int, co
     [found] = [f for f in findings if f.file == file and f.pointer == ptr]
     assert (found.line, found.column) == (line, column)
     assert words in found.message
+
+
+Expected = dict[str, dict[tuple[str, str], int]]
+Spots = list[tuple[str, str, int, int, str]]
+
+
+def conformance_tests(expected: Expected, spots: Spots) -> tuple[Callable[..., None], ...]:
+    """The tests of a corpus module whose `findings` fixture validates a real folder: each file's
+    counts by (code, severity) are `expected[file]`, no other file has findings, and each
+    (file, pointer, line, column, words) of `spots` is found there."""
+
+    @pytest.mark.parametrize("file", sorted(expected))
+    def test_findings_of_a_real_file(findings: list[Finding], file: str) -> None:
+        assert counts_in(findings, file) == Counter(expected[file])
+
+    def test_every_finding_is_in_a_known_file(findings: list[Finding]) -> None:
+        assert {f.file for f in findings} <= set(expected)
+
+    @pytest.mark.parametrize(("file", "ptr", "line", "column", "words"), spots, ids=[p for _, p, *_ in spots])
+    def test_positions_and_messages(
+        findings: list[Finding], file: str, ptr: str, line: int, column: int, words: str
+    ) -> None:
+        assert_found(findings, file, ptr, line, column, words)
+
+    return test_findings_of_a_real_file, test_every_finding_is_in_a_known_file, test_positions_and_messages

@@ -4,15 +4,13 @@ docs/conformance-study1-halie.md; a change in any count is either a fixed rule o
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 
 from humanjudge_schema import validate
 from humanjudge_schema.kinds import find_units
 
 from .conftest import corpus
-from .helpers import assert_found, counts_in
+from .helpers import conformance_tests
 
 TASKS = ("crossword", "dialogue", "metaphor", "question", "summarization")
 EXPECTED: dict[str, dict[tuple[str, str], int]] = {
@@ -44,15 +42,6 @@ def test_every_task_is_recognised() -> None:
     assert {u.family for u in units} == {"halie"}
 
 
-@pytest.mark.parametrize("file", sorted(EXPECTED))
-def test_findings_of_a_real_file(findings: list, file: str) -> None:  # type: ignore[type-arg]
-    assert counts_in(findings, file) == Counter(EXPECTED[file])
-
-
-def test_every_finding_is_in_a_known_file(findings: list) -> None:  # type: ignore[type-arg]
-    assert {f.file for f in findings} <= set(EXPECTED)
-
-
-@pytest.mark.parametrize(("file", "ptr", "line", "column", "words"), FINDINGS, ids=[p for _, p, *_ in FINDINGS])
-def test_positions_and_messages(findings: list, file: str, ptr: str, line: int, column: int, words: str) -> None:  # type: ignore[type-arg]
-    assert_found(findings, file, ptr, line, column, words)
+test_findings_of_a_real_file, test_every_finding_is_in_a_known_file, test_positions_and_messages = conformance_tests(
+    EXPECTED, FINDINGS
+)

@@ -4,14 +4,12 @@ docs/conformance-study1-halie.md; a change in any count is either a fixed rule o
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 
 from humanjudge_schema import validate
 
 from .conftest import corpus
-from .helpers import assert_found, counts_in
+from .helpers import conformance_tests
 
 HUMAN = "study1_responses_human.jsonl.gz"
 EXPECTED: dict[str, dict[tuple[str, str], int]] = {
@@ -35,15 +33,6 @@ def findings() -> list:  # type: ignore[type-arg]
     return validate([folder], cwd=str(folder)).findings
 
 
-@pytest.mark.parametrize("file", sorted(EXPECTED))
-def test_findings_of_a_real_file(findings: list, file: str) -> None:  # type: ignore[type-arg]
-    assert counts_in(findings, file) == Counter(EXPECTED[file])
-
-
-def test_every_finding_is_in_a_known_file(findings: list) -> None:  # type: ignore[type-arg]
-    assert {f.file for f in findings} <= set(EXPECTED)
-
-
-@pytest.mark.parametrize(("file", "ptr", "line", "column", "words"), FINDINGS, ids=[p for _, p, *_ in FINDINGS])
-def test_positions_and_messages(findings: list, file: str, ptr: str, line: int, column: int, words: str) -> None:  # type: ignore[type-arg]
-    assert_found(findings, file, ptr, line, column, words)
+test_findings_of_a_real_file, test_every_finding_is_in_a_known_file, test_positions_and_messages = conformance_tests(
+    EXPECTED, FINDINGS
+)

@@ -40,7 +40,7 @@ from ..prompts import (
     usable,
 )
 from ..registry import rule
-from ..sources import JsonDocument, Problem, load, read_bytes
+from ..sources import JsonDocument, Problem, document, read_bytes
 from . import textjudge_stream
 from .textjudge_columns import NUMBER_TYPES, Column, Screen, columns, kept, positions, union
 
@@ -61,10 +61,6 @@ def _list(values: list[Any], limit: int = 10) -> str:
 def _names(values: Any, limit: int = 6) -> str:
     items = [repr(v) for v in values]
     return ", ".join(items[:limit]) + (", ..." if len(items) > limit else "")
-
-
-def _id_key(ident: Any) -> tuple[bool, Any]:
-    return isinstance(ident, str), ident
 
 
 @dataclass
@@ -93,8 +89,8 @@ class Dataset:
         for name in ("columns", "texts", "text_types", "fields"):
             self.__dict__.pop(name, None)
 
-    def kept(self, key: str, factory: Any) -> Any:
-        """What a rule keeps from run to run, made by factory() the first time."""
+    def carried(self, key: str, factory: Any) -> Any:
+        """What a rule carries from run to run, made by factory() the first time."""
         if key not in self.state:
             self.state[key] = factory()
         return self.state[key]
@@ -138,13 +134,15 @@ class Dataset:
             return set(chain.from_iterable(self.texts))
         return set().union(*map(fields_of, self.texts))
 
-    def templates(self) -> Iterator[tuple[int, str, TemplateCheck]]:
-        """(declaration index, template field, check) of every non-empty template."""
-        for k, decl in enumerate(self.declarations):
-            for name in template_fields(decl):
-                source = decl[name]
-                if isinstance(source, str) and source:
-                    yield k, name, inspect_template(source)
+    @cached_property
+    def templates(self) -> list[tuple[int, str, TemplateCheck]]:
+        """(declaration index, template field, check) of every non-empty template, parsed once."""
+        return [
+            (k, name, inspect_template(decl[name]))
+            for k, decl in enumerate(self.declarations)
+            for name in template_fields(decl)
+            if isinstance(decl[name], str) and decl[name]
+        ]
 
 
 def _sp(i: int, metric: str, *rest: object) -> str:
@@ -153,7 +151,8 @@ def _sp(i: int, metric: str, *rest: object) -> str:
 
 def check(unit: Unit, ctx: Context) -> None:
     path = unit.files[0]
-    if _is_lfs_pointer(path):
+    raw = read_bytes(path)
+    if isinstance(raw, bytes) and raw.startswith(_LFS):
         # Folder walks skip such files (they do not look like datasets); named explicitly with
         # --kind textjudge, say what the file is rather than where its JSON syntax breaks.
         ctx.problems(
@@ -169,11 +168,10 @@ def check(unit: Unit, ctx: Context) -> None:
             ],
         )
         return
-    raw = read_bytes(path)
     big = isinstance(raw, bytes) and len(raw) >= textjudge_stream.STREAM_FROM
     if big and textjudge_stream.check_in_runs(path, raw, ctx, Dataset, RULES):  # type: ignore[arg-type]
         return
-    doc, problems = load(path)
+    doc, problems = document(path, raw)
     ctx.problems(path, problems, doc)
     if not isinstance(doc, JsonDocument):
         return
@@ -186,14 +184,6 @@ def check(unit: Unit, ctx: Context) -> None:
     ds.begin(doc.data["instances"], 0, last=True)
     for r in RULES:
         ctx.run(r, ds)
-
-
-def _is_lfs_pointer(path: Path) -> bool:
-    try:
-        with open(path, "rb") as f:
-            return f.read(len(_LFS)) == _LFS
-    except OSError:
-        return False
 
 
 # --- declarations and instances ----------------------------------------------------------------
@@ -282,9 +272,8 @@ def missing_metric(ds: Dataset) -> Iterator[Hit]:
     good='{"id": 7, ...}, {"id": 8, ...}',
 )
 def duplicate_id(ds: Dataset) -> Iterator[Hit]:
-    # id -> index of its first instance. Ids are integers and strings, and a string never equals
-    # a number in Python: 12 and "12" are two keys, as in upstream's evaluation.
-    seen: dict[Any, int] = ds.kept("duplicate-id", dict)
+    # id -> index of its first instance (12 and "12" are two keys, as in upstream's evaluation)
+    seen: dict[Any, int] = ds.carried("duplicate-id", dict)
     ids = list(map(itemgetter("id"), ds.instances))
     here = dict(zip(ids, range(ds.offset, ds.offset + len(ids)), strict=True))
     if len(here) == len(ids) and seen.keys().isdisjoint(here):
@@ -311,20 +300,20 @@ def fsp_example_id(ds: Dataset) -> Iterator[Hit]:
     wanted = [(k, decl["fsp_examples_id"]) for k, decl in enumerate(ds.declarations) if decl.get("fsp_examples_id")]
     if not wanted:
         return
-    ids: set[tuple[bool, Any]] = ds.kept("fsp-example-id", set)
-    ids.update(map(_id_key, map(itemgetter("id"), ds.instances)))
+    ids: set[Any] = ds.carried("fsp-example-id", set)
+    ids.update(map(itemgetter("id"), ds.instances))
     if not ds.last:
         return
+    # Ids are integers and strings, and a string never equals a number: 12 and "12" are two ids.
     for k, examples in wanted:
         for j, ident in enumerate(examples):
-            if _id_key(ident) in ids:
+            if ident in ids:
                 continue
-            other = str(ident) if not isinstance(ident, str) else ident
             hint = ""
-            if isinstance(ident, str) and re.fullmatch(r"-?[0-9]+", ident) and (False, int(ident)) in ids:
+            if isinstance(ident, str) and re.fullmatch(r"-?[0-9]+", ident) and int(ident) in ids:
                 hint = f" (an instance has the number {int(ident)} as its id)"
-            elif not isinstance(ident, str) and (True, other) in ids:
-                hint = f" (an instance has the string {other!r} as its id)"
+            elif not isinstance(ident, str) and str(ident) in ids:
+                hint = f" (an instance has the string {str(ident)!r} as its id)"
             yield (
                 ds.doc,
                 pointer("annotations", k, "fsp_examples_id", j),
@@ -348,7 +337,7 @@ def instance_field_type(ds: Dataset) -> Iterator[Hit]:
     # field -> (index of its first instance with another type, the types); field -> count
     first: dict[str, tuple[int, set[str]]]
     counts: Counter[str]
-    first, counts = ds.kept("instance-field-type", lambda: ({}, Counter()))
+    first, counts = ds.carried("instance-field-type", lambda: ({}, Counter()))
     kinds = ds.text_types
     plain = kinds <= {str} or (
         kinds == {dict} and set(map(type, chain.from_iterable(map(dict.values, ds.texts)))) <= {str, type(None)}
@@ -759,7 +748,7 @@ def majority_value(ds: Dataset) -> Iterator[Hit]:
 def empty_scores(ds: Dataset) -> Iterator[Hit]:
     filled: Counter[str]
     empty: dict[str, list[int]]
-    filled, empty = ds.kept("empty-scores", lambda: (Counter(), {}))
+    filled, empty = ds.carried("empty-scores", lambda: (Counter(), {}))
     for col in ds.columns:
         filled[col.metric] += len(col) - len(col.empty)
         if col.empty:
@@ -792,7 +781,7 @@ def empty_scores(ds: Dataset) -> Iterator[Hit]:
     good='"prompt": "Rate this sentence: {{ instance }}"',
 )
 def template_syntax(ds: Dataset) -> Iterator[Hit]:
-    for k, name, check in ds.templates() if ds.last else ():
+    for k, name, check in ds.templates if ds.last else ():
         if check.syntax_error is not None:
             yield (
                 ds.doc,
@@ -815,7 +804,7 @@ def template_syntax(ds: Dataset) -> Iterator[Hit]:
     good='"prompt": "Rate this sentence: {{ instance }}"',
 )
 def template_unsafe(ds: Dataset) -> Iterator[Hit]:
-    for k, name, check in ds.templates() if ds.last else ():
+    for k, name, check in ds.templates if ds.last else ():
         if check.unsafe:
             yield ds.doc, pointer("annotations", k, name), f"{name} {describe_unsafe(check)}"
 
@@ -825,8 +814,8 @@ def _render_set(ds: Dataset, k: int, name: str) -> list[int]:
     the few-shot examples for prompt_fsp."""
     if name != "prompt_fsp":
         return list(range(len(ds.instances)))
-    excluded = {_id_key(x) for x in ds.declarations[k].get("fsp_examples_id") or ()}
-    return [j for j, inst in enumerate(ds.instances) if _id_key(inst["id"]) not in excluded]
+    excluded = set(ds.declarations[k].get("fsp_examples_id") or ())
+    return [j for j, inst in enumerate(ds.instances) if inst["id"] not in excluded]
 
 
 def _fields_everywhere(ds: Dataset, names: frozenset[str]) -> bool:
@@ -861,9 +850,9 @@ class _Rendered:
     good='"prompt_paraphrase_2": "Translation: {{ translation }}"',
 )
 def template_variable(ds: Dataset) -> Iterator[Hit]:
-    checks = ds.kept(
+    checks = ds.carried(
         "template-variable",
-        lambda: [(k, name, check, _Rendered()) for k, name, check in ds.templates() if check.usable and check.required],
+        lambda: [(k, name, check, _Rendered()) for k, name, check in ds.templates if check.usable and check.required],
     )
     if not checks:
         return
@@ -912,7 +901,7 @@ def template_variable(ds: Dataset) -> Iterator[Hit]:
     good='"prompt": "Is the following sentence grammatical? Answer yes or no.\\n{{ instance }}"',
 )
 def template_constant(ds: Dataset) -> Iterator[Hit]:
-    for k, name, check in ds.templates() if ds.last else ():
+    for k, name, check in ds.templates if ds.last else ():
         if check.usable and not check.variables:
             yield (
                 ds.doc,
@@ -933,7 +922,7 @@ def template_constant(ds: Dataset) -> Iterator[Hit]:
     good='"prompt": "Judge the answer.\\n\\n{{ instance }}"',
 )
 def template_not_plain(ds: Dataset) -> Iterator[Hit]:
-    for k, name, check in ds.templates() if ds.last else ():
+    for k, name, check in ds.templates if ds.last else ():
         if check.usable and check.plain_problem is not None:
             yield (
                 ds.doc,
@@ -1050,9 +1039,10 @@ def aggregate_dataset(
         )
     if output is not None and output.resolve() == path.resolve():
         raise AggregateError(f"{output} is the input: use --in-place to overwrite it")
-    if _is_lfs_pointer(path):
+    raw = read_bytes(path)
+    if isinstance(raw, bytes) and raw.startswith(_LFS):
         raise AggregateError(f"{path}: a Git LFS pointer, not the dataset (run `git lfs pull`)")
-    doc, problems = load(path)
+    doc, problems = document(path, raw)
     if not isinstance(doc, JsonDocument):
         first = problems[0].message if problems else "not JSON"
         raise AggregateError(f"{path}: {first}")
@@ -1071,7 +1061,7 @@ def aggregate_dataset(
     fixes = corrections(doc.data, config.tolerance)
     text = patch(doc.raw.decode("utf-8"), [(p, new) for p, _, new in fixes])
     data = text.encode("utf-8")
-    if path.read_bytes().startswith(b"\xef\xbb\xbf"):
+    if isinstance(raw, bytes) and raw.startswith(b"\xef\xbb\xbf"):
         data = b"\xef\xbb\xbf" + data
     target = path if in_place else output
     assert target is not None

@@ -76,8 +76,9 @@ class Column:
 
     # --- which objects ---------------------------------------------------------------------
 
-    def everything(self) -> range:
-        return range(len(self.objs))
+    def everything(self) -> list[int]:
+        """Every object: what a check keeps when it cannot decide."""
+        return list(range(len(self.objs)))
 
     @cached_property
     def empty(self) -> list[int]:
@@ -105,7 +106,7 @@ class Column:
         try:
             return positions(map(not_, map(self.labels.issuperset, self.lists)))
         except TypeError:  # an unhashable score: the schema keeps them out, but never guess
-            return list(self.everything())
+            return self.everything()
 
     @cached_property
     def odd_majority(self) -> list[int]:
@@ -114,7 +115,7 @@ class Column:
         try:
             return positions(map(not_, map(allowed.__contains__, self.majorities)))
         except TypeError:
-            return list(self.everything())
+            return self.everything()
 
     def not_only(self, types: frozenset[type]) -> list[int]:
         """Objects with an individual score of a type outside `types`."""
@@ -142,7 +143,7 @@ class Column:
         """Objects with a number outside [lo, hi] among their scores, or with anything but
         numbers (every object when the column holds anything but numbers)."""
         if not self.score_types <= NUMBER_TYPES:
-            return list(self.everything())
+            return self.everything()
         scores = list(chain.from_iterable(self.lists))
         if not scores or (lo <= min(scores) and max(scores) <= hi):
             return []
@@ -152,12 +153,12 @@ class Column:
         """Objects whose mean_human is not exactly the mean of their scores computed as the rule
         computes it, or whose scores cannot be averaged here (empty, not numbers)."""
         if self.empty or not self.score_types <= NUMBER_TYPES:
-            return list(self.everything())
+            return self.everything()
         try:
             exact = map(truediv, map(math.fsum, self.lists), self.lengths)
             return positions(map(ne, exact, self.means))
         except (OverflowError, ValueError, TypeError):
-            return list(self.everything())
+            return self.everything()
 
     def minority_labels(self) -> list[int]:
         """Objects whose scores are all labels and whose majority is a label, with another label
@@ -166,7 +167,7 @@ class Column:
         try:
             return self._minority_counted(counts) if counts is not None else self._minority_hashed()
         except TypeError:  # an unhashable majority: the schema keeps them out, but never guess
-            return list(self.everything())
+            return self.everything()
 
     def _minority_counted(self, counts: dict[Any, list[int]]) -> list[int]:
         none = [0] * len(self)  # the count of a majority that is not a label (odd_majority's)

@@ -125,7 +125,7 @@ def _check(path: Path, raw: bytes, ctx: Context, dataset: Any, rules: list[Any])
     if schema_errors(SCHEMA, data) or not usable(data, []):
         raise _GiveUp
     doc = JsonDocument(path, raw, data)
-    ctx.problems(path, [], doc)
+    ctx.parsed(doc)
     ds = dataset(doc, ctx.config.tolerance, data)
     validator = _instances_validator()
     offset = 0
