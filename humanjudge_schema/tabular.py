@@ -707,52 +707,175 @@ def converters(schema: dict[str, Any]) -> dict[str, Callable[[str], Any] | None]
 
 
 _MISSING = object()
+_DRAFT = "https://json-schema.org/draft/2020-12/schema"
+# Keywords that say nothing about the rows a schema accepts.
+_ANNOTATIONS = frozenset(
+    {"$schema", "$id", "$comment", "$defs", "title", "description", "examples", "default", "deprecated"}
+)
+# A row schema of these keywords alone checks every cell on its own: a chunk of rows is valid when
+# every column's values are, so it can be checked a column at a time.
+_PER_CELL = _ANNOTATIONS | {"type", "properties", "required", "additionalProperties"}
+
+
+def _any_string(prop: Any) -> bool:
+    """Whether a property accepts every string (a cell kept as text needs no check)."""
+    return prop is True or (
+        isinstance(prop, dict) and {k: v for k, v in prop.items() if k not in _ANNOTATIONS} in ({}, {"type": "string"})
+    )
 
 
 class RowBuilder:
-    """Turns the cells of a row into the object its schema checks: column -> value, empty cells
-    left out, columns the schema does not know left out (they are reported once, at the header)."""
+    """How the cells of a file's rows become the objects its row schema checks: column -> value,
+    empty cells left out, columns the schema does not know left out (they are reported once, at
+    the header). Conversions are remembered per column, since values repeat (0.0, 1, ['exact'])."""
 
-    def __init__(self, header: list[str], schema: dict[str, Any]) -> None:
+    def __init__(self, header: list[str], name: str) -> None:
+        from .schemas import load_schema
+
+        schema = load_schema(name)
         known = converters(schema)
+        self.name = name
         self.header = header
-        self.unknown = [name for name in header if name not in known]
-        self.typed: list[tuple[int, Callable[[str], Any], dict[str, Any]]] = [
-            (k, conv, {}) for k, name in enumerate(header) if (conv := known.get(name)) is not None
-        ]
+        self.unknown = {name for name in header if name not in known}
+        self.convert: list[Callable[[str], Any] | None] = [known.get(name) for name in header]
+        self.caches: list[dict[str, Any]] = [{} for _ in header]
+        # a column of a name given twice is read from its last column, as a JSON object's key
+        self.position = {name: k for k, name in enumerate(header)}
+        self.required: list[int] = []  # columns whose cells must not be empty
+        self.checked, self.by_columns = self._per_cell(schema)
+
+    def _per_cell(self, schema: dict[str, Any]) -> tuple[list[int], Any]:
+        """The columns whose values need checking, and a validator of their values a column at a
+        time (None when the schema's rows cannot be checked that way: rows are checked whole)."""
+        props = schema.get("properties", {})
+        if (
+            not set(schema) <= _PER_CELL
+            or schema.get("$schema", _DRAFT) != _DRAFT
+            or schema.get("type", "object") != "object"
+            or len(self.position) < len(self.header)
+            or not isinstance(props, dict)
+            or not isinstance(schema.get("required", []), list)
+            or not set(schema.get("required", [])) <= self.position.keys()
+        ):
+            return [], None
+        self.required = [self.position[name] for name in schema.get("required", [])]
+        checked = [k for k, name in enumerate(self.header) if name in props and not _any_string(props[name])]
+        derived = {
+            "$schema": _DRAFT,
+            "$defs": schema.get("$defs", {}),
+            "type": "array",
+            "prefixItems": [{"type": "array", "items": props[self.header[k]]} for k in checked],
+        }
+        from .schemas import compile_schema
+
+        try:
+            return checked, compile_schema(derived)
+        except ValueError:  # a reference the derived schema cannot resolve: rows are checked whole
+            return [], None
+
+    def chunk(self, indices: list[int], rows: list[list[str]]) -> Chunk:
+        """Rows (each as long as the header) taken together."""
+        return Chunk(self, indices, list(zip(*rows, strict=True)) if rows else [() for _ in self.header])
 
     def build(self, cells: list[str]) -> dict[str, Any]:
         """The row object of one row."""
-        return self.build_all([cells])[0]
+        return self.chunk([0], [cells]).objects[0]
 
-    def build_all(self, rows: list[list[str]]) -> list[dict[str, Any]]:
-        """The row objects of many rows (each as long as the header), a column at a time: each
-        distinct text of a typed column is converted once, and the rest is done in C."""
-        if not rows:
-            return []
-        texts = list(zip(*rows, strict=True))
-        columns: list[Any] = list(texts)
-        for k, convert, cache in self.typed:
-            values: dict[str, Any] = {}
-            for text in set(texts[k]):
-                if not text:
-                    values[text] = text  # an empty cell: left out below
-                    continue
-                value = cache.get(text, _MISSING)
-                if value is _MISSING:
-                    value = convert(text)
-                    if len(cache) < _CACHED:
-                        cache[text] = value
-                values[text] = value
-            columns[k] = map(values.__getitem__, texts[k])
-        header = self.header
-        out = list(map(dict, map(zip, repeat(header), zip(*columns, strict=True))))
-        for k, name in enumerate(header):
-            if name in self.unknown:
-                list(map(dict.pop, out, repeat(name), repeat(None)))
-            elif "" in texts[k]:  # rows without this cell: it is left out of their objects
-                list(map(dict.pop, compress(out, map(eq, texts[k], repeat(""))), repeat(name), repeat(None)))
-        return out
+
+class Chunk:
+    """Consecutive data rows of a file, taken together: their data row indices, their cells a
+    column at a time, and, built only when asked for, their row objects. A column's values are
+    JSON values, each distinct text converted once, and "" where a cell is empty (the row object
+    leaves it out)."""
+
+    def __init__(
+        self,
+        builder: RowBuilder,
+        indices: list[int],
+        texts: list[tuple[str, ...]] | None,
+        objects: list[dict[str, Any]] | None = None,
+    ) -> None:
+        self.builder, self.indices, self.texts = builder, indices, texts
+        self._objects = objects
+        self._columns: dict[str, list[Any]] = {}
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    def __iter__(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        return zip(self.indices, self.objects, strict=True)
+
+    def _values(self, k: int) -> dict[str, Any]:
+        """Each distinct text of a typed column -> its value ("" -> "")."""
+        assert self.texts is not None
+        convert, cache = self.builder.convert[k], self.builder.caches[k]
+        assert convert is not None
+        values: dict[str, Any] = {}
+        for text in set(self.texts[k]):
+            if not text:
+                values[text] = text
+                continue
+            value = cache.get(text, _MISSING)
+            if value is _MISSING:
+                value = convert(text)
+                if len(cache) < _CACHED:
+                    cache[text] = value
+            values[text] = value
+        return values
+
+    def _column(self, k: int) -> list[Any] | tuple[str, ...]:
+        assert self.texts is not None
+        if self.builder.convert[k] is None:
+            return self.texts[k]
+        return list(map(self._values(k).__getitem__, self.texts[k]))
+
+    def column(self, name: str) -> list[Any]:
+        """The values of a column, "" where a cell is empty or the file lacks the column."""
+        if name not in self._columns:
+            k = self.builder.position.get(name)
+            if k is None or name in self.builder.unknown:
+                values: Any = [""] * len(self.indices)
+            elif self.texts is None:
+                values = list(map(dict.get, self.objects, repeat(name), repeat("")))
+            else:
+                values = self._column(k)
+            self._columns[name] = values
+        return self._columns[name]
+
+    @property
+    def objects(self) -> list[dict[str, Any]]:
+        """The row objects, in order."""
+        if self._objects is None:
+            assert self.texts is not None
+            header, texts = self.builder.header, self.texts
+            columns = list(map(self._column, range(len(header))))
+            out = list(map(dict, map(zip, repeat(header), zip(*columns, strict=True))))
+            for k, name in enumerate(header):
+                if name in self.builder.unknown:
+                    list(map(dict.pop, out, repeat(name), repeat(None)))
+                elif "" in texts[k]:  # rows without this cell: it is left out of their objects
+                    list(map(dict.pop, compress(out, map(eq, texts[k], repeat(""))), repeat(name), repeat(None)))
+            self._objects = out
+        return self._objects
+
+    def valid(self) -> bool:
+        """Whether every row is valid against the row schema: decided a column at a time, on the
+        distinct values of each column, when the schema checks cells one by one."""
+        builder = self.builder
+        if builder.by_columns is None or self.texts is None:
+            return bool(rows_validator(builder.name).is_valid(self.objects))
+        texts = self.texts
+        if any("" in texts[k] for k in builder.required):
+            return False
+        values = [
+            [v for t, v in self._values(k).items() if t] if builder.convert[k] else [t for t in set(texts[k]) if t]
+            for k in builder.checked
+        ]
+        return bool(builder.by_columns.is_valid(values))
+
+    def only(self, keep: list[bool]) -> Chunk:
+        """The rows marked in `keep`."""
+        return Chunk(self.builder, list(compress(self.indices, keep)), None, list(compress(self.objects, keep)))
 
 
 @functools.cache
@@ -764,4 +887,4 @@ def rows_validator(name: str) -> Any:
     return compile_schema({"type": "array", "items": load_schema(name)})
 
 
-__all__ = ["MAX_CELL", "CsvDocument", "CsvFile", "RowBuilder", "converters", "read_header", "rows_validator"]
+__all__ = ["MAX_CELL", "Chunk", "CsvDocument", "CsvFile", "RowBuilder", "converters", "read_header", "rows_validator"]

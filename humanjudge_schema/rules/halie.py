@@ -11,11 +11,10 @@ norm_order_id needs the size of each session, so its event blocks are read a sec
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from itertools import compress, repeat
-from operator import itemgetter, ne, or_
+from itertools import compress, pairwise, repeat
+from operator import add, and_, eq, itemgetter, ne, not_, or_
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,7 @@ from ..kinds import Unit
 from ..numbers import decimals, same_value
 from ..registry import rule
 from ..schemas import available, load_schema, validator
-from ..tabular import CsvDocument, CsvFile, RowBuilder, header_columns, read_header, rows_validator
+from ..tabular import Chunk, CsvDocument, CsvFile, RowBuilder, header_columns, read_header
 
 TASKS = ("crossword", "dialogue", "metaphor", "question", "summarization")
 EVENTS, SURVEY, ACCURACIES = "event_blocks.csv", "survey_responses.csv", "accuracies.csv"
@@ -65,17 +64,7 @@ class Session:
     rows: int = 0  # rows (dialogue survey: per-turn rows)
     next_id: int | None = None  # the block (turn) id expected next
     summary_rows: int = 0  # dialogue survey: rows with turn_id -1
-    attributes_row: int = -1
-    read: Callable[[dict[str, Any]], Any] = tuple  # the attributes of a row, as `values`
-    values: Any = ()
-
-    def take(self, index: int, row: dict[str, Any]) -> None:
-        """Take the session's attributes from this (schema-valid) row."""
-        self.attributes = {k: row[k] for k in ATTRIBUTES if k in row}
-        self.attributes_row = index
-        if self.attributes:
-            self.read = operator.itemgetter(*self.attributes)
-            self.values = self.read(row)
+    attributes_row: int = -1  # the row the attributes are from
 
 
 @dataclass
@@ -103,6 +92,47 @@ class Table:
     def id_column(self) -> str:
         return BLOCK_ID.get(self.task, ("order_id", 0))[0]
 
+    @property
+    def one_per_session(self) -> bool:
+        """Whether a session has one row in this file (a summary of it), not one per block."""
+        return self.name == ACCURACIES or (self.name == SURVEY and self.task != "dialogue")
+
+    def track(self, index: int, sid: str, block: Any, attributes: dict[str, Any] | None) -> None:
+        """Keep what the session rules need of one row: its session, its block id and (for a
+        schema-valid row only: a value the schema rejects is reported already) its attributes."""
+        session = self.sessions.get(sid)
+        if session is None:
+            session = self.sessions[sid] = Session(index, attributes, attributes_row=-1 if attributes is None else index)
+        else:
+            if self.one_per_session:
+                self.duplicates.append((index, sid, session.first))
+            if attributes is not None:
+                if session.attributes is None:
+                    session.attributes, session.attributes_row = attributes, index
+                elif attributes != session.attributes:
+                    for k, first in session.attributes.items():
+                        value = attributes.get(k, first)
+                        if value != first:
+                            self.attribute_changes.append((index, k, value, first, session.attributes_row))
+        if self.one_per_session:
+            return
+        column, start = BLOCK_ID.get(self.task, ("order_id", 0))
+        if type(block) is not int:
+            if type(block) is float and block.is_integer():
+                block = int(block)
+            else:  # the schema reports it; the row still takes the next place in its session
+                session.rows += 1
+                session.next_id = (start if session.next_id is None else session.next_id) + 1
+                return
+        if block == -1 and self.name == SURVEY:  # the dialogue session row
+            session.summary_rows += 1
+            return
+        session.rows += 1
+        expected = start if session.next_id is None else session.next_id
+        if block != expected:
+            self.order.append((index, column, block, session.next_id, start))
+        session.next_id = block + 1
+
     def spot(self, column: str) -> Spot:
         cells = header_columns(self.header, self.header_line)
         k = self.header.index(column) if column in self.header else 0
@@ -119,7 +149,7 @@ class Task:
     unknown: Spot | None = None  # where the task could not be recognised
 
 
-Rows = list[tuple[int, dict[str, Any]]]  # (row index, schema-valid row)
+Rows = Chunk  # schema-valid rows: (row index, row object) pairs, and columns
 
 
 def schema_name(task: str, file: str) -> str | None:
@@ -145,55 +175,48 @@ def detect(headers: dict[str, list[str]]) -> str | None:
     return best
 
 
-def _track(table: Table, rows: list[tuple[int, dict[str, Any], bool]], one_per_session: bool) -> None:
-    """Keep what the session rules need of a chunk of rows. Attributes are taken from, and
-    compared on, schema-valid rows only: a value the schema rejects is reported already."""
-    sessions = table.sessions
-    column, start = BLOCK_ID.get(table.task, ("order_id", 0))
-    dialogue_survey = table.name == SURVEY
-    for index, row, valid in rows:
-        sid = row.get("session_id")
-        if type(sid) is not str:
-            continue
-        session = sessions.get(sid)
-        if session is None:
-            session = sessions[sid] = Session(index, None)
-            if valid:
-                session.take(index, row)
-        else:
-            if one_per_session:
-                table.duplicates.append((index, sid, session.first))
-            if valid:
-                if session.attributes is None:
-                    session.take(index, row)
-                else:
-                    try:
-                        same = session.read(row) == session.values
-                    except KeyError:
-                        same = False
-                    if not same:
-                        for k, first in session.attributes.items():
-                            value = row.get(k, first)
-                            if value != first:
-                                table.attribute_changes.append((index, k, value, first, session.attributes_row))
-        if one_per_session:
-            continue
-        block = row.get(column)
-        if type(block) is not int:
-            if type(block) is float and block.is_integer():
-                block = int(block)
-            else:  # the schema reports it; the row still takes the next place in its session
-                session.rows += 1
-                session.next_id = (start if session.next_id is None else session.next_id) + 1
+def _track(table: Table, chunk: Chunk, valid: list[bool] | None) -> None:
+    """Keep what the session rules need of a chunk of rows (`valid`: whether each row is
+    schema-valid; None: all are). Rows that continue the row before them (same session and
+    attributes, the next block id) change only their session's counts; they are found in C and
+    taken a run at a time."""
+    sids, blocks = chunk.column("session_id"), chunk.column(table.id_column)
+    names = [a for a in ATTRIBUTES if a in table.header]
+    columns = [chunk.column(a) for a in names]
+    n = len(sids)
+    starts: list[int] | None = None
+    if (
+        valid is None
+        and not table.one_per_session
+        and table.name != SURVEY
+        and "" not in sids
+        and set(map(type, blocks)) == {int}
+    ):
+        steady = zip(
+            map(eq, sids[1:], sids),
+            map(eq, blocks[1:], map(add, blocks, repeat(1))),
+            *(map(eq, c[1:], c) for c in columns),
+            strict=True,
+        )
+        starts = [0, *compress(range(1, n), map(not_, map(all, steady)))]
+    if starts is None:
+        starts = list(range(n))
+    starts.append(n)
+    for a, b in pairwise(starts):
+        for i in range(a, b):
+            sid = sids[i]
+            if type(sid) is not str or not sid:  # the schema reports it
                 continue
-        if dialogue_survey and block == -1:  # the dialogue session row
-            session.summary_rows += 1
-            continue
-        session.rows += 1
-        expected = start if session.next_id is None else session.next_id
-        if block != expected:
-            table.order.append((index, column, block, session.next_id, start))
-        session.next_id = block + 1
+            attributes = None
+            if valid is None or valid[i]:
+                attributes = {k: c[i] for k, c in zip(names, columns, strict=True) if c[i] != ""}
+            changes = len(table.attribute_changes)
+            table.track(chunk.indices[i], sid, blocks[i], attributes)
+            if b - i > 1 and len(table.attribute_changes) == changes:
+                session = table.sessions[sid]  # the rest of the run: as the row before, one id on
+                session.rows += b - i - 1
+                session.next_id = blocks[b - 1] + 1
+                break
 
 
 def _header(table: Table, header: list[str], line: int) -> None:
@@ -207,36 +230,31 @@ def _header(table: Table, header: list[str], line: int) -> None:
     table.missing = [c for c in required if c not in header]
 
 
-def _chunks(
-    ctx: Context, table: Table, csv: CsvFile, report: bool = True
-) -> Iterator[list[tuple[int, dict[str, Any], bool]]]:
-    """(row index, row, schema-valid) of every data row, a chunk at a time; schema errors go to
-    ctx. A chunk is checked by one call; only a chunk with an invalid row is checked row by row."""
+def _chunks(ctx: Context, table: Table, csv: CsvFile, report: bool = True) -> Iterator[tuple[Chunk, list[bool] | None]]:
+    """Every data row, a chunk at a time, with whether each row is schema-valid (None: all of
+    them); schema errors go to ctx. A chunk is checked by one call, on the distinct values of
+    each column; only a chunk with an invalid row is checked row by row."""
     builder: RowBuilder | None = None
     required: set[str] = set()
-
-    def check(pending: list[tuple[int, list[str]]]) -> list[tuple[int, dict[str, Any], bool]]:
-        assert builder is not None
-        rows = builder.build_all([cells for _, cells in pending])
-        if rows_validator(table.schema).is_valid(rows) and not csv.padded:
-            return [(index, row, True) for (index, _), row in zip(pending, rows, strict=True)]
+    for pending in csv.chunks(_CHUNK):
+        if builder is None:
+            _header(table, csv.header or [], csv.header_line)
+            builder = RowBuilder(table.header, table.schema)
+            required = {f'"{c}" is a required property' for c in table.missing}
+        chunk = builder.chunk(list(map(itemgetter(0), pending)), list(map(itemgetter(1), pending)))
+        if not csv.padded and chunk.valid():
+            yield chunk, None
+            continue
         is_valid = validator(table.schema).is_valid
-        out = [(index, row, is_valid(row)) for (index, _), row in zip(pending, rows, strict=True)]
-        for index, row, valid in out if report else ():
-            if not valid:
+        valid = list(map(is_valid, chunk.objects))
+        for (index, row), ok in zip(chunk, valid, strict=True) if report else ():
+            if not ok:
                 for code, ptr, message in schema_errors(table.schema, row):
                     if not (ptr == "" and message in required):  # a missing column: reported at the header
                         ctx.add(code, table.doc, f"/{index}{ptr}", message)
         # A row short of cells passes its schema with them empty, but rules would point at cells
         # that are not in the file: it is left to parse/ragged-row.
-        return [(index, row, valid and index not in csv.padded) for index, row, valid in out]
-
-    for chunk in csv.chunks(_CHUNK):
-        if builder is None:
-            _header(table, csv.header or [], csv.header_line)
-            builder = RowBuilder(table.header, load_schema(table.schema))
-            required = {f'"{c}" is a required property' for c in table.missing}
-        yield check(chunk)
+        yield chunk, [ok and index not in csv.padded for index, ok in zip(chunk.indices, valid, strict=True)]
     if builder is None and csv.header is not None:
         _header(table, csv.header, csv.header_line)
 
@@ -252,18 +270,17 @@ def _read(ctx: Context, task: Task, path: Path, schema: str) -> Table:
     table = Table(path.name, task.task, schema, CsvDocument(path, []), True, [], 1)
     row_rules = [r for r in ROW_RULES if (task.task, path.name) in r.applies]  # type: ignore[attr-defined]
     late_rules = [r for r in LATE_RULES if (task.task, path.name) in r.applies]  # type: ignore[attr-defined]
-    one_per_session = path.name == ACCURACIES or (path.name == SURVEY and task.task != "dialogue")
     csv = CsvFile(path)
-    for chunk in _chunks(ctx, table, csv):
-        _track(table, chunk, one_per_session)
+    for chunk, valid in _chunks(ctx, table, csv):
+        _track(table, chunk, valid)
         if row_rules:
-            _run(ctx, row_rules, task, table, [(index, row) for index, row, valid in chunk if valid])
+            _run(ctx, row_rules, task, table, chunk if valid is None else chunk.only(valid))
     table.complete = csv.complete
     ctx.problems(path, csv.problems)
     if late_rules and table.complete and not table.missing:
         table.sizes = {sid: s.rows for sid, s in table.sessions.items()}
-        for chunk in _chunks(ctx, table, CsvFile(path), report=False):
-            _run(ctx, late_rules, task, table, [(index, row) for index, row, valid in chunk if valid])
+        for chunk, valid in _chunks(ctx, table, CsvFile(path), report=False):
+            _run(ctx, late_rules, task, table, chunk if valid is None else chunk.only(valid))
     return table
 
 
@@ -536,26 +553,24 @@ def survey_turns(task: Task) -> Iterator[Hit]:
 )
 def block_name(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     prefix, column = BLOCK_NAME[table.task], table.id_column
-    names: dict[Any, tuple[str, str]] = {}  # id -> (name, zero-padded id)
-    objs = list(map(itemgetter(1), rows))
-    ids = list(map(itemgetter(column), objs))
+    ids, names, numbers = rows.column(column), rows.column("name"), rows.column("query_index")
+    wanted: dict[Any, tuple[str, str]] = {}  # id -> (name, zero-padded id)
     for block in set(ids):
         number = f"{int(block):02d}"
-        names[block] = (f"{prefix}-{number}", number)
+        wanted[block] = (f"{prefix}-{number}", number)
     # Compared in C first; only rows that differ are looked at (and reported) one by one.
-    wanted = list(map(names.__getitem__, ids))
-    bad_name = map(ne, map(itemgetter("name"), objs), map(itemgetter(0), wanted))
-    padded = map(itemgetter(1), wanted)
-    bad_index = map(ne, map(dict.get, objs, repeat("query_index"), padded), map(itemgetter(1), wanted))
-    for index, row in compress(rows, map(or_, bad_name, bad_index)):
-        want = names[row[column]]
-        if row["name"] != want[0]:
-            yield table.doc, f"/{index}/name", f"name {row['name']!r}, but {column} is {block} ({want[0]})"
-        if "query_index" in row and row["query_index"] != want[1]:
+    want = list(map(wanted.__getitem__, ids))
+    bad_name = map(ne, names, map(itemgetter(0), want))
+    bad_number = map(and_, map(bool, numbers), map(ne, numbers, map(itemgetter(1), want)))
+    for i in compress(range(len(ids)), map(or_, bad_name, bad_number)):
+        index, block, (name, number) = rows.indices[i], ids[i], want[i]
+        if names[i] != name:
+            yield table.doc, f"/{index}/name", f"name {names[i]!r}, but {column} is {block} ({name})"
+        if numbers[i] and numbers[i] != number:
             yield (
                 table.doc,
                 f"/{index}/query_index",
-                f"query_index {row['query_index']!r}, but order_id is {block} ({want[1]!r})",
+                f"query_index {numbers[i]!r}, but order_id is {block} ({number!r})",
             )
 
 
