@@ -102,7 +102,9 @@ class Table:
         schema-valid row only: a value the schema rejects is reported already) its attributes."""
         session = self.sessions.get(sid)
         if session is None:
-            session = self.sessions[sid] = Session(index, attributes, attributes_row=-1 if attributes is None else index)
+            session = self.sessions[sid] = Session(
+                index, attributes, attributes_row=-1 if attributes is None else index
+            )
         else:
             if self.one_per_session:
                 self.duplicates.append((index, sid, session.first))
@@ -175,34 +177,32 @@ def detect(headers: dict[str, list[str]]) -> str | None:
     return best
 
 
+def _runs(table: Table, sids: list[Any], blocks: list[Any], columns: list[list[Any]]) -> list[int] | None:
+    """Where the runs of schema-valid rows start in a chunk, a run being rows that continue the
+    row before them: the same session and attributes, the next block id (compared in C). None
+    when the rows must be taken one by one (ids that are not integers, rows without a session,
+    files with one row per session or with session rows)."""
+    if table.one_per_session or table.name == SURVEY or "" in sids or set(map(type, blocks)) != {int}:
+        return None
+    steady = zip(
+        map(eq, sids[1:], sids),
+        map(eq, blocks[1:], map(add, blocks, repeat(1))),
+        *(map(eq, c[1:], c) for c in columns),
+        strict=True,
+    )
+    return [0, *compress(range(1, len(sids)), map(not_, map(all, steady)))]
+
+
 def _track(table: Table, chunk: Chunk, valid: list[bool] | None) -> None:
     """Keep what the session rules need of a chunk of rows (`valid`: whether each row is
-    schema-valid; None: all are). Rows that continue the row before them (same session and
-    attributes, the next block id) change only their session's counts; they are found in C and
-    taken a run at a time."""
+    schema-valid; None: all are). A run of rows that continue one another changes only its
+    session's counts: its first row is taken, and the rest at once."""
     sids, blocks = chunk.column("session_id"), chunk.column(table.id_column)
     names = [a for a in ATTRIBUTES if a in table.header]
     columns = [chunk.column(a) for a in names]
     n = len(sids)
-    starts: list[int] | None = None
-    if (
-        valid is None
-        and not table.one_per_session
-        and table.name != SURVEY
-        and "" not in sids
-        and set(map(type, blocks)) == {int}
-    ):
-        steady = zip(
-            map(eq, sids[1:], sids),
-            map(eq, blocks[1:], map(add, blocks, repeat(1))),
-            *(map(eq, c[1:], c) for c in columns),
-            strict=True,
-        )
-        starts = [0, *compress(range(1, n), map(not_, map(all, steady)))]
-    if starts is None:
-        starts = list(range(n))
-    starts.append(n)
-    for a, b in pairwise(starts):
+    starts = (_runs(table, sids, blocks, columns) if valid is None else None) or list(range(n))
+    for a, b in pairwise([*starts, n]):
         for i in range(a, b):
             sid = sids[i]
             if type(sid) is not str or not sid:  # the schema reports it
