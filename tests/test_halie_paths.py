@@ -25,7 +25,7 @@ from humanjudge_schema.rules import halie
 from humanjudge_schema.schemas import validator
 from humanjudge_schema.tabular import CsvFile, RowBuilder
 
-from .conftest import CASES
+from .conftest import CASES, corpus
 from .test_fuzz import FUZZ, mutate_csv
 
 FOLDERS = sorted(p for kind in ("valid", "invalid") for p in (CASES / "halie" / kind).iterdir() if p.is_dir())
@@ -198,3 +198,10 @@ def test_runs_on_their_edges(edge: str, size: int, tmp_path: Path, monkeypatch: 
     fast, plain = _both(folder, monkeypatch)
     assert fast == plain
     assert {(f.code, f.pointer) for f in fast} == expected
+
+
+def test_the_real_tasks_find_the_same_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = corpus("halie", "data", "std")
+    fast, plain = _both(data, monkeypatch)
+    assert fast == plain
+    assert len(fast) == 76  # the documented warnings (docs/conformance-study1-halie.md)

@@ -3,10 +3,11 @@ survey_responses.csv and (crossword only) accuracies.csv, checked together.
 
 The task is recognised by the headers, not by the folder's name: each file's header is compared
 with the columns of every task's schema for that file. Each file is then read once, as a stream
-of rows: a row is coerced by its schema's declared types and checked against the schema; rules
-over single rows see schema-valid rows in chunks; what the rules over sessions need (first row,
-attributes, next block id) is kept per session, never the rows themselves. The metaphor task's
-norm_order_id needs the size of each session, so its event blocks are read a second time.
+of chunks of rows held as columns: cells are coerced by the schema's declared types and a chunk
+is checked against the schema a column at a time (row by row only when a row is invalid); rules
+over single rows see the schema-valid rows of a chunk; what the rules over sessions need (first
+row, attributes, next block id) is kept per session, never the rows themselves. The metaphor
+task's norm_order_id needs the size of each session, so its event blocks are read a second time.
 """
 
 from __future__ import annotations
