@@ -205,3 +205,14 @@ def test_the_real_tasks_find_the_same_on_both_paths(monkeypatch: pytest.MonkeyPa
     fast, plain = _both(data, monkeypatch)
     assert fast == plain
     assert len(fast) == 76  # the documented warnings (docs/conformance-study1-halie.md)
+
+
+def test_block_name_names_each_row_its_own_id(tmp_path: Path) -> None:
+    """halie/block-name works on columns; each message names the id of its own row."""
+    folder = _crossword(tmp_path, {0: {"name": "crossword-07"}, 4: {"name": "crossword-09", "query_index": "03"}})
+    found = sorted((f.pointer, f.message) for f in validate([folder], kind="halie").findings)
+    assert found == [
+        ("/0/name", "name 'crossword-07', but order_id is 0 (crossword-00)"),
+        ("/4/name", "name 'crossword-09', but order_id is 1 (crossword-01)"),
+        ("/4/query_index", "query_index '03', but order_id is 1 ('01')"),
+    ]
