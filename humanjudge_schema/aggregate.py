@@ -32,6 +32,11 @@ class AggregateError(ValueError):
     """The experiment cannot be aggregated; the message says why."""
 
 
+class WriteError(AggregateError):
+    """A file cannot be written (no such folder, no permission, the disk full); nothing of it is
+    left behind."""
+
+
 def _mean(values: list[Any]) -> float | None:
     numbers = [v for v in values if v is not None] if None in values else values
     if not numbers:
@@ -125,7 +130,10 @@ def _mode_for(path: Path) -> int:
 def write_atomic(path: Path, data: bytes) -> None:
     """Write a file so that readers see the old content or the new, never half of it."""
     mode = _mode_for(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -133,8 +141,10 @@ def write_atomic(path: Path, data: bytes) -> None:
             os.fsync(f.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
         raise
 
 

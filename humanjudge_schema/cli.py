@@ -234,7 +234,7 @@ def render(
     """
     import orjson
 
-    from .aggregate import write_atomic
+    from .aggregate import WriteError, write_atomic
     from .prompts import DatasetError, TemplateError, render_prompts
 
     if output is not None and output.resolve() == dataset.resolve():
@@ -258,7 +258,10 @@ def render(
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
-        write_atomic(output, data)
+        try:
+            write_atomic(output, data)
+        except WriteError as exc:
+            _fail(str(exc))
         click.echo(f"wrote {len(prompts)} prompt{'' if len(prompts) == 1 else 's'} to {output}", err=True)
 
 

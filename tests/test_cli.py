@@ -198,6 +198,39 @@ def test_aggregate_writes_checks_and_refuses_to_overwrite(experiment: Path) -> N
     assert not list(experiment.glob(".*.tmp"))
 
 
+def test_a_file_that_cannot_be_written_is_one_line_and_exit_2(experiment: Path, tmp_path: Path) -> None:
+    dataset = next((ROOT / "examples" / "textjudge" / "valid").glob("*.json"))
+    missing = tmp_path / "no-such-folder" / "out.json"
+    for args in (
+        ("aggregate", "--force", "-o", str(missing), str(experiment)),
+        ("aggregate", "-o", str(missing), str(dataset)),
+        ("render", "-o", str(missing), str(dataset)),
+    ):
+        proc = run(*args)
+        assert proc.returncode == 2, args
+        assert proc.stderr.strip() == f"humanjudge: cannot write {missing}: No such file or directory", args
+        assert "internal error" not in proc.stderr
+
+
+def test_a_full_disk_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import os
+
+    from humanjudge_schema.aggregate import WriteError, write_atomic
+
+    target = tmp_path / "out.json"
+    target.write_bytes(b"old")
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(WriteError, match=r"cannot write .*out\.json: No space left on device"):
+        write_atomic(target, b"new")
+    assert target.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
 def test_schema_command() -> None:
     listing = run("schema").stdout
     assert "coggym/v1/trial" in listing
