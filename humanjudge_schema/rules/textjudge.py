@@ -63,6 +63,10 @@ def _names(values: Any, limit: int = 6) -> str:
     return ", ".join(items[:limit]) + (", ..." if len(items) > limit else "")
 
 
+class per_run(cached_property[Any]):  # a decorator, named like cached_property
+    """A cached property of the current run of instances, forgotten when the next run begins."""
+
+
 @dataclass
 class Dataset:
     """A dataset's declarations, and its instances one run at a time.
@@ -86,8 +90,9 @@ class Dataset:
     def begin(self, instances: list[dict[str, Any]], offset: int, last: bool) -> None:
         """Make the next run of instances current."""
         self.instances, self.offset, self.last = instances, offset, last
-        for name in ("columns", "texts", "text_types", "fields"):
-            self.__dict__.pop(name, None)
+        for name, attribute in vars(type(self)).items():
+            if isinstance(attribute, per_run):
+                self.__dict__.pop(name, None)
 
     def carried(self, key: str, factory: Any) -> Any:
         """What a rule carries from run to run, made by factory() the first time."""
@@ -108,7 +113,7 @@ class Dataset:
         """metric -> declaration; the last of two with one name, as upstream's evaluation reads."""
         return {d["metric"]: d for d in self.declarations}
 
-    @cached_property
+    @per_run
     def columns(self) -> list[Column]:
         """The score objects of each declared metric (see textjudge_columns)."""
         return columns(self.metrics, self.instances, self.offset)
@@ -118,16 +123,16 @@ class Dataset:
         objects that the screen keeps: those where a rule may find something."""
         return kept(self.columns, screen)
 
-    @cached_property
+    @per_run
     def texts(self) -> list[Any]:
         """Each instance's `instance`: its text or its fields."""
         return list(map(itemgetter("instance"), self.instances))
 
-    @cached_property
+    @per_run
     def text_types(self) -> set[type]:
         return set(map(type, self.texts))
 
-    @cached_property
+    @per_run
     def fields(self) -> set[str]:
         """The template variables of the run's instances, together."""
         if self.text_types == {dict}:
