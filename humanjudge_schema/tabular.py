@@ -779,10 +779,6 @@ class RowBuilder:
         """Rows (each as long as the header) taken together."""
         return Chunk(self, indices, list(zip(*rows, strict=True)) if rows else [() for _ in self.header])
 
-    def build(self, cells: list[str]) -> dict[str, Any]:
-        """The row object of one row."""
-        return self.chunk([0], [cells]).objects[0]
-
 
 class Chunk:
     """Consecutive data rows of a file, taken together: their data row indices, their cells a
@@ -800,6 +796,7 @@ class Chunk:
         self.builder, self.indices, self.texts = builder, indices, texts
         self._objects = objects
         self._columns: dict[str, list[Any]] = {}
+        self._distinct: dict[int, dict[str, Any]] = {}
 
     def __len__(self) -> int:
         return len(self.indices)
@@ -809,10 +806,12 @@ class Chunk:
 
     def _values(self, k: int) -> dict[str, Any]:
         """Each distinct text of a typed column -> its value ("" -> "")."""
+        if k in self._distinct:
+            return self._distinct[k]
         assert self.texts is not None
         convert, cache = self.builder.convert[k], self.builder.caches[k]
         assert convert is not None
-        values: dict[str, Any] = {}
+        values = self._distinct[k] = {}
         for text in set(self.texts[k]):
             if not text:
                 values[text] = text
