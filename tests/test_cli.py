@@ -212,25 +212,6 @@ def test_a_file_that_cannot_be_written_is_one_line_and_exit_2(experiment: Path, 
         assert "internal error" not in proc.stderr
 
 
-def test_a_full_disk_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import errno
-    import os
-
-    from humanjudge_schema.aggregate import WriteError, write_atomic
-
-    target = tmp_path / "out.json"
-    target.write_bytes(b"old")
-
-    def full(fd: int) -> None:
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-    monkeypatch.setattr(os, "fsync", full)
-    with pytest.raises(WriteError, match=r"cannot write .*out\.json: No space left on device"):
-        write_atomic(target, b"new")
-    assert target.read_bytes() == b"old"
-    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
-
-
 def test_schema_command() -> None:
     listing = run("schema").stdout
     assert "coggym/v1/trial" in listing

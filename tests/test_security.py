@@ -306,7 +306,7 @@ def test_write_atomic_leaves_the_old_file_or_none(
     if existing:
         target.write_bytes(b"old")
     FAILURES[failure](monkeypatch)
-    with pytest.raises(OSError):
+    with pytest.raises(aggregate.WriteError, match=r"^cannot write .*out\.json: "):
         aggregate.write_atomic(target, b"new content" * 1000)
     assert (target.read_bytes() if target.exists() else None) == (b"old" if existing else None)
     assert _leftovers(tmp_path) == [] and sorted(tmp_path.iterdir()) == ([target] if existing else [])
