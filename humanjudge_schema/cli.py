@@ -86,6 +86,13 @@ def cli() -> None:
     help="Skip files of no known format instead of failing (for hooks that pass every changed file).",
 )
 @click.option(
+    "--max-per-code",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="List at most N findings of one code per file; the rest are counted in one more finding "
+    "(0: list every one). Default: the configuration's max-per-code, else 1000.",
+)
+@click.option(
     "--progress/--no-progress",
     default=None,
     help="Show a progress bar on stderr. Default: only on a terminal, outside CI, for runs over half a second.",
@@ -100,6 +107,7 @@ def validate(
     config_file: Path | None,
     jobs: int,
     skip_unknown: bool,
+    max_per_code: int | None,
     progress: bool | None,
 ) -> None:
     """Validate dataset files and folders.
@@ -127,6 +135,7 @@ def validate(
             skip_unknown=skip_unknown,
             progress=bar,
             keep=_PARSED,
+            max_per_code=max_per_code,
         )
     except (UsageError, ConfigError) as exc:
         _fail(str(exc))

@@ -23,7 +23,15 @@ class ConfigError(ValueError):
     """The configuration cannot be used; the message names the file and the key."""
 
 
-_KEYS = {"select", "ignore", "severity", "per-file-ignores", "tolerance", *("coggym", "textjudge", "study1", "halie")}
+_KEYS = {
+    "select",
+    "ignore",
+    "severity",
+    "per-file-ignores",
+    "tolerance",
+    "max-per-code",
+    *("coggym", "textjudge", "study1", "halie"),
+}
 _FAMILY_OPTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "coggym": {"response-count": str},
     "textjudge": {},
@@ -43,6 +51,8 @@ class Config:
     severities: dict[str, Severity | None] = field(default_factory=dict)
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     tolerance: float = 1e-9
+    # findings of one code listed per file; the rest are counted in one more finding (0: all)
+    max_per_code: int = 1000
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     root: Path | None = None  # folder of the config file: per-file patterns are relative to it
     source: Path | None = None
@@ -67,11 +77,14 @@ class Config:
     def option(self, family: str, name: str, default: Any) -> Any:
         return self.options.get(family, {}).get(name, default)
 
-    def with_flags(self, select: tuple[str, ...] | None, ignore: tuple[str, ...]) -> Config:
+    def with_flags(
+        self, select: tuple[str, ...] | None, ignore: tuple[str, ...], max_per_code: int | None = None
+    ) -> Config:
         return replace(
             self,
             select=select if select else self.select,
             ignore=self.ignore + ignore,
+            max_per_code=self.max_per_code if max_per_code is None else max_per_code,
         )
 
 
@@ -107,6 +120,9 @@ def parse_config(table: dict[str, Any], source: Path) -> Config:
     tolerance = table.get("tolerance", 1e-9)
     if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool) or tolerance < 0:
         raise ConfigError(f"{where}: tolerance must be a number >= 0")
+    max_per_code = table.get("max-per-code", 1000)
+    if not isinstance(max_per_code, int) or isinstance(max_per_code, bool) or max_per_code < 0:
+        raise ConfigError(f"{where}: max-per-code must be an integer >= 0 (0: list every finding)")
     options: dict[str, dict[str, Any]] = {}
     for family, known in _FAMILY_OPTIONS.items():
         sub = table.get(family, {})
@@ -126,6 +142,7 @@ def parse_config(table: dict[str, Any], source: Path) -> Config:
         severities=severities,
         per_file_ignores=tuple((k, _codes(v, f"{where}: per-file-ignores")) for k, v in pfi.items()),
         tolerance=float(tolerance),
+        max_per_code=max_per_code,
         options=options,
         root=source.parent,
         source=source,

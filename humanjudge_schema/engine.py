@@ -217,6 +217,18 @@ class Context:
     root: Path | None = None  # the unit's folder or file: where a finding with no document goes
     pending: list[_Pending] = field(default_factory=list)
     documents: list[Any] = field(default_factory=list)  # what the unit parsed (see check_unit's keep)
+    # findings per (file, code) so far: past config.max_per_code they are counted, not kept, so a
+    # file broken on every line costs a count, not a finding per line
+    counts: dict[tuple[Path | None, str], int] = field(default_factory=dict)
+
+    def _listed(self, code: str, doc: Any) -> bool:
+        """Count a finding; whether it is one of the first max_per_code of its code and file."""
+        limit = self.config.max_per_code
+        if not limit:
+            return True
+        key = (doc if isinstance(doc, Path) else getattr(doc, "path", None), code)
+        n = self.counts[key] = self.counts.get(key, 0) + 1
+        return n <= limit
 
     def parsed(self, doc: Any) -> None:
         """Note a document the unit parsed (findings may point into it; see check_unit's keep)."""
@@ -226,6 +238,8 @@ class Context:
         if doc is not None:
             self.parsed(doc)
         for p in problems:
+            if not self._listed(p.code, path):
+                continue
             self.pending.append(
                 _Pending(
                     p.code, p.message, doc if doc is not None and p.line is None else path, p.pointer, p.line, p.column
@@ -233,7 +247,8 @@ class Context:
             )
 
     def add(self, code: str, doc: Any, ptr: str, message: str) -> None:
-        self.pending.append(_Pending(code, message, doc, ptr, None, None))
+        if self._listed(code, doc):
+            self.pending.append(_Pending(code, message, doc, ptr, None, None))
 
     def schema(self, name: str, doc: Any, data: Any, prefix: str = "") -> bool:
         """Check data against a schema; report errors; True when it is valid."""
@@ -279,6 +294,16 @@ class Context:
             if severity is None or not self.config.wants(p.code, path):
                 continue
             out.append(Finding(p.code, severity, p.message, file, p.pointer, line, col))
+        limit = self.config.max_per_code
+        for (path, code), n in self.counts.items():
+            severity = self.config.severity(code, severity_of(code))
+            if n > limit and severity is not None and self.config.wants(code, path):
+                file = display_path(path, self.cwd) if path is not None else ""
+                message = (
+                    f"{n - limit:,} more {code} findings in this file are not listed (the first {limit:,} "
+                    "are; --max-per-code 0 lists every one)"
+                )
+                out.append(Finding(code, severity, message, file, more=n - limit))
         out.sort(key=Finding.sort_key)
         return out
 

@@ -25,6 +25,7 @@ class Finding:
     pointer: str = ""
     line: int | None = None
     column: int | None = None
+    more: int = 0  # in a summary of unlisted findings (see max-per-code): how many it stands for
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.file, self.line or 0, self.column or 0, self.pointer, self.code)
@@ -38,6 +39,7 @@ class Finding:
             "pointer": self.pointer,
             "line": self.line,
             "column": self.column,
+            **({"more": self.more} if self.more else {}),
         }
 
 

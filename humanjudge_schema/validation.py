@@ -25,11 +25,11 @@ class Result:
 
     @property
     def errors(self) -> int:
-        return sum(f.severity is Severity.ERROR for f in self.findings)
+        return sum(f.more or 1 for f in self.findings if f.severity is Severity.ERROR)
 
     @property
     def warnings(self) -> int:
-        return sum(f.severity is Severity.WARNING for f in self.findings)
+        return sum(f.more or 1 for f in self.findings if f.severity is Severity.WARNING)
 
 
 class Progress(Protocol):
@@ -64,14 +64,14 @@ def check_unit(unit: Unit, config: Config, cwd: str | None = None, keep: list[ob
             gc.enable()
 
 
-_Row = tuple[str, str, str, str, str, int | None, int | None]
+_Row = tuple[str, str, str, str, str, int | None, int | None, int]
 
 
 def _check_in_worker(unit: Unit, config: Config, cwd: str | None) -> list[_Row]:
     # Plain tuples cross the process boundary: cheaper to pickle than dataclasses, and safe
     # on every Python version the package supports.
     findings = check_unit(unit, config, cwd)
-    return [(f.code, f.severity.value, f.message, f.file, f.pointer, f.line, f.column) for f in findings]
+    return [(f.code, f.severity.value, f.message, f.file, f.pointer, f.line, f.column, f.more) for f in findings]
 
 
 def _known(path: Path, kind: str | None) -> bool:
@@ -106,6 +106,7 @@ def validate(
     skip_unknown: bool = False,
     progress: Progress | None = None,
     keep: list[object] | None = None,
+    max_per_code: int | None = None,
 ) -> Result:
     """Validate files and folders. Configuration is found next to each unit unless given.
 
@@ -116,6 +117,9 @@ def validate(
     With `keep` (a list) and one job, the documents of the last unit checked are left in it
     rather than freed: a command that exits right after the run can leave them to the operating
     system, which takes no time, where freeing the objects of a 50 MB dataset takes 0.1 s.
+
+    `max_per_code` (default: the configuration's, else 1000) lists at most that many findings of
+    one code per file; the rest are counted in one more finding of that code (0: list all).
     """
     if isinstance(paths, (str, Path)):  # one path, not a sequence of one-letter paths
         paths = [paths]
@@ -124,7 +128,7 @@ def validate(
         wanted = [p for p in wanted if not p.is_file() or _known(p, kind)]
     units = find_units(wanted, kind)
     forget()  # within a run configuration files are read once; across runs they may change
-    configs = [(config or discover(unit.root)).with_flags(select, ignore) for unit in units]
+    configs = [(config or discover(unit.root)).with_flags(select, ignore, max_per_code) for unit in units]
     findings: list[Finding] = []
     if progress is not None:
         progress.start(units)
@@ -164,7 +168,7 @@ def _parallel(
                 progress.done(units[futures[future]])
     # In unit order, as a serial run adds them: findings with equal sort keys keep the same order.
     return [
-        Finding(code, Severity(sev), message, file, ptr, line, col)
+        Finding(code, Severity(sev), message, file, ptr, line, col, more)
         for i in range(len(units))
-        for code, sev, message, file, ptr, line, col in by_unit[i]
+        for code, sev, message, file, ptr, line, col, more in by_unit[i]
     ]

@@ -123,6 +123,25 @@ def test_per_file_ignores(experiment: Path) -> None:
     assert {f["code"] for f in doc["findings"]} == {"coggym/mean-value"}
 
 
+def test_max_per_code_from_configuration_and_flag(tmp_path: Path) -> None:
+    broken = tmp_path / "broken"
+    shutil.copytree(BROKEN, broken)
+    full = json.loads(run("validate", "--format", "json", str(broken)).stdout)
+    means = [f for f in full["findings"] if f["code"] == "coggym/mean-value"]
+    assert len(means) == 3
+    (broken / "humanjudge.toml").write_text("max-per-code = 1\n")
+    doc = json.loads(run("validate", "--format", "json", str(broken)).stdout)
+    listed = [f for f in doc["findings"] if f["code"] == "coggym/mean-value"]
+    assert listed[1:] == [means[0]] and listed[0]["more"] == 2 and listed[0]["line"] is None
+    assert "2 more coggym/mean-value findings in this file are not listed" in listed[0]["message"]
+    assert doc["summary"] == full["summary"]  # the totals count what is not listed
+    doc = json.loads(run("validate", "--format", "json", "--max-per-code", "0", str(broken)).stdout)
+    assert doc == full
+    (broken / "humanjudge.toml").write_text("max-per-code = -1\n")
+    proc = run("validate", str(broken))
+    assert proc.returncode == 2 and "max-per-code must be an integer >= 0" in proc.stderr
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
