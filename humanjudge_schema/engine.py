@@ -12,7 +12,7 @@ from typing import Any, Protocol
 import orjson
 
 from .config import Config
-from .finding import Finding, Severity, pointer
+from .finding import Finding, Severity, pointer, split_pointer
 from .registry import RULES, register, severity_of
 from .schemas import validator
 from .sources import Problem, display_path
@@ -207,28 +207,57 @@ class _Pending:
     line: int | None
     column: int | None
 
+    def rank(self) -> tuple[Any, ...]:
+        """Where the finding stands among those of its code and file, known before positions are:
+        by line when it has one, else by pointer, array indices as numbers."""
+        steps = tuple((0, int(t), "") if t.isdigit() else (1, 0, t) for t in split_pointer(self.pointer))
+        return self.line or 0, steps, self.pointer, self.message
+
+
+def _path(doc: Any) -> Path | None:
+    """The file a finding is about: a Path itself, or the path of a document."""
+    return doc if isinstance(doc, Path) else getattr(doc, "path", None)
+
+
+_Key = tuple[Path | None, str]  # (file, code)
+_Point = tuple[dict[_Key, list[_Pending]], int, dict[_Key, int]]
+
 
 @dataclass
 class Context:
-    """What a family's check sees: the configuration and a place to put findings."""
+    """What a family's check sees: the configuration and a place to put findings.
+
+    Findings are kept per file and code. Past config.max_per_code of them the rest are only
+    counted, and the ones kept are the first by `_Pending.rank`, whatever order the checks
+    found them in (a file checked in runs lists what it lists checked whole); so a file broken
+    on every line costs a count, not a finding per line.
+    """
 
     config: Config
     cwd: str | None = None
     root: Path | None = None  # the unit's folder or file: where a finding with no document goes
-    pending: list[_Pending] = field(default_factory=list)
+    pending: dict[_Key, list[_Pending]] = field(default_factory=dict)
     documents: list[Any] = field(default_factory=list)  # what the unit parsed (see check_unit's keep)
-    # findings per (file, code) so far: past config.max_per_code they are counted, not kept, so a
-    # file broken on every line costs a count, not a finding per line
-    counts: dict[tuple[Path | None, str], int] = field(default_factory=dict)
+    counts: dict[_Key, int] = field(default_factory=dict)  # findings noted, kept or not
 
-    def _listed(self, code: str, doc: Any) -> bool:
-        """Count a finding; whether it is one of the first max_per_code of its code and file."""
+    def _note(self, p: _Pending) -> None:
+        key = (_path(p.doc), p.code)
+        self.counts[key] = self.counts.get(key, 0) + 1
+        kept = self.pending.setdefault(key, [])
+        kept.append(p)
         limit = self.config.max_per_code
-        if not limit:
-            return True
-        key = (doc if isinstance(doc, Path) else getattr(doc, "path", None), code)
-        n = self.counts[key] = self.counts.get(key, 0) + 1
-        return n <= limit
+        if limit and len(kept) >= 2 * limit:  # sorted and cut now and then: bounded, and cheap
+            kept.sort(key=_Pending.rank)
+            del kept[limit:]
+
+    def checkpoint(self) -> _Point:
+        """A point to come back to with `rollback`."""
+        return {k: list(v) for k, v in self.pending.items()}, len(self.documents), dict(self.counts)
+
+    def rollback(self, point: _Point) -> None:
+        """Forget every finding and document noted since the checkpoint."""
+        self.pending, documents, self.counts = point
+        del self.documents[documents:]
 
     def parsed(self, doc: Any) -> None:
         """Note a document the unit parsed (findings may point into it; see check_unit's keep)."""
@@ -238,17 +267,11 @@ class Context:
         if doc is not None:
             self.parsed(doc)
         for p in problems:
-            if not self._listed(p.code, path):
-                continue
-            self.pending.append(
-                _Pending(
-                    p.code, p.message, doc if doc is not None and p.line is None else path, p.pointer, p.line, p.column
-                )
-            )
+            where = doc if doc is not None and p.line is None else path
+            self._note(_Pending(p.code, p.message, where, p.pointer, p.line, p.column))
 
     def add(self, code: str, doc: Any, ptr: str, message: str) -> None:
-        if self._listed(code, doc):
-            self.pending.append(_Pending(code, message, doc, ptr, None, None))
+        self._note(_Pending(code, message, doc, ptr, None, None))
 
     def schema(self, name: str, doc: Any, data: Any, prefix: str = "") -> bool:
         """Check data against a schema; report errors; True when it is valid."""
@@ -270,8 +293,15 @@ class Context:
 
     def findings(self) -> list[Finding]:
         """Resolve positions (one pass per document) and apply the configuration."""
+        limit = self.config.max_per_code
+        every: list[_Pending] = []
+        for kept in self.pending.values():
+            if limit and len(kept) > limit:
+                kept.sort(key=_Pending.rank)
+                del kept[limit:]
+            every += kept
         by_doc: dict[int, list[_Pending]] = {}
-        for p in self.pending:
+        for p in every:
             if p.line is None and p.doc is not None and not isinstance(p.doc, Path):
                 by_doc.setdefault(id(p.doc), []).append(p)
         located: dict[tuple[int, str], tuple[int, int]] = {}
@@ -284,28 +314,42 @@ class Context:
             for ptr, pos in spots.items():
                 located[(id(doc), ptr)] = pos
         out = []
-        for p in self.pending:
-            path = p.doc if isinstance(p.doc, Path) else getattr(p.doc, "path", None)
-            file = display_path(path, self.cwd) if path is not None else ""
+        for p in every:
+            path = _path(p.doc)
             line, col = p.line, p.column
             if line is None and p.doc is not None and not isinstance(p.doc, Path):
                 line, col = located.get((id(p.doc), p.pointer), (None, None))
-            severity = self.config.severity(p.code, severity_of(p.code))
-            if severity is None or not self.config.wants(p.code, path):
-                continue
-            out.append(Finding(p.code, severity, p.message, file, p.pointer, line, col))
-        limit = self.config.max_per_code
+            finding = self._finding(p.code, path, p.message, p.pointer, line, col)
+            if finding is not None:
+                out.append(finding)
         for (path, code), n in self.counts.items():
-            severity = self.config.severity(code, severity_of(code))
-            if n > limit and severity is not None and self.config.wants(code, path):
-                file = display_path(path, self.cwd) if path is not None else ""
+            if limit and n > limit:
                 message = (
                     f"{n - limit:,} more {code} findings in this file are not listed (the first {limit:,} "
                     "are; --max-per-code 0 lists every one)"
                 )
-                out.append(Finding(code, severity, message, file, more=n - limit))
+                finding = self._finding(code, path, message, more=n - limit)
+                if finding is not None:
+                    out.append(finding)
         out.sort(key=Finding.sort_key)
         return out
+
+    def _finding(
+        self,
+        code: str,
+        path: Path | None,
+        message: str,
+        ptr: str = "",
+        line: int | None = None,
+        col: int | None = None,
+        more: int = 0,
+    ) -> Finding | None:
+        """The finding as configured: its severity, or None when the configuration drops it."""
+        severity = self.config.severity(code, severity_of(code))
+        if severity is None or not self.config.wants(code, path):
+            return None
+        file = display_path(path, self.cwd) if path is not None else ""
+        return Finding(code, severity, message, file, ptr, line, col, more)
 
 
 __all__ = ["Context", "Hit", "Severity", "schema_errors"]

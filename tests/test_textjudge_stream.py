@@ -28,15 +28,20 @@ JUDGEBENCH = CORPUS / "judgebench" / "dmg-illc+JUDGE-BENCH"
 
 
 def _rows(findings: list[Finding]) -> list[tuple[Any, ...]]:
-    return sorted((f.code, f.severity.value, f.file, f.pointer, f.line, f.column, f.message) for f in findings)
+    return [
+        (f.code, f.severity.value, f.file, f.pointer, f.line, f.column, f.message, f.more)
+        for f in sorted(findings, key=lambda f: (f.sort_key(), f.message))
+    ]
 
 
-def _whole(path: Path, monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+def _whole(path: Path, monkeypatch: pytest.MonkeyPatch, limit: int | None = None) -> list[tuple[Any, ...]]:
     monkeypatch.setattr(textjudge_stream, "STREAM_FROM", 1 << 62)
-    return _rows(validate([path], kind="textjudge").findings)
+    return _rows(validate([path], kind="textjudge", max_per_code=limit).findings)
 
 
-def _in_runs(path: Path, monkeypatch: pytest.MonkeyPatch, run_bytes: int) -> tuple[list[tuple[Any, ...]], bool]:
+def _in_runs(
+    path: Path, monkeypatch: pytest.MonkeyPatch, run_bytes: int, limit: int | None = None
+) -> tuple[list[tuple[Any, ...]], bool]:
     """The findings, checked in runs of about run_bytes, and whether the runs were used."""
     used = []
     real = textjudge_stream.check_in_runs
@@ -48,7 +53,7 @@ def _in_runs(path: Path, monkeypatch: pytest.MonkeyPatch, run_bytes: int) -> tup
     monkeypatch.setattr(textjudge_stream, "STREAM_FROM", 0)
     monkeypatch.setattr(textjudge_stream, "RUN_BYTES", run_bytes)
     monkeypatch.setattr(textjudge_stream, "check_in_runs", spy)
-    findings = _rows(validate([path], kind="textjudge").findings)
+    findings = _rows(validate([path], kind="textjudge", max_per_code=limit).findings)
     return findings, bool(used and used[0])
 
 
@@ -58,13 +63,31 @@ def _dataset_files(folder: Path) -> list[Path]:
 
 @pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
 @pytest.mark.parametrize("run_bytes", [1, 400])
+@pytest.mark.parametrize("limit", [None, 1])
 def test_runs_find_what_the_whole_file_finds_in_every_case(
-    case: Path, run_bytes: int, monkeypatch: pytest.MonkeyPatch
+    case: Path, run_bytes: int, limit: int | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """With a limit of one finding per code, counts noted in runs before a give-up must be
+    forgotten with the findings."""
     for path in _dataset_files(case):
-        whole = _whole(path, monkeypatch)
-        runs, _ = _in_runs(path, monkeypatch, run_bytes)
+        whole = _whole(path, monkeypatch, limit)
+        runs, _ = _in_runs(path, monkeypatch, run_bytes, limit)
         assert runs == whole, path
+
+
+def test_a_small_run_size_makes_many_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _dataset_files(REPO / "tests" / "cases" / "textjudge" / "invalid" / "duplicate-id")[0]
+    starts: list[int] = []
+    begin = textjudge.Dataset.begin
+
+    def spy(self: textjudge.Dataset, instances: list[dict[str, Any]], offset: int, last: bool) -> None:
+        starts.append(offset)
+        begin(self, instances, offset, last)
+
+    monkeypatch.setattr(textjudge.Dataset, "begin", spy)
+    _, used = _in_runs(path, monkeypatch, 1)
+    n = len(json.loads(path.read_text())["instances"])
+    assert used and n > 1 and starts == list(range(n))  # one instance a run
 
 
 def test_runs_are_used_for_clean_and_for_rule_breaking_datasets(monkeypatch: pytest.MonkeyPatch) -> None:

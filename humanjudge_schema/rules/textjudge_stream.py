@@ -45,7 +45,7 @@ class _GiveUp(Exception):
     """The file is not laid out as expected, or has a problem: check it whole."""
 
 
-def cuts(raw: bytes, run_bytes: int = RUN_BYTES) -> tuple[bytes, list[tuple[int, int]]]:
+def cuts(raw: bytes, run_bytes: int) -> tuple[bytes, list[tuple[int, int]]]:
     """The document without its instances (an empty array in their place), and the byte spans
     of the runs of instances. Raises _GiveUp when the file is not laid out as expected; the
     spans are candidates until each run parses."""
@@ -107,18 +107,17 @@ def _instances_validator() -> Any:
 def check_in_runs(path: Path, raw: bytes, ctx: Context, dataset: Any, rules: list[Any]) -> bool:
     """Check a dataset run by run; False (and nothing reported) when it must be checked whole.
     `dataset` makes the rules' view of the dataset: dataset(doc, tolerance, data)."""
-    pending, documents = len(ctx.pending), len(ctx.documents)
+    point = ctx.checkpoint()
     try:
         _check(path, raw, ctx, dataset, rules)
     except _GiveUp:
-        del ctx.pending[pending:]
-        del ctx.documents[documents:]
+        ctx.rollback(point)
         return False
     return True
 
 
 def _check(path: Path, raw: bytes, ctx: Context, dataset: Any, rules: list[Any]) -> None:
-    skeleton, spans = cuts(raw)
+    skeleton, spans = cuts(raw, RUN_BYTES)
     data, problems = parse(skeleton)
     if problems or data is BROKEN or not isinstance(data, dict) or data.get("instances") != []:
         raise _GiveUp
