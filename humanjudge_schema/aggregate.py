@@ -130,11 +130,9 @@ def _mode_for(path: Path) -> int:
 def write_atomic(path: Path, data: bytes) -> None:
     """Write a file so that readers see the old content or the new, never half of it."""
     mode = _mode_for(path)
+    tmp: str | None = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -142,7 +140,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException as exc:
-        Path(tmp).unlink(missing_ok=True)
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
         if isinstance(exc, OSError):
             raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
         raise

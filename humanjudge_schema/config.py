@@ -88,6 +88,9 @@ class Config:
         )
 
 
+_DEFAULTS = Config()
+
+
 def _relative(path: Path, root: Path | None) -> str:
     base = root or Path.cwd()
     try:
@@ -117,10 +120,10 @@ def parse_config(table: dict[str, Any], source: Path) -> Config:
     pfi = table.get("per-file-ignores", {})
     if not isinstance(pfi, dict):
         raise ConfigError(f"{where}: per-file-ignores must be a table of glob = [codes]")
-    tolerance = table.get("tolerance", 1e-9)
+    tolerance = table.get("tolerance", _DEFAULTS.tolerance)
     if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool) or tolerance < 0:
         raise ConfigError(f"{where}: tolerance must be a number >= 0")
-    max_per_code = table.get("max-per-code", 1000)
+    max_per_code = table.get("max-per-code", _DEFAULTS.max_per_code)
     if not isinstance(max_per_code, int) or isinstance(max_per_code, bool) or max_per_code < 0:
         raise ConfigError(f"{where}: max-per-code must be an integer >= 0 (0: list every finding)")
     options: dict[str, dict[str, Any]] = {}

@@ -27,6 +27,11 @@ class Finding:
     column: int | None = None
     more: int = 0  # in a summary of unlisted findings (see max-per-code): how many it stands for
 
+    @property
+    def count(self) -> int:
+        """How many findings this one is: itself, or the unlisted ones it stands for."""
+        return self.more or 1
+
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.file, self.line or 0, self.column or 0, self.pointer, self.code)
 

@@ -4,13 +4,15 @@ core or several."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
 import importlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from .config import Config, discover, forget
 from .engine import Context
@@ -25,11 +27,11 @@ class Result:
 
     @property
     def errors(self) -> int:
-        return sum(f.more or 1 for f in self.findings if f.severity is Severity.ERROR)
+        return sum(f.count for f in self.findings if f.severity is Severity.ERROR)
 
     @property
     def warnings(self) -> int:
-        return sum(f.more or 1 for f in self.findings if f.severity is Severity.WARNING)
+        return sum(f.count for f in self.findings if f.severity is Severity.WARNING)
 
 
 class Progress(Protocol):
@@ -64,14 +66,14 @@ def check_unit(unit: Unit, config: Config, cwd: str | None = None, keep: list[ob
             gc.enable()
 
 
-_Row = tuple[str, str, str, str, str, int | None, int | None, int]
+_Row = tuple[Any, ...]  # a Finding's fields, in order
+_FIELDS = attrgetter(*(f.name for f in dataclasses.fields(Finding)))
 
 
 def _check_in_worker(unit: Unit, config: Config, cwd: str | None) -> list[_Row]:
     # Plain tuples cross the process boundary: cheaper to pickle than dataclasses, and safe
     # on every Python version the package supports.
-    findings = check_unit(unit, config, cwd)
-    return [(f.code, f.severity.value, f.message, f.file, f.pointer, f.line, f.column, f.more) for f in findings]
+    return list(map(_FIELDS, check_unit(unit, config, cwd)))
 
 
 def _known(path: Path, kind: str | None) -> bool:
@@ -167,8 +169,4 @@ def _parallel(
             if progress is not None:
                 progress.done(units[futures[future]])
     # In unit order, as a serial run adds them: findings with equal sort keys keep the same order.
-    return [
-        Finding(code, Severity(sev), message, file, ptr, line, col, more)
-        for i in range(len(units))
-        for code, sev, message, file, ptr, line, col, more in by_unit[i]
-    ]
+    return [Finding(*row) for i in range(len(units)) for row in by_unit[i]]

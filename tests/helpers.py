@@ -6,9 +6,29 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import orjson
 import pytest
 
 from humanjudge_schema.finding import Finding
+
+SENTENCE = "Bees share food locations with a waggle dance [0, 3]. "
+
+
+def log_line(k: int, text: str) -> bytes:
+    """Snapshot k of a study-1 writing log: one response, 300 ms after the snapshot before."""
+    record = {
+        "response": "41099caa-0d8a-5c07-ae18-b41a8567db38",
+        "topic": "2024-10001",
+        "style": "essay",
+        "timestamp": 1728671105500 + 300 * k,
+        "text": text,
+    }
+    return orjson.dumps(record) + b"\n"
+
+
+def writing_log(snapshots: int) -> bytes:
+    """study1_responses_human.jsonl.gz, decompressed: one response written in `snapshots` steps from an empty text."""
+    return b"".join(log_line(k, SENTENCE * (k % 5)) for k in range(snapshots))
 
 
 def tiny_dataset(prompt: str, instance: Any = "The cat sat on the mat.") -> dict[str, Any]:

@@ -34,6 +34,7 @@ from typing import Any
 import pytest
 
 from .conftest import CASES, ROOT, snapshot
+from .helpers import SENTENCE, log_line, writing_log
 
 ADDRESS_SPACE = 1 << 30  # the child's address space: a runaway fails instead of swapping
 TIMEOUT = 120  # seconds before a child is killed (a hang fails its case long before that)
@@ -186,21 +187,6 @@ def _trials() -> bytes:
     return b"".join(json.dumps(r).encode() + b"\n" for r in records)
 
 
-def _log(snapshots: int = 6) -> bytes:
-    """study1_responses_human.jsonl.gz, decompressed: one response written in a few snapshots."""
-    lines = []
-    for k in range(snapshots):
-        record = {
-            "response": "41099caa-0d8a-5c07-ae18-b41a8567db38",
-            "topic": "2024-10001",
-            "style": "essay",
-            "timestamp": 1728671105500 + 300 * k,
-            "text": "Bees share food locations with a waggle dance [0, 3]. " * (k % 7),
-        }
-        lines.append(json.dumps(record, separators=(",", ":")).encode())
-    return b"\n".join(lines) + b"\n"
-
-
 def _events() -> bytes:
     """event_blocks.csv of the HALIE crossword task (valid alone)."""
     return (CASES / "halie" / "valid" / "crossword" / "event_blocks.csv").read_bytes()
@@ -221,7 +207,7 @@ class Reader:
 
 JSON = Reader("JSON", "human_data_ind.json", _ind)
 JSONL = Reader("JSONL", "trial.jsonl", _trials)
-GZ = Reader("JSONL.gz", "study1_responses_human.jsonl.gz", _log, gz=True)
+GZ = Reader("JSONL.gz", "study1_responses_human.jsonl.gz", lambda: writing_log(6), gz=True)
 CSV = Reader("CSV", "event_blocks.csv", _events)
 READERS = (JSON, JSONL, GZ, CSV)
 
@@ -496,7 +482,7 @@ na("gzip where text is expected", GZ, "the gzip reader expects gzip")
 case(
     "gzip truncated",
     GZ,
-    raw(lambda r: (lambda z: z[: len(z) // 2])(gzip.compress(_log(3000), mtime=0))),
+    raw(lambda r: (lambda z: z[: len(z) // 2])(gzip.compress(writing_log(3000), mtime=0))),
     "parse/truncated-gzip",
     1,
 )
@@ -695,12 +681,8 @@ def _large_log(folder: Path, megabytes: int) -> None:
     """A valid writing log of one response, about `megabytes` decompressed."""
     with gzip.open(folder / GZ.file, "wb", compresslevel=1) as f:
         k, size = 0, 0
-        text = "Bees share food locations with a waggle dance [0, 3]. " * 8
         while size < megabytes * MB:
-            line = (
-                '{"response":"41099caa-0d8a-5c07-ae18-b41a8567db38","topic":"2024-10001","style":"essay",'
-                f'"timestamp":{1728671105500 + 300 * k},"text":"{text}"}}\n'
-            ).encode()
+            line = log_line(k, SENTENCE * 8)
             f.write(line)
             size += len(line)
             k += 1

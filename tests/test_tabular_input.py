@@ -18,10 +18,10 @@ import zlib
 from collections import Counter
 from pathlib import Path
 
-import orjson
 import pytest
 
 from .conftest import CASES
+from .helpers import writing_log
 
 CROSSWORD = CASES / "halie" / "valid" / "crossword"
 STUDY1 = CASES / "study1" / "valid" / "minimal"
@@ -72,21 +72,6 @@ def where(run: dict[str, object], code: str) -> list[tuple[str, int | None]]:
 # --- gzipped JSON Lines ------------------------------------------------------------------------
 
 
-def _log(records: int = 300) -> bytes:
-    """A writing log of one response, `records` snapshots long."""
-    lines = []
-    for k in range(records):
-        record = {
-            "response": "41099caa-0d8a-5c07-ae18-b41a8567db38",
-            "topic": "2024-10001",
-            "style": "essay",
-            "timestamp": 1728671105500 + 300 * k,
-            "text": "Bees share food locations with a waggle dance [0, 3]. " * (1 + k % 5),
-        }
-        lines.append(orjson.dumps(record))
-    return b"\n".join(lines) + b"\n"
-
-
 def _study(tmp_path: Path, human: bytes) -> Path:
     """A study-1 folder whose writing log is the given (compressed) bytes."""
     folder = tmp_path / "study1"
@@ -96,12 +81,12 @@ def _study(tmp_path: Path, human: bytes) -> Path:
 
 
 def test_valid_log_alone_has_no_findings(tmp_path: Path) -> None:
-    run = validate(_study(tmp_path, gzip.compress(_log())))
+    run = validate(_study(tmp_path, gzip.compress(writing_log(300))))
     assert codes(run) == Counter()
 
 
 def test_truncated_gzip(tmp_path: Path) -> None:
-    whole = gzip.compress(_log(3000))
+    whole = gzip.compress(writing_log(3000))
     run = validate(_study(tmp_path, whole[: len(whole) // 2]))
     assert codes(run) == Counter({"parse/truncated-gzip": 1})
     [(_, line)] = where(run, "parse/truncated-gzip")
@@ -109,7 +94,7 @@ def test_truncated_gzip(tmp_path: Path) -> None:
 
 
 def test_corrupt_gzip(tmp_path: Path) -> None:
-    whole = bytearray(gzip.compress(_log(3000)))
+    whole = bytearray(gzip.compress(writing_log(3000)))
     middle = len(whole) // 2
     whole[middle : middle + 64] = bytes(64)
     run = validate(_study(tmp_path, bytes(whole)))
@@ -118,7 +103,7 @@ def test_corrupt_gzip(tmp_path: Path) -> None:
 
 
 def test_not_gzip_at_all(tmp_path: Path) -> None:
-    run = validate(_study(tmp_path, _log(10)))
+    run = validate(_study(tmp_path, writing_log(10)))
     assert codes(run) == Counter({"parse/invalid-gzip": 1})
 
 
@@ -130,19 +115,19 @@ def test_empty_gzip_file(tmp_path: Path) -> None:
 
 
 def test_gzip_inside_gzip(tmp_path: Path) -> None:
-    run = validate(_study(tmp_path, gzip.compress(gzip.compress(_log(10)))))
+    run = validate(_study(tmp_path, gzip.compress(gzip.compress(writing_log(10)))))
     assert codes(run) == Counter({"parse/nested-gzip": 1})
 
 
 def test_concatenated_gzip_members_are_one_stream(tmp_path: Path) -> None:
-    log = _log(20)
+    log = writing_log(20)
     half = log.index(b"\n", len(log) // 2) + 1
     run = validate(_study(tmp_path, gzip.compress(log[:half]) + gzip.compress(log[half:])))
     assert codes(run) == Counter()
 
 
 def test_garbage_after_the_gzip_stream(tmp_path: Path) -> None:
-    run = validate(_study(tmp_path, gzip.compress(_log(10)) + b"not gzip"))
+    run = validate(_study(tmp_path, gzip.compress(writing_log(10)) + b"not gzip"))
     assert codes(run) == Counter({"parse/invalid-gzip": 1})
 
 
@@ -168,14 +153,14 @@ def test_gzip_bomb_is_refused_in_bounded_memory(tmp_path: Path) -> None:
 
 
 def test_decompressed_limit_is_configurable(tmp_path: Path) -> None:
-    folder = _study(tmp_path, gzip.compress(_log(3000)))
+    folder = _study(tmp_path, gzip.compress(writing_log(3000)))
     (folder / "humanjudge.toml").write_text("[study1]\nmax-decompressed-bytes = 100000\n")
     run = validate(folder)
     assert codes(run) == Counter({"parse/decompressed-too-large": 1})
 
 
 def test_runaway_line_is_skipped(tmp_path: Path) -> None:
-    log = _log(4)
+    log = writing_log(4)
     first, rest = log.split(b"\n", 1)
     runaway = b"x" * (17 << 20)
     run = validate(_study(tmp_path, gzip.compress(first + b"\n" + runaway + b"\n" + rest)))
@@ -196,7 +181,7 @@ def test_runaway_line_is_skipped(tmp_path: Path) -> None:
     ids=["bom", "crlf", "nul", "latin1", "blank-line", "duplicate-key"],
 )
 def test_bad_bytes_inside_the_stream(tmp_path: Path, mutate, expected: dict[str, int]) -> None:  # type: ignore[no-untyped-def]
-    run = validate(_study(tmp_path, gzip.compress(mutate(_log(10)))))
+    run = validate(_study(tmp_path, gzip.compress(mutate(writing_log(10)))))
     assert codes(run) == Counter(expected)
     for f in run["findings"]:  # type: ignore[attr-defined]
         assert f["line"] is not None
@@ -205,7 +190,7 @@ def test_bad_bytes_inside_the_stream(tmp_path: Path, mutate, expected: dict[str,
 def test_large_log_streams_in_constant_memory(tmp_path: Path) -> None:
     folder = tmp_path / "study1"
     folder.mkdir()
-    record = _log(300)
+    record = writing_log(300)
     with gzip.open(folder / HUMAN, "wb", compresslevel=1) as f:
         for _ in range(800):  # ~130 MB decompressed, one response
             f.write(record)

@@ -103,14 +103,14 @@ def summary(result: Result, *, title: str = "humanjudge validate", note: str = "
         return "\n".join(out)
     by_code: Counter[tuple[str, Severity]] = Counter()
     for f in result.findings:
-        by_code[f.code, f.severity] += f.more or 1
+        by_code[f.code, f.severity] += f.count
     out += ["| code | severity | findings |", "|---|---|---:|"]
     for (code, severity), n in sorted(by_code.items(), key=lambda item: (-item[1], item[0][0])):
         out.append(f"| {_code(code)} | {severity.value} | {n} |")
     per_file: dict[str, list[int]] = {}
     for f in result.findings:
         counts = per_file.setdefault(f.file, [0, 0])
-        counts[f.severity is Severity.WARNING] += f.more or 1
+        counts[f.severity is Severity.WARNING] += f.count
     out += ["", "| file | errors | warnings |", "|---|---:|---:|"]
     for file, (errors, warnings) in sorted(per_file.items()):
         out.append(f"| {_code(file) or '(no file)'} | {errors} | {warnings} |")
