@@ -320,12 +320,7 @@ class CsvFile:
         """Rows with their lines, one at a time. With `capture`, the raw lines of the current
         row are kept in it (positions of cells are computed from them; it is cleared before
         each row)."""
-        opened = self._open(capture)
-        if opened is None:
-            return
-        f, reader = opened
-        with f:
-            yield from self._each(reader, capture)
+        yield from self._reading(capture, lambda reader: self._each(reader, capture))
 
     def _each(self, reader: Any, capture: list[str] | None) -> Iterator[tuple[int, int, list[str]]]:
         while True:
@@ -349,12 +344,16 @@ class CsvFile:
         """(0-based data row index, cells) of every row, `size` rows at a time. Rows are read in
         bulk and looked at one by one only when a chunk holds something unusual (a blank or
         ragged row, the header again, an error): in the usual chunk no Python runs per row."""
-        opened = self._open(None)
+        yield from self._reading(None, lambda reader: self._bulk(reader, size))
+
+    def _reading(self, capture: list[str] | None, walk: Callable[[Any], Iterator[Any]]) -> Iterator[Any]:
+        """What `walk` yields over a csv reader of the file, the file closed after."""
+        opened = self._open(capture)
         if opened is None:
             return
         f, reader = opened
         with f:
-            yield from self._bulk(reader, size)
+            yield from walk(reader)
 
     def _bulk(self, reader: Any, size: int) -> Iterator[list[tuple[int, list[str]]]]:
         while not self.stopped:
