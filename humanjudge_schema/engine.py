@@ -206,12 +206,15 @@ class _Pending:
     pointer: str
     line: int | None
     column: int | None
+    _rank: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
 
     def rank(self) -> tuple[Any, ...]:
         """Where the finding stands among those of its code and file, known before positions are:
         by line when it has one, else by pointer, array indices as numbers."""
-        steps = tuple((0, int(t), "") if t.isdigit() else (1, 0, t) for t in split_pointer(self.pointer))
-        return self.line or 0, steps, self.pointer, self.message
+        if self._rank is None:
+            steps = tuple((0, int(t), "") if t.isdigit() else (1, 0, t) for t in split_pointer(self.pointer))
+            self._rank = (self.line or 0, steps, self.pointer, self.message)
+        return self._rank
 
 
 def _path(doc: Any) -> Path | None:
@@ -242,10 +245,12 @@ class Context:
 
     def _note(self, p: _Pending) -> None:
         key = (_path(p.doc), p.code)
-        self.counts[key] = self.counts.get(key, 0) + 1
+        n = self.counts[key] = self.counts.get(key, 0) + 1
         kept = self.pending.setdefault(key, [])
-        kept.append(p)
         limit = self.config.max_per_code
+        if limit and n > len(kept) + 1 and p.rank() >= kept[limit - 1].rank():
+            return  # the list was cut (its first `limit` are sorted): this one comes after them all
+        kept.append(p)
         if limit and len(kept) >= 2 * limit:  # sorted and cut now and then: bounded, and cheap
             kept.sort(key=_Pending.rank)
             del kept[limit:]

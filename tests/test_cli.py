@@ -142,6 +142,21 @@ def test_max_per_code_from_configuration_and_flag(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "max-per-code must be an integer >= 0" in proc.stderr
 
 
+def test_the_findings_listed_past_the_limit_are_the_first_by_pointer(tmp_path: Path) -> None:
+    from humanjudge_schema.config import Config
+    from humanjudge_schema.engine import Context
+
+    path = tmp_path / "a.json"
+    ctx = Context(Config(max_per_code=2))
+    for k in [12, 3, 10, 7, 2, 9, 11, 1, 8, 4, 0, 6, 5]:  # found in no particular order
+        ctx.add("schema/type", path, f"/{k}", f"bad {k}")
+    checkpoint = ctx.checkpoint()
+    ctx.add("schema/type", path, "/0", "bad 0, again")  # forgotten below
+    ctx.rollback(checkpoint)
+    found = [(f.pointer, f.more) for f in ctx.findings()]
+    assert found == [("", 11), ("/0", 0), ("/1", 0)]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
