@@ -73,6 +73,17 @@ def cli() -> None:
     help="Use this pyproject.toml or humanjudge.toml instead of searching for one.",
 )
 @click.option(
+    "--isolated",
+    is_flag=True,
+    help="Use no configuration file: the defaults and the flags only.",
+)
+@click.option(
+    "--show-settings",
+    is_flag=True,
+    help="Print which configuration file applies to each dataset and the settings it resolves to; check nothing.",
+)
+@click.option("-v", "--verbose", is_flag=True, help="Also say on stderr which configuration files were used.")
+@click.option(
     "-j",
     "--jobs",
     type=click.IntRange(min=0),
@@ -105,6 +116,9 @@ def validate(
     select: tuple[str, ...],
     ignore: tuple[str, ...],
     config_file: Path | None,
+    isolated: bool,
+    show_settings: bool,
+    verbose: bool,
     jobs: int,
     skip_unknown: bool,
     max_per_code: int | None,
@@ -116,15 +130,28 @@ def validate(
     is checked together with the other files of its dataset (its experiment folder, say), since
     the rules span files.
     """
-    from .config import ConfigError, load_file
+    from .config import Config, ConfigError, load_file
     from .kinds import UsageError
     from .progress import Bar, wanted
+    from .registry import UnknownCode, check_selectors
     from .report import render
     from .validation import validate as run
 
+    if isolated and config_file:
+        _fail("--isolated and --config exclude each other")
+    try:
+        check_selectors(_split(select), "--select")
+        check_selectors(_split(ignore), "--ignore")
+        config = load_file(config_file) if config_file else Config() if isolated else None
+        if show_settings:
+            from .settings import describe
+
+            click.echo(describe(list(paths), kind, config, _split(select) or None, _split(ignore), max_per_code), nl=False)
+            return
+    except (UsageError, ConfigError, UnknownCode) as exc:
+        _fail(str(exc))
     bar = Bar(sys.stderr) if progress or (progress is None and wanted(sys.stderr)) else None
     try:
-        config = load_file(config_file) if config_file else None
         result = run(
             list(paths),
             kind=kind,
@@ -139,8 +166,9 @@ def validate(
         )
     except (UsageError, ConfigError) as exc:
         _fail(str(exc))
-    if result.files == 0 and not skip_unknown:
-        click.echo(f"humanjudge: warning: no dataset files found in {', '.join(map(str, paths))}", err=True)
+    if verbose:
+        used = ", ".join(map(str, result.configs)) or "none (the defaults)"
+        click.echo(f"humanjudge: configuration: {used}", err=True)
     click.echo(render(result, fmt), nl=False)
     if fmt == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
         from .report.github import append_to, summary
@@ -152,22 +180,26 @@ def validate(
 @cli.command()
 @click.argument("code", required=False)
 def rules(code: str | None) -> None:
-    """List every rule code, or explain one with a bad and a good example."""
-    from .registry import load_all
+    """List every rule code, or the codes of a family or prefix (coggym, parse), or explain one
+    code with a bad and a good example."""
+    from .registry import closest, load_all
 
     registry = load_all()
-    if code is None:
-        width = max(len(c) for c in registry)
-        for c, entry in sorted(registry.items()):
-            click.echo(f"{c:<{width}}  {entry.severity.value:<7}  {entry.summary}")
+    doc = registry.get(code) if code is not None else None
+    if doc is not None:
+        click.echo(f"{doc.code} ({doc.severity.value}): {doc.summary}\n\n{doc.why}\n")
+        click.echo("Bad:\n" + _indent(doc.bad) + "\n\nGood:\n" + _indent(doc.good))
         return
-    doc = registry.get(code)
-    if doc is None:
-        near = [c for c in registry if code in c]
-        hint = f"; did you mean {', '.join(sorted(near)[:5])}?" if near else ""
-        _fail(f"no rule {code!r}{hint}")
-    click.echo(f"{doc.code} ({doc.severity.value}): {doc.summary}\n\n{doc.why}\n")
-    click.echo("Bad:\n" + _indent(doc.bad) + "\n\nGood:\n" + _indent(doc.good))
+    prefix = (code or "").rstrip("/")
+    listed = sorted(c for c in registry if not prefix or c.startswith(prefix + "/"))
+    if not listed:
+        near = closest(prefix, limit=3)
+        hint = f"; did you mean {', '.join(near)}?" if near else ""
+        _fail(f"no rule or family {code!r}{hint}")
+    width = max(len(c) for c in listed)
+    for c in listed:
+        entry = registry[c]
+        click.echo(f"{c:<{width}}  {entry.severity.value:<7}  {entry.summary}")
 
 
 def _indent(text: str) -> str:

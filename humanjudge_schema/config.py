@@ -7,6 +7,7 @@ import fnmatch
 import functools
 import os
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -107,6 +108,15 @@ def _codes(value: Any, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _known_codes(selectors: Iterable[str], where: str) -> None:
+    from .registry import UnknownCode, check_selectors
+
+    try:
+        check_selectors(selectors, where)
+    except UnknownCode as exc:
+        raise ConfigError(str(exc)) from None
+
+
 def parse_config(table: dict[str, Any], source: Path) -> Config:
     where = f"{source}: [tool.humanjudge]" if source.name == "pyproject.toml" else str(source)
     unknown = sorted(set(table) - _KEYS)
@@ -139,11 +149,19 @@ def parse_config(table: dict[str, Any], source: Path) -> Config:
         options[family] = dict(sub)
     if options.get("coggym", {}).get("response-count", "exact") not in ("exact", "at-most"):
         raise ConfigError(f'{where}: coggym.response-count must be "exact" or "at-most"')
+    select = _codes(table.get("select", []), f"{where}: select")
+    ignore = _codes(table.get("ignore", []), f"{where}: ignore")
+    per_file = tuple((k, _codes(v, f"{where}: per-file-ignores")) for k, v in pfi.items())
+    _known_codes(select, f"{where}: select")
+    _known_codes(ignore, f"{where}: ignore")
+    _known_codes(severities, f"{where}: severity")
+    for glob, codes in per_file:
+        _known_codes(codes, f"{where}: per-file-ignores {glob!r}")
     return Config(
-        select=_codes(table.get("select", []), f"{where}: select"),
-        ignore=_codes(table.get("ignore", []), f"{where}: ignore"),
+        select=select,
+        ignore=ignore,
         severities=severities,
-        per_file_ignores=tuple((k, _codes(v, f"{where}: per-file-ignores")) for k, v in pfi.items()),
+        per_file_ignores=per_file,
         tolerance=float(tolerance),
         max_per_code=max_per_code,
         options=options,

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+import stat
+from dataclasses import dataclass, field
 from pathlib import Path
 
 FAMILIES = ("coggym", "textjudge", "study1", "halie")
@@ -40,16 +41,84 @@ class UsageError(ValueError):
     """A path the tool cannot use: the message is for the user, exit code 2."""
 
 
-def _looks_like_textjudge(path: Path) -> bool:
+@dataclass(frozen=True)
+class Skipped:
+    """A file a folder walk left out, and why."""
+
+    path: Path
+    reason: str
+
+
+@dataclass
+class Survey:
+    """What a set of paths holds: the units to check, and every other file seen on the way."""
+
+    units: list[Unit]
+    skipped: list[Skipped] = field(default_factory=list)
+
+
+_FAMILY_OF_NAME = {
+    **{n: "coggym" for n in COGGYM_FILES},
+    **{n: "study1" for n in STUDY1_FILES},
+    **{n: "halie" for n in HALIE_FILES},
+}
+
+
+def head(path: Path, size: int = 65536) -> bytes | None:
+    """The first bytes of a regular file, or None for anything else (a FIFO, a device, a folder,
+    an unreadable file). Opened without blocking, so a FIFO never hangs the walk."""
     try:
-        with open(path, "rb") as f:
-            head = f.read(65536)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return os.read(fd, size)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+LFS_POINTER = b"version https://git-lfs.github.com/spec/"
+
+
+def _textjudge_or_lfs(path: Path) -> bool:
+    """Whether a .json file is claimed for TextJudge: it looks like a dataset, or it is a Git LFS
+    pointer, which stands for a dataset that is not there and must not pass unseen."""
+    data = head(path)
+    if data is None:
         return False
-    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{") and bool(_TEXTJUDGE_KEYS.search(head))
+    if data.startswith(LFS_POINTER):
+        return True
+    return data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{") and bool(_TEXTJUDGE_KEYS.search(data))
 
 
-def _units_in_folder(folder: Path, names: list[str], kind: str | None) -> list[Unit]:
+# Files a walk reports when it leaves them out: those that could hold data. Documentation, code
+# and media (a CogGym experiment's assets/) are not data files and pass without a word.
+_DATA_SUFFIXES = (".json", ".jsonl", ".ndjson", ".csv", ".tsv", ".gz", ".parquet")
+
+
+def _data_like(name: str) -> bool:
+    return name.lower().endswith(_DATA_SUFFIXES)
+
+
+def _why_left_out(path: Path, kind: str | None) -> str:
+    family = _FAMILY_OF_NAME.get(path.name)
+    if family is not None and kind is not None and family != kind:
+        return f"a {family} file (--kind {kind})"
+    data = head(path, len(LFS_POINTER))
+    if data is None:
+        return "not a regular file" if path.exists() or path.is_symlink() else "gone"
+    if not path.name.endswith(".json"):
+        return "a data file of no known format"
+    if kind is not None and kind != "textjudge":
+        return f"not a {kind} file"
+    return "JSON that is not a TextJudge dataset"
+
+
+def _units_in_folder(folder: Path, names: list[str], kind: str | None) -> tuple[list[Unit], list[Skipped]]:
     present = set(names)
     units: list[Unit] = []
     if kind in (None, "coggym") and (present & _COGGYM_MARKERS or (kind and "config.json" in present)):
@@ -59,17 +128,19 @@ def _units_in_folder(folder: Path, names: list[str], kind: str | None) -> list[U
         units.append(Unit("study1", folder, tuple(folder / n for n in STUDY1_FILES if n in present)))
     if kind in (None, "halie") and present & set(HALIE_FILES):
         units.append(Unit("halie", folder, tuple(folder / n for n in HALIE_FILES if n in present)))
+    claimed = {f.name for u in units for f in u.files}
     if kind in (None, "textjudge"):
-        claimed = set(COGGYM_FILES) if any(u.family == "coggym" for u in units) else set()
         for name in names:
             if name.endswith(".json") and name not in claimed:
                 path = folder / name
-                # Even under --kind textjudge, a walk takes only files that look like datasets:
-                # a TextJudge folder also holds other JSON (questions.json, package.json, test
-                # expectations, Git LFS pointers). A file named explicitly is taken as told.
-                if _looks_like_textjudge(path):
+                # Even under --kind textjudge, a walk takes only files that look like datasets
+                # (a TextJudge folder also holds other JSON: questions.json, package.json, test
+                # expectations). A file named explicitly is taken as told.
+                if _textjudge_or_lfs(path):
                     units.append(Unit("textjudge", path, (path,)))
-    return units
+                    claimed.add(name)
+    skipped = [Skipped(folder / n, _why_left_out(folder / n, kind)) for n in names if n not in claimed and _data_like(n)]
+    return units, skipped
 
 
 def _unit_of_file(path: Path, kind: str | None) -> Unit | None:
@@ -82,38 +153,81 @@ def _unit_of_file(path: Path, kind: str | None) -> Unit | None:
             family = "study1"
         elif name in HALIE_FILES:
             family = "halie"
-        elif name.endswith(".json") and _looks_like_textjudge(path):
+        elif name.endswith(".json") and _textjudge_or_lfs(path):
             family = "textjudge"
         else:
             return None
     if family == "textjudge":
         return Unit("textjudge", path, (path,))
     names = sorted(os.listdir(folder)) if folder.is_dir() else [name]
-    units = [u for u in _units_in_folder(folder, names, family) if u.family == family]
+    units = [u for u in _units_in_folder(folder, names, family)[0] if u.family == family]
     return units[0] if units else Unit(family, folder, (path,))
 
 
-def find_units(paths: list[Path], kind: str | None = None) -> list[Unit]:
-    """Every unit under the given paths, each once, in a stable order.
+def _nothing_here(path: Path, kind: str | None, skipped: list[Skipped]) -> UsageError:
+    if kind is not None:
+        others = survey([path], skip_empty=True).units
+        found = sorted({u.family for u in others})
+        hint = f"; it holds {', '.join(found)} data (drop --kind, or choose another)" if found else ""
+        return UsageError(f"{path}: nothing of format {kind} here{hint}")
+    if not skipped:
+        return UsageError(f"{path}: no dataset files here")
+    return UsageError(
+        f"{path}: no dataset of a known format here ({tally(skipped)}; use --kind to say which format)"
+    )
+
+
+def tally(skipped: list[Skipped]) -> str:
+    """"3 files left out: 2 JSON that is not a TextJudge dataset, 1 a data file of no known format"."""
+    reasons: dict[str, int] = {}
+    for s in skipped:
+        reasons[s.reason] = reasons.get(s.reason, 0) + 1
+    n = len(skipped)
+    parts = ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items(), key=lambda kv: -kv[1]))
+    return f"{n} file{'' if n == 1 else 's'} left out: {parts}"
+
+
+def survey(paths: list[Path], kind: str | None = None, *, skip_empty: bool = False) -> Survey:
+    """Every unit under the given paths, each once, in a stable order, and the files left out.
 
     A file is checked with the rest of its unit (a CogGym trial.jsonl with its experiment), since
-    the rules span files. Raises UsageError for a path that does not exist or a file of no known
-    format.
+    the rules span files. Raises UsageError for a path that does not exist, a file of no known
+    format, or a path where nothing of the format (or of any format) is found, unless
+    `skip_empty`.
     """
     seen: dict[tuple[str, Path], Unit] = {}
+    skipped: list[Skipped] = []
     for path in paths:
         if not path.exists() and not path.is_symlink():
             raise UsageError(f"{path}: no such file or folder")
         if path.is_dir():
+            here: list[Skipped] = []
+            found_any = False
             for folder, dirs, names in os.walk(path, followlinks=False):
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
-                for unit in _units_in_folder(Path(folder), sorted(names), kind):
+                units, left = _units_in_folder(Path(folder), sorted(names), kind)
+                here += left
+                for unit in units:
+                    found_any = True
                     seen.setdefault((unit.family, unit.root), unit)
+            skipped += here
+            if not found_any and not skip_empty:
+                raise _nothing_here(path, kind, here)
         else:
             found = _unit_of_file(path, kind)
             if found is None:
+                if skip_empty:
+                    skipped.append(Skipped(path, _why_left_out(path, kind)))
+                    continue
                 raise UsageError(
                     f"{path}: not a file of a known format (use --kind to say which: {', '.join(FAMILIES)})"
                 )
             seen.setdefault((found.family, found.root), found)
-    return sorted(seen.values(), key=lambda u: (str(u.root), u.family))
+    units = sorted(seen.values(), key=lambda u: (str(u.root), u.family))
+    claimed = {f for u in units for f in u.files}
+    return Survey(units, sorted({s for s in skipped if s.path not in claimed}, key=lambda s: str(s.path)))
+
+
+def find_units(paths: list[Path], kind: str | None = None) -> list[Unit]:
+    """The units of `survey` (which see)."""
+    return survey(paths, kind).units

@@ -17,13 +17,16 @@ from typing import Any, Protocol
 from .config import Config, discover, forget
 from .engine import Context
 from .finding import Finding, Severity
-from .kinds import Unit, UsageError, find_units
+from .kinds import Skipped, Unit, UsageError, survey
 
 
 @dataclass(frozen=True)
 class Result:
     findings: list[Finding]
     files: int
+    # files a folder walk saw and left out, with the reason; configuration files that applied
+    skipped: tuple[Skipped, ...] = ()
+    configs: tuple[Path, ...] = ()
 
     @property
     def errors(self) -> int:
@@ -47,6 +50,8 @@ class Progress(Protocol):
 def check_unit(unit: Unit, config: Config, cwd: str | None = None, keep: list[object] | None = None) -> list[Finding]:
     """The unit's findings. With `keep`, the documents it parsed replace keep's contents
     instead of being freed here (see `validate`)."""
+    from .coverage import screen
+
     module = importlib.import_module(f"humanjudge_schema.rules.{unit.family}")
     ctx = Context(config, cwd, unit.root)
     # A parsed dataset is a tree of millions of containers and rules make no cycles: reference
@@ -55,7 +60,9 @@ def check_unit(unit: Unit, config: Config, cwd: str | None = None, keep: list[ob
     enabled = gc.isenabled()
     gc.disable()
     try:
-        module.check(unit, ctx)
+        unit = screen(unit, ctx)
+        if unit.files:
+            module.check(unit, ctx)
         if keep is not None:
             keep[:] = ctx.documents
         return ctx.findings()
@@ -74,14 +81,6 @@ def _check_in_worker(unit: Unit, config: Config, cwd: str | None) -> list[_Row]:
     # Plain tuples cross the process boundary: cheaper to pickle than dataclasses, and safe
     # on every Python version the package supports.
     return list(map(_FIELDS, check_unit(unit, config, cwd)))
-
-
-def _known(path: Path, kind: str | None) -> bool:
-    try:
-        find_units([path], kind)
-    except UsageError:
-        return False
-    return True
 
 
 def _jobs(jobs: int) -> int:
@@ -125,10 +124,15 @@ def validate(
     """
     if isinstance(paths, (str, Path)):  # one path, not a sequence of one-letter paths
         paths = [paths]
-    wanted = [Path(p) for p in paths]
-    if skip_unknown:
-        wanted = [p for p in wanted if not p.is_file() or _known(p, kind)]
-    units = find_units(wanted, kind)
+    from .registry import UnknownCode, check_selectors
+
+    try:
+        check_selectors(select or (), "select")
+        check_selectors(ignore, "ignore")
+    except UnknownCode as exc:
+        raise UsageError(str(exc)) from None
+    found = survey([Path(p) for p in paths], kind, skip_empty=skip_unknown)
+    units = found.units
     forget()  # within a run configuration files are read once; across runs they may change
     configs = [(config or discover(unit.root)).with_flags(select, ignore, max_per_code) for unit in units]
     findings: list[Finding] = []
@@ -147,7 +151,8 @@ def validate(
         if progress is not None:
             progress.close()
     findings.sort(key=Finding.sort_key)
-    return Result(findings, sum(len(u.files) for u in units))
+    used = tuple(sorted({c.source for c in configs if c.source is not None}))
+    return Result(findings, sum(len(u.files) for u in units), tuple(found.skipped), used)
 
 
 def _parallel(

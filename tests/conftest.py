@@ -25,6 +25,15 @@ def corpus(*parts: str) -> Path:
     return path
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _no_configuration_from_outside(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Every test's temporary folder lies under one base folder; an empty configuration there
+    stops the upward search, so a humanjudge.toml or pyproject.toml above it (in /tmp, in a
+    home folder) never changes what a test sees. The repository's own pyproject.toml does the
+    same for the examples and cases."""
+    (tmp_path_factory.getbasetemp() / "humanjudge.toml").write_text("# the defaults: see tests/conftest.py\n")
+
+
 # --- no network ----------------------------------------------------------------------------
 
 

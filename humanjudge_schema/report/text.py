@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..kinds import tally
 from ..validation import Result
 
 
@@ -24,4 +25,6 @@ def render(result: Result) -> str:
         lines.append(f"{_plural(result.errors, 'error')}, {_plural(result.warnings, 'warning')} in {files}.")
     else:
         lines.append(f"No problems in {files}.")
+    if result.skipped:
+        lines.append(f"{tally(list(result.skipped))} (--format json lists them).")
     return "\n".join(lines) + "\n"
