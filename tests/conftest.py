@@ -17,11 +17,17 @@ CASES = ROOT / "tests" / "cases"
 CORPUS = Path(os.environ.get("HUMANJUDGE_CORPUS", ROOT.parent / "shared" / "corpus"))
 
 
+CORPUS_MISSING = (
+    "needs the real published datasets: set HUMANJUDGE_CORPUS to a folder holding them "
+    "(docs/conformance.md lists which); without them the conformance tests skip"
+)
+
+
 def corpus(*parts: str) -> Path:
     """A path in the real-data corpus; skips the test when the corpus is not there."""
     path = CORPUS.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"real-data corpus not found at {path}")
+        pytest.skip(CORPUS_MISSING)
     return path
 
 

@@ -20,7 +20,7 @@ from humanjudge_schema import validate
 from humanjudge_schema.finding import Finding
 from humanjudge_schema.rules import textjudge, textjudge_columns, textjudge_stream
 
-from .conftest import CORPUS
+from .conftest import CORPUS, corpus
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = sorted((REPO / "tests" / "cases" / "textjudge").glob("*/*/"))
@@ -106,8 +106,7 @@ def test_runs_are_used_for_clean_and_for_rule_breaking_datasets(monkeypatch: pyt
 
 
 def test_runs_find_what_the_whole_file_finds_in_the_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
-    if not JUDGEBENCH.is_dir():
-        pytest.skip(f"real-data corpus not found at {JUDGEBENCH}")
+    corpus("judgebench", "dmg-illc+JUDGE-BENCH")
     files = [p for p in _dataset_files(JUDGEBENCH) if p.stat().st_size < 50_000_000]
     checked = 0
     for path in files:
