@@ -14,27 +14,29 @@ Per query type (the seed's rules):
 from __future__ import annotations
 
 import math
-import os
-import stat
-import tempfile
 from collections import Counter
+from collections.abc import Callable
 from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
+
+from .finding import Finding, Severity
+from .writing import WriteError, check_target, write_atomic
+
+if TYPE_CHECKING:
+    from .kinds import Unit
 
 META_KEYS = ("participants_info", "judgment_count")
 _IDX = itemgetter("idx")
 
 
+__all__ = ["AggregateError", "WriteError", "aggregate", "aggregate_experiment", "write_atomic"]
+
+
 class AggregateError(ValueError):
     """The experiment cannot be aggregated; the message says why."""
-
-
-class WriteError(AggregateError):
-    """A file cannot be written (no such folder, no permission, the disk full); nothing of it is
-    left behind."""
 
 
 def _mean(values: list[Any]) -> float | None:
@@ -116,35 +118,59 @@ def aggregate(trials: dict[str, dict[str, Any]], ind: dict[str, Any]) -> dict[st
     return out
 
 
-def _mode_for(path: Path) -> int:
-    """The permissions the written file gets: those of the file it replaces, or what a plain
-    open() would give a new file (mkstemp's temporary file is private to its owner)."""
-    try:
-        return stat.S_IMODE(path.stat().st_mode)
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+def blocking(findings: list[Finding], inputs: list[Path], allowed: tuple[str, ...] = ()) -> list[Finding]:
+    """The errors in the files an aggregate is computed from (codes in `allowed`, the ones a
+    write corrects, aside): while any remains, nothing may be written from them."""
+    from .sources import display_path
+
+    names = {display_path(p) for p in inputs}
+    return [f for f in findings if f.severity is Severity.ERROR and f.file in names and f.code not in allowed]
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write a file so that readers see the old content or the new, never half of it."""
-    mode = _mode_for(path)
-    tmp: str | None = None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
-        raise
+Source = Callable[[str], list[tuple[str, str]]]
+
+
+def not_recomputable(stored: list[str], stops: list[Finding], source: Source) -> list[str]:
+    """The stored aggregates (pointers) whose source values lie under a blocking finding:
+    `source` gives, for a stored pointer, the (file, pointer) of the data it is computed from.
+    A finding about a whole file counts only when the file could not be read at all."""
+    out = []
+    for ptr in stored:
+        roots = source(ptr)
+        for f in stops:
+            if f.pointer == "" and not f.code.startswith(("parse/", "dataset/")):
+                continue
+            if any(f.file == file and (_under(r, f.pointer) or _under(f.pointer, r)) for file, r in roots):
+                out.append(ptr)
+                break
+    return out
+
+
+def _under(ptr: str, prefix: str) -> bool:
+    return ptr == prefix or ptr.startswith(prefix + "/") or not prefix
+
+
+def refusal(stops: list[Finding], unverified: list[str], file: str, wrote: bool) -> str:
+    """The report of a command that cannot compute its output: the findings that stop it, then
+    every stored value it could not recompute."""
+    from .report.text import render
+    from .validation import Result
+
+    lines = [render(Result(stops, 0)).splitlines()[:-1]] if stops else [[]]
+    out = list(lines[0])
+    if unverified:
+        n = len(unverified)
+        out.append(
+            f"{n} stored value{'' if n == 1 else 's'} in {file} cannot be recomputed, because the data "
+            f"{'it comes' if n == 1 else 'they come'} from has the errors above:"
+        )
+        out += [f"  {file}: {ptr}" for ptr in unverified]
+    if not wrote:
+        out.append("Nothing was written: fix the errors above first (`humanjudge validate` lists them all).")
+    return "\n".join(out)
+
+
+_COGGYM_AGGREGATE = ("coggym/mean-value", "coggym/mean-key", "coggym/mean-missing")
 
 
 def aggregate_experiment(
@@ -152,37 +178,101 @@ def aggregate_experiment(
 ) -> tuple[str, int]:
     """Recompute human_data_mean.json of an experiment; returns (message, exit code).
 
-    With check, nothing is written: the stored means are compared by the same rules
-    `humanjudge validate` uses, and the differences are the message (exit code 1 if any).
+    The experiment is validated first. While trial.jsonl or human_data_ind.json has errors,
+    nothing is written (exit code 1, the errors and the stored values they make impossible to
+    recompute). With check, nothing is written either: the stored means are compared by the
+    same rules `humanjudge validate` uses, and the differences, with every stored value that
+    cannot be recomputed, are the message (exit code 1 if any).
     """
     from .config import discover
     from .engine import Context
-    from .kinds import Unit, find_units
+    from .kinds import survey
     from .rules import coggym
+    from .validation import Result, check_unit
 
-    units = [u for u in find_units([folder], "coggym") if u.root == folder]
+    units = [u for u in survey([folder], "coggym", skip_empty=True).units if u.root == folder]
     if not units:
         raise AggregateError(f"{folder}: no CogGym experiment here (no trial.jsonl or human data)")
     unit: Unit = units[0]
+    target = output or folder / "human_data_mean.json"
+    inputs = [folder / "trial.jsonl", folder / "human_data_ind.json"]
+    if not check:
+        check_target(target, inputs)
     config = discover(folder)
+    findings = check_unit(unit, config)
+    stops = blocking(findings, inputs)
+    mean = unit.file("human_data_mean.json")
+    stored = _stored_means(mean) if mean is not None else []
+    unverified = not_recomputable(stored, stops, _coggym_sources(unit)) if stops else []
     if check:
         from .report.text import render
-        from .validation import Result, check_unit
 
-        findings = check_unit(
-            unit, config.with_flags(("coggym/mean-value", "coggym/mean-key", "coggym/mean-missing"), ())
-        )
-        return render(Result(findings, len(unit.files))).rstrip("\n"), 1 if findings else 0
+        shown = [f for f in findings if f.code in _COGGYM_AGGREGATE]
+        if stops:
+            shown += stops
+        report = render(Result(sorted(shown, key=Finding.sort_key), len(unit.files))).splitlines()
+        if unverified:
+            report[-1:-1] = refusal([], unverified, _display(mean), wrote=True).splitlines()
+        return "\n".join(report), 1 if shown else 0
+    if stops:
+        return refusal(stops, unverified, _display(mean) if mean else "human_data_mean.json", wrote=False), 1
     exp = coggym.load_experiment(unit, Context(config))
     if exp.ind is None or not exp.trials:
         raise AggregateError(
             f"{folder}: needs a valid trial.jsonl and human_data_ind.json "
             f"(run `humanjudge validate {folder}` to see what is wrong)"
         )
-    target = output or folder / "human_data_mean.json"
     if target.exists() and not force:
         raise AggregateError(f"{target} exists: use --force to overwrite it, or --check to compare")
     trials = {tid: rec for tid, (_, rec) in exp.trials.items()}
     data = orjson.dumps(aggregate(trials, exp.ind.data), option=orjson.OPT_INDENT_2) + b"\n"
     write_atomic(target, data)
     return f"wrote {target}", 0
+
+
+def _display(path: Path | None) -> str:
+    from .sources import display_path
+
+    return display_path(path) if path is not None else ""
+
+
+def _stored_means(path: Path) -> list[str]:
+    """Pointers of every stored mean (stimulus and tag) of a mean file that parses."""
+    from .finding import pointer
+    from .sources import JsonDocument, load
+
+    doc, _ = load(path)
+    if not isinstance(doc, JsonDocument) or not isinstance(doc.data, dict):
+        return []
+    return [
+        pointer(sid, tag)
+        for sid, entry in doc.data.items()
+        if sid not in META_KEYS and isinstance(entry, dict)
+        for tag in entry
+    ]
+
+
+def _coggym_sources(unit: Unit) -> Source:
+    """For a stored mean /stimulus/tag: its responses in the ind file, and its trial's record."""
+    from .finding import pointer, split_pointer
+    from .sources import JsonlDocument, display_path, load
+
+    index: dict[str, int] = {}
+    trial = unit.file("trial.jsonl")
+    if trial is not None:
+        doc, _ = load(trial)
+        if isinstance(doc, JsonlDocument):
+            for i, record in enumerate(doc.records):
+                if isinstance(record, dict) and isinstance(record.get("id"), str):
+                    index.setdefault(record["id"], i)
+    ind = display_path(unit.root / "human_data_ind.json")
+    trials = display_path(unit.root / "trial.jsonl")
+
+    def sources(ptr: str) -> list[tuple[str, str]]:
+        sid, tag = split_pointer(ptr)[:2]
+        found = [(ind, pointer(sid, tag))]
+        # a stimulus with no trial record: the trial file as a whole is its source
+        found.append((trials, f"/{index[sid]}" if sid in index else ""))
+        return found
+
+    return sources

@@ -146,7 +146,8 @@ def validate(
         if show_settings:
             from .settings import describe
 
-            click.echo(describe(list(paths), kind, config, _split(select) or None, _split(ignore), max_per_code), nl=False)
+            settings = describe(list(paths), kind, config, _split(select) or None, _split(ignore), max_per_code)
+            click.echo(settings, nl=False)
             return
     except (UsageError, ConfigError, UnknownCode) as exc:
         _fail(str(exc))
@@ -226,6 +227,7 @@ def aggregate(experiment: Path, check: bool, force: bool, output: Path | None, i
     the input with --in-place; only the wrong values change).
     """
     from .aggregate import AggregateError, aggregate_experiment
+    from .writing import WriteError
 
     try:
         if experiment.is_dir():
@@ -240,7 +242,7 @@ def aggregate(experiment: Path, check: bool, force: bool, output: Path | None, i
             message, code = aggregate_dataset(experiment, check=check, output=output, in_place=in_place)
         else:
             raise AggregateError(f"{experiment}: not a CogGym experiment folder or a TextJudge dataset (.json)")
-    except AggregateError as exc:
+    except (AggregateError, WriteError) as exc:
         _fail(str(exc))
     click.echo(message)
     sys.exit(code)
@@ -275,11 +277,16 @@ def render(
     """
     import orjson
 
-    from .aggregate import WriteError, write_atomic
     from .prompts import DatasetError, TemplateError, render_prompts
+    from .writing import WriteError, check_target, write_atomic
 
     if output is not None and output.resolve() == dataset.resolve():
         _fail(f"{output} is the dataset itself; write the prompts elsewhere")
+    try:
+        if output is not None:
+            check_target(output, [dataset])
+    except WriteError as exc:
+        _fail(str(exc))
     try:
         prompts = list(render_prompts(dataset, metric, prompt_field, instance_id))
     except DatasetError as exc:

@@ -73,7 +73,8 @@ def screen(unit: Unit, ctx: Context) -> Unit:
     the format's reader never parses a pointer as data (one finding, not a cascade)."""
     pointers = [f for f in unit.files if _lfs_pointer(f)]
     for f in pointers:
-        ctx.add("parse/lfs-pointer", f, "", "a Git LFS pointer, not the data: nothing in it was checked (run `git lfs pull`)")
+        message = "a Git LFS pointer, not the data: nothing in it was checked (run `git lfs pull`)"
+        ctx.add("parse/lfs-pointer", f, "", message)
     present = {f.name for f in unit.files}
     expected = COMPANIONS.get(unit.family, {})
     anchor = next((f for f in unit.files if f.name in expected), unit.files[0] if unit.files else unit.root)

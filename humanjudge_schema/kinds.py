@@ -139,7 +139,8 @@ def _units_in_folder(folder: Path, names: list[str], kind: str | None) -> tuple[
                 if _textjudge_or_lfs(path):
                     units.append(Unit("textjudge", path, (path,)))
                     claimed.add(name)
-    skipped = [Skipped(folder / n, _why_left_out(folder / n, kind)) for n in names if n not in claimed and _data_like(n)]
+    left = [n for n in names if n not in claimed and _data_like(n)]
+    skipped = [Skipped(folder / n, _why_left_out(folder / n, kind)) for n in left]
     return units, skipped
 
 
@@ -172,13 +173,11 @@ def _nothing_here(path: Path, kind: str | None, skipped: list[Skipped]) -> Usage
         return UsageError(f"{path}: nothing of format {kind} here{hint}")
     if not skipped:
         return UsageError(f"{path}: no dataset files here")
-    return UsageError(
-        f"{path}: no dataset of a known format here ({tally(skipped)}; use --kind to say which format)"
-    )
+    return UsageError(f"{path}: no dataset of a known format here ({tally(skipped)}; use --kind to say which format)")
 
 
 def tally(skipped: list[Skipped]) -> str:
-    """"3 files left out: 2 JSON that is not a TextJudge dataset, 1 a data file of no known format"."""
+    """ "3 files left out: 2 JSON that is not a TextJudge dataset, 1 a data file of no known format"."""
     reasons: dict[str, int] = {}
     for s in skipped:
         reasons[s.reason] = reasons.get(s.reason, 0) + 1

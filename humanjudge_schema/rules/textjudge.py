@@ -26,7 +26,7 @@ from typing import Any
 import orjson
 
 from ..engine import Context, Hit, schema_errors
-from ..finding import pointer
+from ..finding import Finding, pointer
 from ..kinds import Unit
 from ..numbers import decimals, same_value
 from ..numbers import fmt_number as _fmt
@@ -40,7 +40,7 @@ from ..prompts import (
     usable,
 )
 from ..registry import rule
-from ..sources import JsonDocument, Problem, document, read_bytes
+from ..sources import JsonDocument, Problem, display_path, document, read_bytes
 from . import textjudge_stream
 from .textjudge_columns import NUMBER_TYPES, Column, Screen, columns, kept, positions, union
 
@@ -1021,6 +1021,18 @@ def patch(text: str, changes: list[tuple[str, Any]]) -> str:
     return text
 
 
+def _stored_aggregates(data: dict[str, Any]) -> list[str]:
+    """Pointers of every stored mean_human and majority_human."""
+    return [
+        _sp(i, m, key)
+        for i, inst in enumerate(data["instances"])
+        for m, s in inst["annotations"].items()
+        if isinstance(s, dict)
+        for key in ("mean_human", "majority_human")
+        if key in s
+    ]
+
+
 def aggregate_dataset(
     path: Path, *, check: bool = False, output: Path | None = None, in_place: bool = False
 ) -> tuple[str, int]:
@@ -1032,8 +1044,9 @@ def aggregate_dataset(
     `output`, or over the input only with in_place; only the wrong values change, every other
     byte of the file stays as it was, and a corrected mean keeps the stored number of decimals.
     """
-    from ..aggregate import AggregateError, write_atomic
+    from ..aggregate import AggregateError
     from ..config import discover
+    from ..writing import check_target, write_atomic
 
     if output is not None and in_place:
         raise AggregateError("give either -o/--output or --in-place, not both")
@@ -1056,13 +1069,25 @@ def aggregate_dataset(
             f"{path}: not a valid TextJudge dataset (run `humanjudge validate {path}` to see what is wrong)"
         )
     config = discover(path)
-    if check:
-        from ..report.text import render
-        from ..validation import Result, check_unit
+    from ..aggregate import blocking, not_recomputable, refusal
+    from ..report.text import render
+    from ..validation import Result, check_unit
 
-        unit = Unit("textjudge", path, (path,))
-        findings = check_unit(unit, config.with_flags(AGGREGATE_CODES, ()))
-        return render(Result(findings, 1)).rstrip("\n"), 1 if findings else 0
+    if not check:
+        check_target(output or path, [] if in_place else [path])
+    findings = check_unit(Unit("textjudge", path, (path,)), config)
+    stops = blocking(findings, [path], AGGREGATE_CODES)
+    stored = [p for p, _, _ in corrections(doc.data, config.tolerance)] + _stored_aggregates(doc.data)
+    file = display_path(path)
+    unverified = not_recomputable(sorted(set(stored)), stops, lambda p: [(file, p.rsplit("/", 1)[0])])
+    if check:
+        shown = sorted([f for f in findings if f.code in AGGREGATE_CODES] + stops, key=Finding.sort_key)
+        report = render(Result(shown, 1)).splitlines()
+        if unverified:
+            report[-1:-1] = refusal([], unverified, file, wrote=True).splitlines()
+        return "\n".join(report), 1 if shown else 0
+    if stops:
+        return refusal(stops, unverified, file, wrote=False), 1
     fixes = corrections(doc.data, config.tolerance)
     text = patch(doc.raw.decode("utf-8"), [(p, new) for p, _, new in fixes])
     data = text.encode("utf-8")
