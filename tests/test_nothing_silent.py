@@ -265,3 +265,84 @@ def test_the_repository_is_immune_to_a_configuration_above_it(tmp_path: Path) ->
     inside = validate([clone / "examples" / "coggym" / "broken"])
     assert inside.errors == validate([BROKEN]).errors == 11
     assert inside.configs == (clone / "pyproject.toml",)
+
+
+# --- writing never loses data ------------------------------------------------------------------
+
+
+def test_aggregate_refuses_to_write_from_invalid_data(tmp_path: Path) -> None:
+    exp = tmp_path / "exp"
+    shutil.copytree(BROKEN, exp)
+    before = (exp / "human_data_mean.json").read_bytes()
+    proc = run("aggregate", "--force", str(exp), cwd=tmp_path)
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    assert "exp/human_data_ind.json:27:5: error coggym/response-count 2 responses, participants_info.count is 3" in lines[4]
+    assert "  exp/human_data_mean.json: /trial_1/goal_confidence" in lines
+    assert lines[-1] == "Nothing was written: fix the errors above first (`humanjudge validate` lists them all)."
+    assert (exp / "human_data_mean.json").read_bytes() == before
+    assert sorted(p.name for p in exp.iterdir()) == sorted(p.name for p in BROKEN.iterdir())
+
+
+def test_aggregate_check_lists_what_it_cannot_recompute(tmp_path: Path) -> None:
+    exp = tmp_path / "exp"
+    shutil.copytree(BROKEN, exp)
+    proc = run("aggregate", "--check", str(exp), cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "4 stored values in exp/human_data_mean.json cannot be recomputed" in proc.stdout
+    assert "exp/human_data_ind.json:134:9: error coggym/slider-value" in proc.stdout
+    assert "No problems" not in proc.stdout
+
+
+def test_aggregate_writes_once_the_inputs_are_valid(tmp_path: Path) -> None:
+    exp = tmp_path / "exp"
+    shutil.copytree(VALID, exp)
+    (exp / "human_data_mean.json").unlink()
+    proc = run("aggregate", str(exp))
+    assert proc.returncode == 0 and proc.stdout == f"wrote {exp / 'human_data_mean.json'}\n"
+    written = json.loads((exp / "human_data_mean.json").read_text())
+    assert written["trial_2"]["speed_estimates"] == pytest.approx(35 / 9)  # the stored example rounds it
+    assert run("aggregate", "--check", str(exp)).returncode == 0
+
+
+@pytest.mark.parametrize("name", ["trial.jsonl", "human_data_ind.json"])
+def test_aggregate_never_writes_over_an_input(tmp_path: Path, name: str) -> None:
+    exp = tmp_path / "exp"
+    shutil.copytree(VALID, exp)
+    before = (exp / name).read_bytes()
+    line = one_line_error(run("aggregate", "--force", "-o", str(exp / name), str(exp)))
+    assert line == f"humanjudge: {exp / name} is {name}, which the output is computed from; write elsewhere"
+    assert (exp / name).read_bytes() == before
+
+
+def test_writers_never_follow_a_link(tmp_path: Path) -> None:
+    exp = tmp_path / "exp"
+    shutil.copytree(VALID, exp)
+    outside = tmp_path / "outside.json"
+    outside.write_text("precious")
+    (exp / "human_data_mean.json").unlink()
+    (exp / "human_data_mean.json").symlink_to(outside)
+    line = one_line_error(run("aggregate", "--force", str(exp)))
+    assert line == f"humanjudge: {exp / 'human_data_mean.json'} is a symbolic link; name the file itself"
+    assert outside.read_text() == "precious" and (exp / "human_data_mean.json").is_symlink()
+    link = tmp_path / "prompts.txt"
+    link.symlink_to(outside)
+    line = one_line_error(run("render", str(ROOT / "examples" / "textjudge" / "valid" / "dataset.json"), "-o", str(link)))
+    assert line == f"humanjudge: {link} is a symbolic link; name the file itself"
+    assert outside.read_text() == "precious"
+
+
+def test_textjudge_aggregate_refuses_while_scores_are_invalid(tmp_path: Path) -> None:
+    data = json.loads((ROOT / "examples" / "textjudge" / "valid" / "dataset.json").read_text())
+    data["instances"][0]["annotations"]["fluency"]["individual_human_scores"][0] = 9  # outside 1..5
+    data["instances"][0]["annotations"]["fluency"]["mean_human"] = 1.0
+    path = tmp_path / "dataset.json"
+    path.write_text(json.dumps(data, indent=2))
+    before = path.read_bytes()
+    proc = run("aggregate", "--in-place", str(path), cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "error textjudge/score-range" in proc.stdout
+    assert "  dataset.json: /instances/0/annotations/fluency/mean_human" in proc.stdout.splitlines()
+    assert path.read_bytes() == before
+    check = run("aggregate", "--check", str(path), cwd=tmp_path)
+    assert check.returncode == 1 and "cannot be recomputed" in check.stdout and "textjudge/score-range" in check.stdout
