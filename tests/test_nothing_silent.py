@@ -346,3 +346,35 @@ def test_textjudge_aggregate_refuses_while_scores_are_invalid(tmp_path: Path) ->
     assert path.read_bytes() == before
     check = run("aggregate", "--check", str(path), cwd=tmp_path)
     assert check.returncode == 1 and "cannot be recomputed" in check.stdout and "textjudge/score-range" in check.stdout
+
+
+# --- on the real corpus ------------------------------------------------------------------------
+
+
+def test_every_json_file_of_judge_bench_is_checked_or_reported() -> None:
+    from .conftest import corpus
+
+    root = corpus("judgebench", "dmg-illc+JUDGE-BENCH")
+    result = validate([root], cwd=str(root))
+    assert result.files + len(result.skipped) == len(list(root.rglob("*.json"))) == 22
+    assert [(s.path.relative_to(root).as_posix(), s.reason) for s in result.skipped] == [
+        ("data/recipe_crowd_sourcing_data/questions.json", "JSON that is not a TextJudge dataset")
+    ]
+    arena = validate([root / "data" / "chatbot_arena_conversations"], cwd=str(root))
+    assert [(f.code, f.file) for f in arena.findings] == [
+        ("parse/lfs-pointer", "data/chatbot_arena_conversations/data.json")
+    ]
+    assert arena.errors == 1
+
+
+def test_aggregate_refuses_the_broken_corpus_experiment(tmp_path: Path) -> None:
+    from .conftest import corpus
+
+    exp = tmp_path / "exp1"
+    shutil.copytree(corpus("coggym", "lance-ying__example_coggym", "ying2025understanding", "exp1"), exp)
+    before = (exp / "human_data_mean.json").read_bytes()
+    check = run("aggregate", "--check", str(exp))
+    assert check.returncode == 1 and "No problems" not in check.stdout
+    forced = run("aggregate", "--force", str(exp))
+    assert forced.returncode == 1 and forced.stdout.splitlines()[-1].startswith("Nothing was written")
+    assert (exp / "human_data_mean.json").read_bytes() == before
