@@ -119,12 +119,13 @@ def aggregate(trials: dict[str, dict[str, Any]], ind: dict[str, Any]) -> dict[st
 
 
 def blocking(findings: list[Finding], inputs: list[Path], allowed: tuple[str, ...] = ()) -> list[Finding]:
-    """The errors in the files an aggregate is computed from (codes in `allowed`, the ones a
-    write corrects, aside): while any remains, nothing may be written from them."""
+    """The errors in the files an aggregate is computed from (codes or prefixes in `allowed`
+    aside: the ones a write corrects, and those about parts it does not read): while any
+    remains, nothing may be written from them."""
     from .sources import display_path
 
     names = {display_path(p) for p in inputs}
-    return [f for f in findings if f.severity is Severity.ERROR and f.file in names and f.code not in allowed]
+    return [f for f in findings if f.severity is Severity.ERROR and f.file in names and not f.code.startswith(allowed)]
 
 
 Source = Callable[[str], list[tuple[str, str]]]

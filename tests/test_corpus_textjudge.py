@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from humanjudge_schema import render_prompts, validate
-from humanjudge_schema.kinds import UsageError, find_units
+from humanjudge_schema.kinds import UsageError, find_units, survey
 from humanjudge_schema.prompts import template_fields
 
 from .conftest import corpus
@@ -57,10 +57,8 @@ EXPECTED: dict[str, dict[tuple[str, str], int]] = {
     },
     "llm_metaeval/tests/fixtures/example.json": {REQUIRED: 2, MEAN: 4},
 }
-NOT_DATASETS = (
-    "data/chatbot_arena_conversations/data.json",  # a Git LFS pointer
-    "data/recipe_crowd_sourcing_data/questions.json",  # the questionnaire shown to annotators
-)
+LFS_POINTER = "data/chatbot_arena_conversations/data.json"  # stands for a dataset that is not there
+NOT_A_DATASET = "data/recipe_crowd_sourcing_data/questions.json"  # the questionnaire shown to annotators
 
 
 def _counts(path: Path) -> dict[tuple[str, str], int]:
@@ -73,39 +71,43 @@ def test_corpus_dataset_has_exactly_its_known_findings(name: str) -> None:
     assert _counts(corpus(REPO, name)) == EXPECTED[name]
 
 
-def test_the_folder_walk_finds_every_dataset_and_nothing_else() -> None:
+def test_the_folder_walk_finds_every_dataset_and_the_pointer_and_reports_the_rest() -> None:
     root = corpus(REPO)
-    found = {str(u.root.relative_to(root)) for u in find_units([root])}
-    assert found == set(EXPECTED)
-    # the same under --kind textjudge: a walk still takes only what looks like a dataset
-    assert {str(u.root.relative_to(root)) for u in find_units([root], "textjudge")} == set(EXPECTED)
+    for kind in (None, "textjudge"):  # a walk takes only what looks like a dataset, even under --kind
+        found = survey([root], kind)
+        assert {str(u.root.relative_to(root)) for u in found.units} == {*EXPECTED, LFS_POINTER}
+        assert [str(s.path.relative_to(root)) for s in found.skipped] == [NOT_A_DATASET]
 
 
-@pytest.mark.parametrize("name", NOT_DATASETS)
-def test_a_non_dataset_named_explicitly_is_a_usage_error(name: str) -> None:
+def test_a_non_dataset_named_explicitly_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="not a file of a known format"):
-        find_units([corpus(REPO, name)])
+        find_units([corpus(REPO, NOT_A_DATASET)])
 
 
-def test_the_lfs_pointer_with_kind_says_what_it_is() -> None:
-    result = validate([corpus(REPO, NOT_DATASETS[0])], kind="textjudge")
-    assert [(f.code, f.line) for f in result.findings] == [("parse/invalid-json", 1)]
+@pytest.mark.parametrize("kind", [None, "textjudge"])
+def test_the_lfs_pointer_says_what_it_is(kind: str | None) -> None:
+    result = validate([corpus(REPO, LFS_POINTER)], kind=kind)
+    assert [(f.code, f.severity.value) for f in result.findings] == [("parse/lfs-pointer", "error")]
     assert "Git LFS pointer" in result.findings[0].message
 
 
 def test_questions_json_with_kind_is_reported_as_not_a_dataset() -> None:
-    result = validate([corpus(REPO, NOT_DATASETS[1])], kind="textjudge")
+    result = validate([corpus(REPO, NOT_A_DATASET)], kind="textjudge")
     assert Counter(f.code for f in result.findings) == {"schema/required": 6}
 
 
-def test_a_copied_folder_with_a_pointer_and_questions_validates_only_the_datasets(tmp_path: Path) -> None:
-    for name in (*NOT_DATASETS, "data/example.json"):
+def test_a_copied_folder_with_a_pointer_and_questions_reports_both(tmp_path: Path) -> None:
+    for name in (LFS_POINTER, NOT_A_DATASET, "data/example.json"):
         target = tmp_path / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(corpus(REPO, name), target)
     result = validate([tmp_path], cwd=str(tmp_path))
-    assert result.files == 1
-    assert {f.file for f in result.findings} == {"data/example.json"}
+    assert result.files == 2
+    assert {f.file for f in result.findings} == {"data/example.json", LFS_POINTER}
+    assert [f.code for f in result.findings if f.file == LFS_POINTER] == ["parse/lfs-pointer"]
+    assert [(str(s.path.relative_to(tmp_path)), s.reason) for s in result.skipped] == [
+        (NOT_A_DATASET, "JSON that is not a TextJudge dataset")
+    ]
 
 
 # --- rendering: the same bytes as upstream ----------------------------------------------------

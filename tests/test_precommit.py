@@ -156,11 +156,16 @@ def test_the_humanjudge_hook_skips_json_that_is_not_data(tmp_path: Path) -> None
     (hook,) = (h for h in hooks() if h["id"] == "humanjudge")
     assert "package.json" in _selected(hook, root)
     proc = _run_entry(hook, root)
-    assert proc is not None and (proc.returncode, proc.stdout, proc.stderr) == (0, "No problems in 6 files.\n", "")
+    left_out = "2 files left out: 2 JSON that is not a TextJudge dataset (--format json lists them).\n"
+    assert proc is not None and (proc.returncode, proc.stdout, proc.stderr) == (
+        0,
+        "No problems in 6 files.\n" + left_out,
+        "",
+    )
     shutil.rmtree(root / "experiments")
     (root / "judgebench" / "dataset.json").unlink()
-    proc = _run_entry(hook, root)  # nothing left but JSON of no known format
-    assert proc is not None and (proc.returncode, proc.stdout) == (0, "No problems in 0 files.\n")
+    proc = _run_entry(hook, root)  # nothing left but JSON of no known format: passed, and said
+    assert proc is not None and (proc.returncode, proc.stdout) == (0, "No problems in 0 files.\n" + left_out)
 
 
 # --- pre-commit try-repo, as a maintainer runs it -------------------------------------------

@@ -248,5 +248,11 @@ def test_sarif_caps_results_at_what_code_scanning_takes(monkeypatch: pytest.Monk
 
 def test_json_and_text_formats_are_unchanged() -> None:
     proc = run("validate", "--format", "json", "examples/coggym/broken")
-    assert json.loads(proc.stdout)["summary"] == {"files": 5, "errors": 11, "warnings": 0}
+    assert json.loads(proc.stdout)["summary"] == {
+        "files": 5,
+        "errors": 11,
+        "warnings": 0,
+        "skipped": 0,
+        "configuration": ["pyproject.toml"],  # the repository's own, empty [tool.humanjudge]
+    }
     assert run("validate", "examples/coggym/valid").stdout == "No problems in 5 files.\n"

@@ -1076,7 +1076,8 @@ def aggregate_dataset(
     if not check:
         check_target(output or path, [] if in_place else [path])
     findings = check_unit(Unit("textjudge", path, (path,)), config)
-    stops = blocking(findings, [path], AGGREGATE_CODES)
+    # Prompt templates and few-shot example ids play no part in an aggregate.
+    stops = blocking(findings, [path], (*AGGREGATE_CODES, "textjudge/template-", "textjudge/fsp-example-id"))
     stored = [p for p, _, _ in corrections(doc.data, config.tolerance)] + _stored_aggregates(doc.data)
     file = display_path(path)
     unverified = not_recomputable(sorted(set(stored)), stops, lambda p: [(file, p.rsplit("/", 1)[0])])
