@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
 
@@ -65,3 +66,25 @@ def split_pointer(ptr: str) -> list[str]:
     if not ptr:
         return []
     return [t.replace("~1", "/").replace("~0", "~") for t in ptr[1:].split("/")]
+
+
+# What a dataset could use to forge a line of human-readable output: C0 and C1 controls and DEL
+# (line feeds, carriage returns, terminal escape sequences), the Unicode line and paragraph
+# separators, and the marks that reorder bidirectional text. Lone surrogates too: they stand for
+# the bytes of a file name that is not UTF-8, and would be written out as those raw bytes.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escaped(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def escape_control(text: str) -> str:
+    """The text with every control character written as an escape (a line feed as `\\n`, ESC as
+    `\\x1b`, U+2028 as `\\u2028`), so that a file name, key or value printed in human-readable
+    output can neither start a line of its own nor rewrite or reorder the one it is on. Every other
+    character, the backslash included, is left as it is."""
+    return _CONTROL.sub(_escaped, text) if _CONTROL.search(text) else text

@@ -117,7 +117,7 @@ def test_summary_escapes_html_and_table_breaks() -> None:
     )
     text = github.summary(Result([f], 1))
     assert "<img" not in text
-    assert "&lt;img src=x onerror=alert(1)&gt;&#124;x' next" in text
+    assert "&lt;img src=x onerror=alert(1)&gt;&#124;x'\\nnext" in text  # the line feed as an escape
     assert "<code>a&#124;b.json</code>" in text
     row = next(line for line in text.splitlines() if "onerror" in line)
     assert row.count("|") == 7  # six cells, none split

@@ -1,7 +1,13 @@
-"""`file:line:col: severity code message (at pointer)`, one finding a line, like compilers."""
+"""`file:line:col: severity code message (at pointer)`, one finding a line, like compilers.
+
+File names, messages and pointers come from the dataset (its file names, keys and values): their
+control characters are printed as escapes, so that every line of the output is one finding and
+no dataset can print a line that looks like a finding of another file.
+"""
 
 from __future__ import annotations
 
+from ..finding import escape_control
 from ..kinds import tally
 from ..validation import Result
 
@@ -13,13 +19,13 @@ def _plural(n: int, word: str) -> str:
 def render(result: Result) -> str:
     lines = []
     for f in result.findings:
-        where = f.file
+        where = escape_control(f.file)
         if f.line is not None:
             where += f":{f.line}"
             if f.column is not None:
                 where += f":{f.column}"
-        at = f" (at {f.pointer})" if f.pointer else ""
-        lines.append(f"{where}: {f.severity} {f.code} {f.message}{at}")
+        at = f" (at {escape_control(f.pointer)})" if f.pointer else ""
+        lines.append(f"{where}: {f.severity} {f.code} {escape_control(f.message)}{at}")
     files = _plural(result.files, "file")
     if result.findings:
         lines.append(f"{_plural(result.errors, 'error')}, {_plural(result.warnings, 'warning')} in {files}.")
