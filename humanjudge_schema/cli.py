@@ -16,7 +16,10 @@ FAMILIES = ("coggym", "textjudge", "study1", "halie")
 
 
 def _fail(message: str) -> NoReturn:
-    click.echo(f"humanjudge: {message}", err=True)
+    from .finding import escape_control
+
+    # The message may quote a path or a value from the data: it stays one line.
+    click.echo(f"humanjudge: {escape_control(message)}", err=True)
     sys.exit(2)
 
 

@@ -31,6 +31,7 @@ _KEYS = {
     "per-file-ignores",
     "tolerance",
     "max-per-code",
+    "max-document-bytes",
     *("coggym", "textjudge", "study1", "halie"),
 }
 _FAMILY_OPTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
@@ -54,6 +55,8 @@ class Config:
     tolerance: float = 1e-9
     # findings of one code listed per file; the rest are counted in one more finding (0: all)
     max_per_code: int = 1000
+    # JSON and JSON Lines files are read whole, and parsing takes several times a file's size
+    max_document_bytes: int = 512 * 1024 * 1024
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     root: Path | None = None  # folder of the config file: per-file patterns are relative to it
     source: Path | None = None
@@ -136,6 +139,9 @@ def parse_config(table: dict[str, Any], source: Path) -> Config:
     max_per_code = table.get("max-per-code", _DEFAULTS.max_per_code)
     if not isinstance(max_per_code, int) or isinstance(max_per_code, bool) or max_per_code < 0:
         raise ConfigError(f"{where}: max-per-code must be an integer >= 0 (0: list every finding)")
+    max_document_bytes = table.get("max-document-bytes", _DEFAULTS.max_document_bytes)
+    if not isinstance(max_document_bytes, int) or isinstance(max_document_bytes, bool) or max_document_bytes < 1:
+        raise ConfigError(f"{where}: max-document-bytes must be an integer > 0")
     options: dict[str, dict[str, Any]] = {}
     for family, known in _FAMILY_OPTIONS.items():
         sub = table.get(family, {})
@@ -164,6 +170,7 @@ def parse_config(table: dict[str, Any], source: Path) -> Config:
         per_file_ignores=per_file,
         tolerance=float(tolerance),
         max_per_code=max_per_code,
+        max_document_bytes=max_document_bytes,
         options=options,
         root=source.parent,
         source=source,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,19 +65,17 @@ _FAMILY_OF_NAME = {
 
 def head(path: Path, size: int = 65536) -> bytes | None:
     """The first bytes of a regular file, or None for anything else (a FIFO, a device, a folder,
-    an unreadable file). Opened without blocking, so a FIFO never hangs the walk."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+    an unreadable file), which is refused before a byte of it is read."""
+    from .sources import Problem, open_regular
+
+    opened = open_regular(path)
+    if isinstance(opened, Problem):
         return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+    with opened as f:
+        try:
+            return f.read(size)
+        except OSError:
             return None
-        return os.read(fd, size)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 LFS_POINTER = b"version https://git-lfs.github.com/spec/"

@@ -29,6 +29,7 @@ def resolved(config: Config) -> list[str]:
         f"per-file-ignores = {_toml(dict(config.per_file_ignores))}",
         f"tolerance = {config.tolerance!r}",
         f"max-per-code = {config.max_per_code}",
+        f"max-document-bytes = {config.max_document_bytes}",
     ]
     for family, options in sorted(config.options.items()):
         lines += [f"{family}.{key} = {_toml(value)}" for key, value in sorted(options.items())]

@@ -8,14 +8,16 @@ import gc
 import json
 import os
 import re
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 import orjson
 
+from .config import Config
 from .finding import escape_token, split_pointer
 from .locate import LineIndex, locate
 from .registry import register
@@ -34,14 +36,33 @@ class Problem(NamedTuple):
 BROKEN: Any = object()  # placeholder for a JSONL record that did not parse
 _BOM = b"\xef\xbb\xbf"
 _NON_FINITE = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)', re.DOTALL)
+# The default of the `max-document-bytes` option: JSON and JSON Lines files are read whole.
+DEFAULT_MAX_DOCUMENT = Config.max_document_bytes
+# Blank lines from a line start on, each ending with its line feed: the class takes in the line
+# feeds too, so that a run of a million blank lines is one pass of the regex engine, not a
+# million (the engine then gives back the white space that starts the next line).
+_BLANK_LINES = re.compile(rb"[ \t\n\r\x0b\x0c]*\n")
+_GROWN = 1 << 24  # bytes read at a time from a file that grew since it was measured
 
 register(
     "parse/unreadable",
     "the file cannot be read",
     why="A file the validator cannot open (permissions, a broken link, a folder named like a "
-    "file) cannot be checked; it is reported instead of skipped so that nothing passes unseen.",
-    bad="human_data_ind.json  (mode 000)",
-    good="human_data_ind.json  (readable)",
+    "file) cannot be checked; it is reported instead of skipped so that nothing passes unseen. "
+    "Only regular files are read: a named pipe would wait forever for a writer, and a link to a "
+    "device such as /dev/zero would be read until memory runs out.",
+    bad="human_data_ind.json  (mode 000, or a link to /dev/zero)",
+    good="human_data_ind.json  (a readable regular file)",
+)
+register(
+    "parse/too-large",
+    "the file is larger than a document read whole may be",
+    why="JSON and JSON Lines files are read whole, and parsing one takes several times its size "
+    "in memory (a 50 MB CogGym file peaks at about 360 MB). A file larger than "
+    "`max-document-bytes` (default 512 MiB, ten times the largest real dataset) is refused "
+    "before a byte of it is read; raise the option for a genuinely larger dataset.",
+    bad="human_data_ind.json  (2 GB)",
+    good="human_data_ind.json  (55 MB)",
 )
 register(
     "parse/empty",
@@ -116,7 +137,8 @@ register(
     "a JSON Lines file has an empty line between records",
     severity="warning",
     why="JSON Lines has one JSON value per line; readers differ on blank lines (some stop, some "
-    "fail, some skip). A final newline at the end of the file is fine.",
+    "fail, some skip). A final newline at the end of the file is fine. Consecutive blank lines "
+    "are one finding, at the first of them, that says how many there are.",
     bad='{"id": "t1"}\n\n{"id": "t2"}',
     good='{"id": "t1"}\n{"id": "t2"}',
 )
@@ -135,14 +157,79 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def read_bytes(path: Path) -> bytes | Problem:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except IsADirectoryError:
+_SPECIAL = {
+    stat.S_IFIFO: "a named pipe (FIFO)",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def _not_regular(mode: int) -> Problem:
+    if stat.S_ISDIR(mode):
         return Problem("parse/unreadable", "is a folder, not a file")
+    return Problem("parse/unreadable", f"is {_SPECIAL.get(stat.S_IFMT(mode), 'a special file')}, not a regular file")
+
+
+def open_regular(path: Path) -> BinaryIO | Problem:
+    """The file opened for reading in binary, or the problem: anything but a regular file (after
+    links) is refused before a byte of it is read, since a named pipe blocks the reader forever
+    and a device such as /dev/zero never ends."""
+    try:
+        mode = os.stat(path).st_mode
     except OSError as exc:
         return Problem("parse/unreadable", f"cannot read the file: {exc.strerror or exc}")
+    if not stat.S_ISREG(mode):
+        return _not_regular(mode)
+    # Swapped for a pipe since the stat: opening without blocking, then looking again at what was
+    # opened, keeps the run from hanging on it.
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        return Problem("parse/unreadable", f"cannot read the file: {exc.strerror or exc}")
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        return _not_regular(mode)
+    if hasattr(os, "set_blocking"):
+        os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
+def read_bytes(path: Path, max_bytes: int = DEFAULT_MAX_DOCUMENT) -> bytes | Problem:
+    """The bytes of a file read whole, or the problem: not a regular file, or more than
+    `max_bytes` (the max-document-bytes option), in which case nothing is read."""
+    opened = open_regular(path)
+    if isinstance(opened, Problem):
+        return opened
+    with opened as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > max_bytes:
+            return _too_large(size, max_bytes)
+        try:
+            parts: list[bytes] = []
+            total, step = 0, size + 1  # one read of the whole file, and one to see that it ended
+            while total <= max_bytes:
+                data = f.read(min(step, max_bytes + 1 - total))
+                if not data:
+                    break
+                parts.append(data)
+                total += len(data)
+                step = _GROWN
+        except OSError as exc:
+            return Problem("parse/unreadable", f"cannot read the file: {exc.strerror or exc}")
+    if total > max_bytes:
+        return _too_large(None, max_bytes)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+def _too_large(size: int | None, max_bytes: int) -> Problem:
+    what = f"{size:,} bytes" if size is not None else "grew while it was read"
+    return Problem(
+        "parse/too-large",
+        f"{what}: more than the {max_bytes:,} bytes a document read whole may have "
+        "(the max-document-bytes option); not read",
+    )
 
 
 def _decode_problem(raw: bytes) -> Problem | None:
@@ -316,15 +403,33 @@ class JsonlDocument:
         return out
 
 
-def iter_lines(raw: bytes) -> Iterator[tuple[int, int, int]]:
-    """(line number, start, end) of every line of a bytes buffer, without its line ending."""
-    start, n, size = 0, 1, len(raw)
+def blank_run(code: str, first: int, count: int, blank: str, between: str) -> Problem:
+    """One finding for `count` consecutive blank lines from line `first` on."""
+    if count == 1:
+        return Problem(code, f"{blank} line between {between}", "", first, 1)
+    last = first + count - 1
+    return Problem(code, f"{count:,} {blank} lines between {between} (lines {first}-{last})", "", first, 1)
+
+
+def iter_lines(raw: bytes, start: int = 0, size: int | None = None) -> Iterator[tuple[int, int, int, int]]:
+    """(line number, start, end, blank lines just before it) of every line of raw[start:size]
+    that is not blank, without its line ending; lines are numbered from 1 at `start`. Runs of
+    blank lines are skipped in bulk."""
+    size = len(raw) if size is None else size
+    n, blank = 1, 0
     while start < size:
-        end = raw.find(b"\n", start)
+        skipped = _BLANK_LINES.match(raw, start, size)
+        if skipped is not None:
+            lines = raw.count(b"\n", start, skipped.end())
+            blank, n, start = blank + lines, n + lines, skipped.end()
+            continue
+        end = raw.find(b"\n", start, size)
         if end == -1:
             end = size
         stop = end - 1 if end > start and raw[end - 1 : end] == b"\r" else end
-        yield n, start, stop
+        if end < size or raw[start:stop].strip():  # not the last line, white space without a line feed
+            yield n, start, stop, blank
+            blank = 0
         start, n = end + 1, n + 1
 
 
@@ -342,29 +447,30 @@ def parse_jsonl(path: Path, raw: bytes) -> tuple[JsonlDocument, list[Problem]]:
     if not raw.strip():
         problems.append(Problem("parse/empty", "the file is empty" if not raw else "only white space"))
         return doc, problems
-    blank: list[int] = []
-    for line, start, end in iter_lines(raw):
-        chunk = raw[start:end]
-        if not chunk.strip():
-            blank.append(line)
-            continue
+    for line, start, end, blank in iter_lines(raw):
+        if blank:
+            problems.append(blank_run("parse/blank-line", line - blank, blank, "empty", "records"))
         index = len(doc.records)
-        value, line_problems = parse(chunk, line)
+        value, line_problems = parse(raw[start:end], line)
         for p in line_problems:
             problems.append(p._replace(pointer=f"/{index}{p.pointer}"))
         doc.records.append(value)
         doc.lines.append(line)
         doc.spans.append((start, end))
-    last = raw.rstrip(b"\r\n").count(b"\n") + 1
-    for line in blank:
-        if line <= last:
-            problems.append(Problem("parse/blank-line", "empty line between records", "", line, 1))
+    # After the last record, line endings alone are the end of the file; blank lines up to the
+    # last one that holds anything else (white space) are reported.
+    tail = raw[doc.spans[-1][1] :].rstrip(b"\r\n")
+    if b"\n" in tail:
+        problems.append(blank_run("parse/blank-line", doc.lines[-1] + 1, tail.count(b"\n"), "empty", "records"))
     return doc, problems
 
 
-def load(path: Path) -> tuple[JsonDocument | JsonlDocument | None, list[Problem]]:
-    """Read and parse a .json or .jsonl file. The document is None when nothing can be checked."""
-    return document(path, read_bytes(path))
+def load(
+    path: Path, max_bytes: int = DEFAULT_MAX_DOCUMENT
+) -> tuple[JsonDocument | JsonlDocument | None, list[Problem]]:
+    """Read and parse a .json or .jsonl file of at most `max_bytes` (the max-document-bytes
+    option). The document is None when nothing can be checked."""
+    return document(path, read_bytes(path, max_bytes))
 
 
 def document(path: Path, raw: bytes | Problem) -> tuple[JsonDocument | JsonlDocument | None, list[Problem]]:
@@ -385,5 +491,8 @@ def display_path(path: Path, cwd: str | None = None) -> str:
     try:
         rel = os.path.relpath(path, cwd)
     except ValueError:
-        return str(path)
-    return str(path) if rel.startswith("..") else rel
+        rel = ".."
+    shown = str(path) if rel.startswith("..") else rel
+    # A name that is not UTF-8 reaches Python as lone surrogates, which no output can encode:
+    # its bytes are written as escapes (b'exp\xff' -> 'exp\\xff').
+    return shown.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

@@ -37,7 +37,7 @@ import orjson
 from . import gzjsonl as _gzjsonl  # noqa: F401  (registers parse/line-too-long, which both readers report)
 from .finding import split_pointer
 from .registry import register
-from .sources import Problem
+from .sources import Problem, blank_run, open_regular
 
 # A cell longer than this (in characters) is refused, and reading stops: beyond it, an unclosed
 # quote and a giant cell look the same. A line longer than this (in bytes) ends the reading too.
@@ -132,7 +132,8 @@ register(
     "a blank line between rows",
     severity="warning",
     why="pandas skips blank lines but Python's csv module and spreadsheets read them as empty "
-    "rows, so row counts differ between readers. A final newline at the end of the file is fine.",
+    "rows, so row counts differ between readers. A final newline at the end of the file is fine. "
+    "Consecutive blank lines are one finding, at the first of them, that says how many there are.",
     bad="session_id,model\ns1,Jumbo\n\ns2,Davinci",
     good="session_id,model\ns1,Jumbo\ns2,Davinci",
 )
@@ -161,7 +162,10 @@ def _positions(path: Path, offsets: set[int]) -> dict[int, tuple[int, int]]:
     out: dict[int, tuple[int, int]] = {}
     wanted = sorted(offsets)
     line, pos, tail = 1, 0, b""  # line at the chunk's start, its offset, the line's bytes before it
-    with open(path, "rb") as f:
+    f = open_regular(path)
+    if isinstance(f, Problem):
+        return out
+    with f:
         while wanted:
             chunk = f.read(_CHUNK)
             if not chunk:
@@ -198,18 +202,20 @@ def _cut(chunk: bytes) -> int:
 def _scan(path: Path) -> _Scan:
     """The pass over the bytes; see the module docstring."""
     out = _Scan()
-    try:
-        f = open(path, "rb")  # noqa: SIM115  (closed by the with below)
-    except IsADirectoryError:
-        return _Scan([Problem("parse/unreadable", "is a folder, not a file")], False)
-    except OSError as exc:
-        return _Scan([Problem("parse/unreadable", f"cannot read the file: {exc.strerror or exc}")], False)
+    f = open_regular(path)
+    if isinstance(f, Problem):
+        return _Scan([f], False)
     with f:
         pending = f.read(_CHUNK)
-        if not pending.strip():
-            out.problems.append(Problem("parse/empty", "the file is empty" if not pending else "only white space"))
-            out.readable = False
-            return out
+        if not pending.strip():  # empty only if the white space goes on to the end
+            more = pending
+            while more and not more.strip():
+                more = f.read(_CHUNK)
+            if not more:
+                out.problems.append(Problem("parse/empty", "the file is empty" if not pending else "only white space"))
+                out.readable = False
+                return out
+            f.seek(0)
         if pending[:2] in (b"\xff\xfe", b"\xfe\xff"):
             out.problems.append(Problem("parse/invalid-utf8", "the file is UTF-16; save it as UTF-8", "", 1, 1))
             out.readable = False
@@ -281,10 +287,18 @@ def _scan(path: Path) -> _Scan:
 
 
 def read_header(path: Path) -> list[str] | None:
-    """The first row of a CSV file, read from its first 64 KiB; None when it cannot be read."""
+    """The first row of a CSV file, read from the first 64 KiB after any blank lines; None when it
+    cannot be read."""
+    f = open_regular(path)
+    if isinstance(f, Problem):
+        return None
     try:
-        with open(path, "rb") as f:
+        with f:
             head = f.read(65536)
+            while head and not head.strip(b"\r\n"):
+                head = f.read(65536)
+            head = head.lstrip(b"\r\n")
+            head += f.read(65536 - len(head))
     except OSError:
         return None
     text = head.decode("utf-8-sig", "replace")
@@ -313,7 +327,9 @@ class CsvFile:
         self.width, self.first = -1, ""  # of the header, once read
         self.index = -1  # of the last data row taken
         self.end = 0  # the line the last row read ended on
-        self.blank: list[int] = []  # blank lines not reported yet (a blank line at the end is not a row)
+        # blank lines not reported yet: from line blank_from on, blanks of them (a blank line at the
+        # end is not a row, so they are reported when a row follows)
+        self.blank_from, self.blanks = 0, 0
         self.stopped = False
 
     def rows(self, capture: list[str] | None = None) -> Iterator[tuple[int, int, list[str]]]:
@@ -362,6 +378,8 @@ class CsvFile:
             try:
                 if self.width < 0:
                     rows.append(next(reader))  # the header, and whatever precedes it, row by row
+                    if not rows[0]:  # but blank lines in bulk
+                        rows.extend(islice(reader, size - 1))
                 else:
                     rows.extend(islice(reader, size))  # keeps the rows read before an error
             except StopIteration:
@@ -370,9 +388,15 @@ class CsvFile:
                 error = exc
             if not rows and error is None:
                 return
+            if error is None and not any(rows):  # blank lines only: counted, not looked at one by one
+                if not self.blanks:
+                    self.blank_from = self.end + 1
+                self.blanks += len(rows)
+                self.end = reader.line_num
+                continue
             if error is None and self._plain(rows):
-                if self.blank:
-                    self._blank(self.blank)
+                if self.blanks:
+                    self._blank()
                 first = self.index + 1
                 self.index += len(rows)
                 self.end = reader.line_num
@@ -406,7 +430,12 @@ class CsvFile:
             self.complete = False
         if csv.field_size_limit() != MAX_CELL:
             csv.field_size_limit(MAX_CELL)
-        f = open(self.path, encoding="utf-8-sig", errors="replace", newline="")  # noqa: SIM115 (closed by the caller)
+        binary = open_regular(self.path)
+        if isinstance(binary, Problem):  # no longer the file the byte checks read
+            self.problems.append(binary)
+            self.complete = False
+            return None
+        f = io.TextIOWrapper(binary, encoding="utf-8-sig", errors="replace", newline="")
         lines: Iterable[str] = f if scan.stop is None else islice(f, scan.stop - 1)
         if capture is not None:
             lines = _capturing(lines, capture)
@@ -423,15 +452,17 @@ class CsvFile:
         n = len(cells)
         if n == self.width and cells[0] != self.first:  # the common case, decided first
             self.index += 1
-            if self.blank:
-                self._blank(self.blank)
+            if self.blanks:
+                self._blank()
             return self.index, start, cells
         if not n:
-            self.blank.append(start)
+            if not self.blanks:
+                self.blank_from = start
+            self.blanks += 1
             return None
         if self.width < 0:
-            if self.blank:
-                self._blank(self.blank)
+            if self.blanks:
+                self._blank()
             header = self._header(cells, start)
             if not header:
                 self.stopped = True
@@ -439,8 +470,8 @@ class CsvFile:
             self.width, self.first = len(header), header[0]
             return None
         self.index += 1
-        if self.blank:
-            self._blank(self.blank)
+        if self.blanks:
+            self._blank()
         where = f"/{self.index}"
         if cells == self.header:
             self.problems.append(Problem("parse/repeated-header", "the header row again", where, start, 1))
@@ -487,10 +518,9 @@ class CsvFile:
         self.index += 1
         return True
 
-    def _blank(self, lines: list[int]) -> None:
-        for line in lines:
-            self.problems.append(Problem("parse/blank-row", "blank line between rows", "", line, 1))
-        lines.clear()
+    def _blank(self) -> None:
+        self.problems.append(blank_run("parse/blank-row", self.blank_from, self.blanks, "blank", "rows"))
+        self.blanks = 0
 
     def _header(self, cells: list[str], line: int) -> list[str]:
         self.header_line = line

@@ -19,6 +19,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -52,6 +53,7 @@ class Run:
     seconds: float
     rss_mb: float
     in_process: bool = False
+    text: str = ""  # the same run's output in the text format, for cases that ask for it
 
     @property
     def findings(self) -> list[dict[str, Any]]:
@@ -93,11 +95,16 @@ print(json.dumps({"rc": p.returncode, "seconds": seconds, "rss_mb": rss, "killed
 """
 
 
-def run_cli(*args: str, cwd: Path) -> Run:
+# A case is one file, often without the rest of its dataset: whether a dataset is complete
+# (dataset/missing-file) is tested in test_nothing_silent; here only what the reader finds counts.
+_READER_ONLY = ("--ignore", "dataset")
+
+
+def run_cli(*args: str, cwd: Path, fmt: str = "json") -> Run:
     """`python -m humanjudge_schema validate --format json ARGS` with its address space capped;
     its wall time, and its own peak resident memory (from wait4)."""
     out, err = cwd / ".hj-stdout", cwd / ".hj-stderr"
-    command = ["validate", "--format", "json", "--no-progress", *args]
+    command = ["validate", "--format", fmt, "--no-progress", *_READER_ONLY, *args]
     probe = subprocess.run(
         [sys.executable, "-c", _PROBE, str(ADDRESS_SPACE), str(TIMEOUT), str(out), str(err), *command],
         cwd=cwd,
@@ -108,7 +115,13 @@ def run_cli(*args: str, cwd: Path) -> Run:
     )
     measured = json.loads(probe.stdout)
     assert not measured["killed"], f"killed after {TIMEOUT} s"
-    run = Run(measured["rc"], out.read_text(), err.read_text(), measured["seconds"], measured["rss_mb"])
+    run = Run(
+        measured["rc"],
+        out.read_text(encoding="utf-8"),
+        err.read_text(encoding="utf-8"),
+        measured["seconds"],
+        measured["rss_mb"],
+    )
     out.unlink()
     err.unlink()
     return run
@@ -124,7 +137,7 @@ def run_in_process(*args: str) -> Run:
     started = time.perf_counter()
     try:
         with redirect_stdout(out), redirect_stderr(err):
-            main(["validate", "--format", "json", "--no-progress", *args])
+            main(["validate", "--format", "json", "--no-progress", *_READER_ONLY, *args])
         rc = 0
     except SystemExit as exc:
         rc = exc.code if isinstance(exc.code, int) else 2
@@ -229,6 +242,9 @@ class Case:
     note: str = ""
     in_process: Callable[[pytest.MonkeyPatch, Path], None] | None = None  # patches for an in-process run
     xfail: str = ""
+    # (code, line, message) of every finding of these codes, in order, beyond the codes alone
+    findings: tuple[tuple[str, int | None, str], ...] = ()
+    text: bool = False  # the text format too: a line a finding, no control character printed raw
 
     @property
     def id(self) -> str:
@@ -298,16 +314,16 @@ def _dangling(folder: Path, reader: Reader) -> None:
 
 def _disappears(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
     """The file is deleted after the units are found and before any of them is read."""
-    from humanjudge_schema.kinds import find_units as found
+    from humanjudge_schema.kinds import survey as found
 
-    def then_delete(paths: list[Path], kind: str | None = None) -> Any:
-        units = found(paths, kind)
-        for unit in units:
+    def then_delete(paths: list[Path], kind: str | None = None, **options: Any) -> Any:
+        survey = found(paths, kind, **options)
+        for unit in survey.units:
             for f in unit.files:
                 f.unlink()
-        return units
+        return survey
 
-    monkeypatch.setattr("humanjudge_schema.validation.find_units", then_delete)
+    monkeypatch.setattr("humanjudge_schema.validation.survey", then_delete)
 
 
 # The rows: kind -> {reader: (make, codes, exit, extra)}; "n/a" entries say why a row does not
@@ -589,6 +605,183 @@ case(
     note="a JSON document: its first line `{` is a header of one column",
 )
 
+# -- bounded time and memory
+N_BLANK = 3_000_000
+
+
+def blank_lines(after: int) -> Callable[[bytes], bytes]:
+    """Three million empty lines after line `after` of the valid file."""
+
+    def transform(data: bytes) -> bytes:
+        lines = data.split(b"\n")
+        return b"\n".join([*lines[:after], *[b""] * N_BLANK, *lines[after:]])
+
+    return transform
+
+
+case("3 million blank lines", JSON, content(blank_lines(1)), (), 0, note="white space inside the document")
+case(
+    "3 million blank lines",
+    JSONL,
+    content(blank_lines(1)),
+    "parse/blank-line",
+    0,
+    findings=(("parse/blank-line", 2, "3,000,000 empty lines between records (lines 2-3000001)"),),
+    note="one warning for the run, at its first line; the lines are skipped in bulk",
+)
+case(
+    "3 million blank lines",
+    GZ,
+    content(blank_lines(1)),
+    "parse/blank-line",
+    0,
+    findings=(("parse/blank-line", 2, "3,000,000 empty lines between records (lines 2-3000001)"),),
+    note="one warning for the run, at its first line; the lines are skipped in bulk",
+)
+case(
+    "3 million blank lines",
+    CSV,
+    content(blank_lines(2)),
+    "parse/blank-row",
+    0,
+    findings=(("parse/blank-row", 3, "3,000,000 blank lines between rows (lines 3-3000002)"),),
+    note="one warning for the run, at its first line; blank rows are counted a chunk at a time",
+)
+
+
+def _newlines(reader: Reader) -> bytes:
+    """1 GiB of line feeds, gzip-compressed (about 1 MB)."""
+    c = zlib.compressobj(9, zlib.DEFLATED, 31)
+    lines = b"\n" * MB
+    return b"".join([*(c.compress(lines) for _ in range(1024)), c.flush()])
+
+
+case(
+    "gzip bomb of line feeds (1 GB)",
+    GZ,
+    raw(_newlines),
+    "parse/decompressed-too-large",
+    1,
+    seconds=60,
+    rss_mb=120,
+    findings=(
+        (
+            "parse/decompressed-too-large",
+            535_937_761,
+            "decompresses to more than 536,870,912 bytes (the max-decompressed-bytes option); the rest is not read",
+        ),
+    ),
+    note="refused at 512 MiB decompressed; half a billion blank lines before that cost no finding each",
+)
+for r in (JSON, JSONL, CSV):
+    na("gzip bomb of line feeds (1 GB)", r, "not a gzip reader: see '3 million blank lines'")
+
+
+def _fifo(folder: Path, reader: Reader) -> None:
+    os.mkfifo(folder / reader.file)
+
+
+def _dev_zero(folder: Path, reader: Reader) -> None:
+    (folder / reader.file).symlink_to("/dev/zero")
+
+
+def _sparse(folder: Path, reader: Reader) -> None:
+    # A file one byte over the default max-document-bytes, made without writing it: nothing but
+    # its size may be looked at.
+    with open(folder / reader.file, "wb") as f:
+        f.truncate(512 * MB + 1)
+
+
+for r in READERS:
+    case(
+        "named pipe (FIFO)",
+        r,
+        _fifo,
+        "parse/unreadable",
+        1,
+        findings=(("parse/unreadable", None, "is a named pipe (FIFO), not a regular file"),),
+        note="refused before a byte is read: a pipe would wait for a writer forever",
+    )
+    case(
+        "link to /dev/zero",
+        r,
+        _dev_zero,
+        "parse/unreadable",
+        1,
+        findings=(("parse/unreadable", None, "is a character device, not a regular file"),),
+        note="refused before a byte is read: the device never ends",
+    )
+for r in (JSON, JSONL):
+    case(
+        "larger than max-document-bytes (512 MiB)",
+        r,
+        _sparse,
+        "parse/too-large",
+        1,
+        findings=(
+            (
+                "parse/too-large",
+                None,
+                "536,870,913 bytes: more than the 536,870,912 bytes a document read whole may have "
+                "(the max-document-bytes option); not read",
+            ),
+        ),
+        note="a sparse file: refused by its size, unread",
+    )
+na("larger than max-document-bytes (512 MiB)", GZ, "streamed: bounded by max-decompressed-bytes instead")
+na("larger than max-document-bytes (512 MiB)", CSV, "streamed: memory does not grow with the file")
+
+# -- output that cannot be forged
+FORGED = "x\n::error::forged\r\x1b[2K\u2028\u202e"  # what a key or a folder name may hold
+
+
+def _forging(transform: Callable[[bytes], bytes]) -> Make:
+    """The reader's valid file, transformed, in a folder whose name holds control characters."""
+
+    def make(folder: Path, reader: Reader) -> None:
+        inner = folder / f"exp{FORGED}"
+        inner.mkdir()
+        reader.write(inner, transform(reader.base()))
+
+    return make
+
+
+KEY = json.dumps(f"k{FORGED}").encode()  # JSON escapes of the control characters
+case(
+    "control characters in names and keys",
+    JSON,
+    _forging(sub(b'"male": 1', b'"male": 1, ' + KEY + b": 1, " + KEY + b": 2")),
+    "parse/duplicate-key",
+    1,
+    text=True,
+)
+case(
+    "control characters in names and keys",
+    JSONL,
+    _forging(sub(b'"delay": 500', b'"delay": 500, ' + KEY + b": 1, " + KEY + b": 2")),
+    "parse/duplicate-key",
+    1,
+    text=True,
+)
+case(
+    "control characters in names and keys",
+    GZ,
+    _forging(sub(b'"style":"essay"', b'"style":"essay",' + KEY + b":1," + KEY + b":2")),
+    ("parse/duplicate-key", "schema/additional-properties"),
+    1,
+    text=True,
+    note="the schema's message quotes the key as it is: the text format escapes it",
+)
+case(
+    "control characters in names and keys",
+    CSV,
+    _forging(lambda b: b.replace(b",knowledge\n", b',knowledge,"' + FORGED.encode() + b'"\n', 1)),
+    ("parse/line-ending", "parse/ragged-row"),
+    1,
+    text=True,
+    note="in the text format every finding is one line, its control characters escaped",
+)
+
 MATRIX = tuple(CASES_)
 KINDS = tuple(dict.fromkeys([c.kind for c in MATRIX] + [k for k, _ in NA]))
 
@@ -606,6 +799,8 @@ def execute(c: Case, folder: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
         return run_in_process(str(data))
     before = snapshot(data)
     run = run_cli("data", cwd=folder)
+    if c.text:
+        run.text = run_cli("data", cwd=folder, fmt="text").out
     assert snapshot(data) == before, "the validator changed a file it checked"
     return run
 
@@ -618,8 +813,19 @@ def check_bounds(c: Case, run: Run) -> None:
     assert run.rss_mb < c.rss_mb, f"{run.rss_mb:.0f} MB"
 
 
+# Never printed raw in the text format: control characters but the line feeds that end lines.
+_RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
 def check_verdict(c: Case, run: Run) -> None:
     assert (run.rc, run.codes) == (c.exit, c.codes), run.err + run.out[:3000]
+    if c.findings:
+        codes = {code for code, _, _ in c.findings}
+        found = [(f["code"], f["line"], f["message"]) for f in run.findings if f["code"] in codes]
+        assert found == list(c.findings)
+    if c.text:
+        assert not _RAW_CONTROL.search(run.text), run.text
+        assert run.text.count("\n") == len(run.findings) + 1, run.text  # a line a finding, and the tally
 
 
 _RUNS: dict[str, Run] = {}

@@ -392,3 +392,30 @@ def test_aggregate_refuses_the_broken_corpus_experiment(tmp_path: Path) -> None:
     forced = run("aggregate", "--force", str(exp))
     assert forced.returncode == 1 and forced.stdout.splitlines()[-1].startswith("Nothing was written")
     assert (exp / "human_data_mean.json").read_bytes() == before
+
+
+# --- output cannot be forged, and every name can be printed -------------------------------------
+
+
+def test_a_usage_error_quoting_a_path_stays_one_line(tmp_path: Path) -> None:
+    folder = tmp_path / "a\nhumanjudge: fake"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("x")
+    line = one_line_error(run("validate", str(folder)))
+    assert line.endswith("a\\nhumanjudge: fake: no dataset files here")
+
+
+def test_a_file_name_that_is_not_utf8_is_printed_as_escapes(tmp_path: Path) -> None:
+    folder = tmp_path / b"exp\xff".decode("utf-8", "surrogateescape")
+    shutil.copytree(BROKEN, folder)
+    doc = json.loads(run("validate", "--format", "json", str(folder), cwd=tmp_path).stdout)
+    assert {f["file"].split("/")[0] for f in doc["findings"]} == {"exp\\xff"}
+    assert json.loads(run("validate", "--format", "sarif", str(folder), cwd=tmp_path).stdout)["runs"]
+
+
+def test_max_document_bytes_from_the_configuration_reaches_the_readers(tmp_path: Path) -> None:
+    shutil.copy(ROOT / "examples" / "textjudge" / "valid" / "dataset.json", tmp_path)
+    (tmp_path / "humanjudge.toml").write_text("max-document-bytes = 100\n")
+    findings = validate([tmp_path / "dataset.json"], cwd=str(tmp_path)).findings
+    assert [(f.code, f.file) for f in findings] == [("parse/too-large", "dataset.json")]
+    assert "max-document-bytes = 100" in run("validate", "--show-settings", str(tmp_path)).stdout

@@ -9,6 +9,7 @@ import http.server
 import io
 import json
 import os
+import re
 import shutil
 import socket
 import stat
@@ -27,6 +28,7 @@ import pytest
 
 from humanjudge_schema import aggregate, render_prompts, validate
 from humanjudge_schema.cli import main
+from humanjudge_schema.finding import escape_control, pointer
 from humanjudge_schema.prompts import MAX_RENDER_SECONDS, TemplateError, inspect_template
 from humanjudge_schema.schemas import available, compile_schema, validator
 
@@ -447,3 +449,64 @@ def test_hostile_names_and_values_cannot_forge_workflow_commands(tmp_path: Path)
         assert _unescape(fields["file"]) == f["file"] and _unescape(fields["title"]) == f["code"]
         assert _unescape(message).startswith(f["message"])
         assert "\r" not in line
+
+
+# --- text output from hostile names and values ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("plain: é, 日本, \\n, 100%", "plain: é, 日本, \\n, 100%"),
+        ("a\nb\r\tc", "a\\nb\\r\\tc"),
+        ("\x00\x1b[2J\x7f", "\\x00\\x1b[2J\\x7f"),
+        ("\x85\x9b", "\\x85\\x9b"),
+        ("\u2028\u2029", "\\u2028\\u2029"),
+        ("\u202e\u2066\u200f\u061c", "\\u202e\\u2066\\u200f\\u061c"),
+        ("exp\udcff", "exp\\udcff"),
+    ],
+    ids=["printable", "line-breaks-and-tab", "c0-and-del", "c1", "separators", "bidi", "lone-surrogate"],
+)
+def test_escape_control(text: str, shown: str) -> None:
+    assert escape_control(text) == shown
+
+
+# What must never reach a terminal raw: every control character but the line feeds that end lines.
+_RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def test_hostile_names_and_values_cannot_forge_lines_of_the_text_format(tmp_path: Path) -> None:
+    """A folder name and a key that hold a line feed, a carriage return, terminal escapes, Unicode
+    line separators and a right-to-left override: the text format prints each finding on one line
+    with those characters escaped, and the JSON format keeps them exact."""
+    folder = tmp_path / "exp\nother.json:1:1: error parse-invalid-json forged\r\x1b[2K\u2028\u202e"
+    folder.mkdir()
+    key = "k\nexp/config.json:1:1: error coggym/unknown-tag forged\x1b[31m\u2029\x85"
+    (folder / "human_data_ind.json").write_text(
+        '{"participants_info": {"count": 1, "age": 1, "gender": {}}, '
+        + f"{json.dumps(key)}: {{}}, {json.dumps(key)}: {{}}}}"
+    )
+
+    def run(fmt: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "humanjudge_schema", "validate", "--no-progress", "--format", fmt, folder.name],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="strict",
+            timeout=60,
+        )
+
+    text, exact = run("text"), run("json")
+    findings = json.loads(exact.stdout)["findings"]
+    assert text.returncode == exact.returncode == 1
+    assert any("\n" in f["file"] for f in findings) and any(f["pointer"] == pointer(key) for f in findings)
+    assert not _RAW_CONTROL.search(text.stdout)
+    lines = text.stdout.split("\n")
+    assert lines[-1] == "" and len(lines) == len(findings) + 2  # a line a finding, the tally, the end
+    for line, f in zip(lines, findings, strict=False):
+        where = ":".join([escape_control(f["file"]), *(str(f[k]) for k in ("line", "column") if f[k] is not None)])
+        at = f" (at {escape_control(f['pointer'])})" if f["pointer"] else ""
+        assert line == f"{where}: {f['severity']} {f['code']} {escape_control(f['message'])}{at}"
+        assert line.startswith("exp\\nother.json:1:1: error parse-invalid-json forged\\r\\x1b[2K\\u2028\\u202e/")

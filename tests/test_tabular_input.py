@@ -20,8 +20,13 @@ from pathlib import Path
 
 import pytest
 
+from humanjudge_schema.gzjsonl import GzipJsonLines
+from humanjudge_schema.sources import Problem
+from humanjudge_schema.tabular import CsvFile, read_header
+
 from .conftest import CASES
 from .helpers import writing_log
+from .test_sources import _fifo, _zero, within
 
 CROSSWORD = CASES / "halie" / "valid" / "crossword"
 STUDY1 = CASES / "study1" / "valid" / "minimal"
@@ -44,9 +49,15 @@ print(json.dumps({"rc": p.returncode, "out": p.stdout, "err": p.stderr, "seconds
 """
 
 
+# These files are checked for what their reader finds; whether a dataset is complete
+# (dataset/missing-file) is tested elsewhere.
+_READER_ONLY = ("--ignore", "dataset")
+
+
 def validate(path: Path, *extra: str) -> dict[str, object]:
+    command = ["validate", "--format", "json", *_READER_ONLY, *extra, str(path)]
     proc = subprocess.run(
-        [sys.executable, "-c", _PROBE, str(ADDRESS_SPACE), "validate", "--format", "json", *extra, str(path)],
+        [sys.executable, "-c", _PROBE, str(ADDRESS_SPACE), *command],
         capture_output=True,
         text=True,
         timeout=300,
@@ -187,6 +198,41 @@ def test_bad_bytes_inside_the_stream(tmp_path: Path, mutate, expected: dict[str,
         assert f["line"] is not None
 
 
+def _parse_findings(run: dict[str, object]) -> list[tuple[str, str, int | None, str]]:
+    return [
+        (f["code"], f["pointer"], f["line"], f["message"])
+        for f in run["findings"]  # type: ignore[attr-defined]
+        if f["code"].startswith("parse/")
+    ]
+
+
+def test_a_run_of_blank_lines_in_a_log_is_one_finding(tmp_path: Path) -> None:
+    records = writing_log(6).split(b"\n")[:6]
+    data = b"\n".join(
+        [records[0], b"", records[1], *[b""] * 1000, records[2], b"\r", b"  ", b"\r", *records[3:], b"", b"", b""]
+    )
+    run = validate(_study(tmp_path, gzip.compress(data)))
+    assert _parse_findings(run) == [
+        ("parse/blank-line", "", 2, "empty line between records"),
+        ("parse/blank-line", "", 4, "1,000 empty lines between records (lines 4-1003)"),
+        ("parse/blank-line", "", 1005, "3 empty lines between records (lines 1005-1007)"),
+    ]
+    assert run["rc"] == 0  # warnings
+
+
+@pytest.mark.parametrize("make", [_fifo, _zero], ids=["fifo", "link-to-dev-zero"])
+def test_the_streamed_readers_refuse_anything_but_a_regular_file(make, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = make(tmp_path)
+    expected = "is a named pipe (FIFO)" if make is _fifo else "is a character device"
+    stream = GzipJsonLines(path)
+    assert within(10, lambda: list(stream)) == []
+    assert stream.problems == [Problem("parse/unreadable", f"{expected}, not a regular file")] and not stream.complete
+    table = CsvFile(path)
+    assert within(10, lambda: list(table.rows()) + list(CsvFile(path).chunks())) == []
+    assert table.problems == [Problem("parse/unreadable", f"{expected}, not a regular file")] and not table.complete
+    assert within(10, lambda: read_header(path)) is None
+
+
 def test_large_log_streams_in_constant_memory(tmp_path: Path) -> None:
     folder = tmp_path / "study1"
     folder.mkdir()
@@ -296,6 +342,24 @@ def test_bad_csv(tmp_path: Path, make, expected: dict[str, int], lines: list[tup
         (p, line) for f in run["findings"] if f["code"].startswith("parse/") for p, line in [(f["pointer"], f["line"])]
     ]  # type: ignore[attr-defined]
     assert parse == lines
+
+
+def test_a_run_of_blank_rows_is_one_finding(tmp_path: Path) -> None:
+    lines = _events().rstrip(b"\n").split(b"\n")
+    data = b"\n".join([*lines[:2], *[b""] * 1000, lines[2], b"\r", b"", *lines[3:], b"", b"", b""])
+    run = validate(_task(tmp_path, data))
+    assert _parse_findings(run) == [
+        ("parse/blank-row", "", 3, "1,000 blank lines between rows (lines 3-1002)"),
+        ("parse/blank-row", "", 1004, "2 blank lines between rows (lines 1004-1005)"),
+    ]
+    assert codes(run) == Counter({"parse/blank-row": 2})
+
+
+def test_blank_lines_before_the_header(tmp_path: Path) -> None:
+    """The task is still recognised by its header, and the blank lines are one finding."""
+    run = validate(_task(tmp_path, b"\r\n" * 5000 + _events()))
+    assert _parse_findings(run) == [("parse/blank-row", "", 1, "5,000 blank lines between rows (lines 1-5000)")]
+    assert codes(run) == Counter({"parse/blank-row": 1})
 
 
 def test_a_file_broken_on_every_row_is_counted_not_listed(tmp_path: Path) -> None:
