@@ -107,8 +107,10 @@ def test_select_ignore_and_strict(experiment: Path) -> None:
         (experiment / "human_data_ind.json").read_text().replace('"judgment_count": 30,', "")
     )
     proc = run("validate", "--select", "coggym/metadata-missing", str(experiment))
-    assert proc.returncode == 0 and "warning coggym/metadata-missing" in proc.stdout
-    assert run("validate", "--strict", "--select", "coggym/metadata-missing", str(experiment)).returncode == 1
+    assert proc.returncode == 1 and "error coggym/metadata-missing no judgment_count" in proc.stdout  # a "must"
+    proc = run("validate", "--select", "dataset/missing-companion", str(experiment))
+    assert proc.returncode == 0 and "warning dataset/missing-companion no human_data_mean.json" in proc.stdout
+    assert run("validate", "--strict", "--select", "dataset/missing-companion", str(experiment)).returncode == 1
 
 
 def test_configuration_is_found_walking_up(experiment: Path) -> None:

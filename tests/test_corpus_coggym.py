@@ -21,22 +21,24 @@ NOT_SHIPPED = ("coggym/media-not-shipped", "warning")
 AGE = ("coggym/age-sentinel", "warning")
 NO_DATA = ("coggym/no-human-data", "warning")
 COUNT = ("coggym/response-count", "error")
+UNUSED = ("coggym/unused-id", "warning")
+MEAN_ONLY = ("dataset/missing-file", "error")  # only human_data_mean.json was published
 
 EXPECTED: dict[str, dict[tuple[str, str], int]] = {
     f"{EML}/Aboody2025Inferring/exp1": {NOT_SHIPPED: 1},
     f"{EML}/Aboody2025Inferring/exp2": {NOT_SHIPPED: 1},
-    f"{EML}/Bass2022Partial/exp1": {},
+    f"{EML}/Bass2022Partial/exp1": {MEAN_ONLY: 1},
     f"{EML}/Chandra2024Cooperative/exp1": {NOT_SHIPPED: 1, COUNT: 72},
-    f"{EML}/Gerstenberg2018What/exp1a": {},
+    f"{EML}/Gerstenberg2018What/exp1a": {MEAN_ONLY: 1},
     f"{EML}/Gerstenberg2018What/exp1b": {NOT_SHIPPED: 1, NO_DATA: 2},
-    f"{EML}/JaraEttinger2021Quantitative/exp1": {},
+    f"{EML}/JaraEttinger2021Quantitative/exp1": {MEAN_ONLY: 1},
     f"{EML}/JaraEttinger2021Quantitative/exp2": {NOT_SHIPPED: 1, COUNT: 68},
-    f"{EML}/Levine2020Logic/exp1": {AGE: 1},
-    f"{EML}/Ong2015Affective/exp1": {},
+    f"{EML}/Levine2020Logic/exp1": {MEAN_ONLY: 1, AGE: 1},
+    f"{EML}/Ong2015Affective/exp1": {MEAN_ONLY: 1},
     f"{EML}/Radkani2025What/exp4": {("coggym/missing-tag", "error"): 6, COUNT: 42},
-    f"{EML}/Tsvilodub2025Nonliteral/exp1": {AGE: 1},
+    f"{EML}/Tsvilodub2025Nonliteral/exp1": {MEAN_ONLY: 1, AGE: 1},
     f"{EML}/Tsvilodub2025Nonliteral/exp3b": {COUNT: 30, AGE: 2},
-    f"{EML}/Ying2024Grounding/exp1": {},
+    f"{EML}/Ying2024Grounding/exp1": {MEAN_ONLY: 1},
     f"{EML}/Yoon2020Polite/exp1": {("coggym/unknown-tag", "error"): 32, NO_DATA: 3, AGE: 2},
     f"{EML}/Zhou2023Mental/exp3": {NOT_SHIPPED: 1, NO_DATA: 3, COUNT: 84},
     f"{EML}/sosa2021Moral/exp1": {NOT_SHIPPED: 1, NO_DATA: 2},
@@ -46,7 +48,10 @@ EXPECTED: dict[str, dict[tuple[str, str], int]] = {
         ("schema/type", "error"): 2,
         ("schema/enum", "error"): 1,
         ("coggym/stimuli-count", "error"): 1,
-        ("coggym/unknown-tag", "error"): 360,
+        ("coggym/unknown-tag", "error"): 720,
+        ("coggym/missing-tag", "error"): 40,
+        NO_DATA: 20,
+        UNUSED: 5,
         NOT_SHIPPED: 1,
     },
     f"{EXAMPLE}/exp2": {
@@ -55,7 +60,11 @@ EXPECTED: dict[str, dict[tuple[str, str], int]] = {
         ("schema/enum", "error"): 1,
         ("coggym/stimuli-count", "error"): 1,
         ("coggym/unknown-stimulus", "error"): 4,
-        ("coggym/unknown-tag", "error"): 180,
+        ("coggym/unknown-tag", "error"): 900,
+        ("coggym/missing-tag", "error"): 80,
+        ("coggym/response-types", "error"): 2,
+        ("coggym/not-checked", "warning"): 1,
+        UNUSED: 8,
         NOT_SHIPPED: 1,
     },
 }
@@ -73,6 +82,9 @@ POSITIONS = [
     (f"{EXAMPLE}/exp1", "instruction.jsonl", "/1/media_url", 2, 48),
     (f"{EXAMPLE}/exp1", "instruction.jsonl", "/7/type", 8, 2),
     (f"{EXAMPLE}/exp2", "human_data_mean.json", "/1_2_4", 74, 3),
+    (f"{EXAMPLE}/exp1", "human_data_ind.json", "/1_1_1/agent_goal_1", 9, 5),
+    (f"{EXAMPLE}/exp1", "trial.jsonl", "/2/id", 3, 2),
+    (f"{EXAMPLE}/exp2", "instruction.jsonl", "/7/id", 8, 33),
 ]
 
 
@@ -102,3 +114,24 @@ def test_positions(experiment: str, file: str, ptr: str, line: int, column: int)
     findings = validate([folder], cwd=str(folder)).findings
     where = {(f.file, f.pointer): (f.line, f.column) for f in findings}
     assert where[(file, ptr)] == (line, column)
+
+
+def test_a_misspelt_option_hides_nothing(tmp_path: Path) -> None:
+    """The example's trials spell `option` as `options`; with it spelt right in a copy, the
+    findings are the same minus the 80 schema errors it causes: every rule saw every intact part
+    of those trials."""
+    for name in ("exp1", "exp2"):
+        source = corpus("coggym", EXAMPLE, name)
+        fixed = tmp_path / name
+        fixed.mkdir()
+        for file in source.iterdir():
+            data = file.read_bytes()
+            if file.name == "trial.jsonl":
+                data = data.replace(b'"options":', b'"option":')
+            (fixed / file.name).write_bytes(data)
+        as_published = Counter((f.code, f.file, f.pointer) for f in validate([source], cwd=str(source)).findings)
+        spelt_right = Counter((f.code, f.file, f.pointer) for f in validate([fixed], cwd=str(fixed)).findings)
+        typo = as_published - spelt_right
+        assert spelt_right - as_published == Counter()
+        assert sum(typo.values()) == 80 and {code for code, _, _ in typo} == {"schema/required"}, name
+        assert {ptr.rsplit("/", 1)[-1] for _, _, ptr in typo} <= {"0", "1"}  # /i/queries/0 or 1

@@ -1,22 +1,32 @@
 """CogGym experiments: a folder of config.json, trial.jsonl, instruction.jsonl,
 human_data_ind.json and human_data_mean.json.
 
-Every rule here runs only on documents that passed their schema, so it indexes without guarding
-against wrong types; it yields (document, pointer, message) and the engine does the rest.
+Each document (each record of a JSON Lines file) is checked against its schema, then read into
+the model part by part: where a schema error lies, the object holding it is replaced by a `Part`
+that keeps every member that is intact, so a trial whose `option` is misspelt still has its id,
+its stimuli, its other queries and the tag of that query. Rules read only what the model hands
+them and skip a part that is absent or broken: the schema error is the one finding of its
+cause, and no other finding is lost to it. Rules yield (document, pointer, message); the engine
+does the rest.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import contextlib
+import functools
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from ..aggregate import META_KEYS, aggregate_tag, choice_counts, choice_index, option_key
-from ..engine import Context, Hit
-from ..finding import pointer
+from ..engine import Context, Hit, schema_errors
+from ..finding import escape_token, pointer
 from ..kinds import Unit
 from ..numbers import fmt_number as _fmt
 from ..numbers import same_value
@@ -29,88 +39,358 @@ _MEAN_REQUIRED = frozenset({"single-slider", "multi-choice", "multi-slider"})
 _URL_PREFIXES = ("http://", "https://", "data:", "//")
 
 
+# --- the model: what is intact of each document ---------------------------------------------
+
+
+class Part(dict[str, Any]):
+    """What is intact of an object that failed its schema: the members with no schema error at
+    or under them, and what is intact of the containers read piece by piece (queries, stimuli,
+    flow blocks, the human data's stimuli). `broken` names every member that has an error at or
+    under it and every required member that is absent."""
+
+    __slots__ = ("broken",)
+
+    def __init__(self, members: dict[str, Any], broken: frozenset[str]) -> None:
+        super().__init__(members)
+        self.broken = broken
+
+
+_INTACT: frozenset[str] = frozenset()
+
+
+def _broken(obj: Any) -> frozenset[str]:
+    return obj.broken if isinstance(obj, Part) else _INTACT
+
+
+def _keys(obj: dict[str, Any]) -> list[str]:
+    """Every member name of an object as read, intact or not (broken scalars are left out of a
+    Part's members but are still keys of the object)."""
+    broken = _broken(obj)
+    return list(obj) + [k for k in broken if k not in obj] if broken else list(obj)
+
+
+_REQUIRED = re.compile(r'(".*") is a required property')
+
+
+@dataclass
+class _Damage:
+    """Where a value's schema errors lie: every pointer at or above an error, the values that
+    are themselves wrong (an error at their own pointer other than a missing member: the wrong
+    type, too few items), and the required members absent from each object."""
+
+    under: set[str] = field(default_factory=set)
+    wrong: set[str] = field(default_factory=set)
+    # the messages of the required errors of each object, read only for the objects kept
+    required: dict[str, list[str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, errors: list[tuple[str, str, str]]) -> _Damage:
+        under: set[str] = set()
+        wrong: set[str] = set()
+        required: dict[str, list[str]] = {}
+        for code, ptr, message in errors:  # a file broken everywhere has millions: kept lean
+            if code == "schema/required":
+                required.setdefault(ptr, []).append(message)
+            else:
+                wrong.add(ptr)
+            while ptr not in under:
+                under.add(ptr)
+                if not ptr:
+                    break
+                ptr = ptr[: ptr.rindex("/")]
+        return cls(under, wrong, required)
+
+    def absent(self, ptr: str) -> set[str]:
+        """The required members the object at ptr lacks, as the schema's messages name them."""
+        names = set()
+        for message in self.required.get(ptr, ()):
+            if m := _REQUIRED.fullmatch(message):
+                with contextlib.suppress(orjson.JSONDecodeError):
+                    names.add(orjson.loads(m.group(1)))
+        return names
+
+
+Cleaner = Callable[[Any, str, _Damage], Any]
+
+
+def _part(
+    value: Any, ptr: str, damage: _Damage, keep: dict[str, Cleaner] | None = None, other: Cleaner | None = None
+) -> Any:
+    """`value` itself when no error lies at or under it; else, for an object whose errors lie
+    in its members (or are members it lacks), a Part of its intact members plus what `keep` (by
+    name) or `other` (any other name) keeps of the broken ones; else None."""
+    if ptr not in damage.under:
+        return value
+    if not isinstance(value, dict) or ptr in damage.wrong:
+        return None
+    members: dict[str, Any] = {}
+    broken = damage.absent(ptr)
+    for key, member in value.items():
+        at = f"{ptr}/{escape_token(key)}"
+        if at not in damage.under:
+            members[key] = member
+            continue
+        broken.add(key)
+        clean = keep.get(key, other) if keep else other
+        kept = clean(member, at, damage) if clean is not None else None
+        if kept is not None:
+            members[key] = kept
+    return Part(members, frozenset(broken))
+
+
+def _each(clean: Cleaner) -> Cleaner:
+    """A cleaner for a list whose errors lie in its elements: positions are kept, a broken
+    element becomes what `clean` keeps of it (None when nothing). A list that is itself wrong
+    (too short, not a list) is dropped: its length means nothing."""
+
+    def run(value: Any, ptr: str, damage: _Damage) -> Any:
+        if not isinstance(value, list) or ptr in damage.wrong:
+            return None
+        return [clean(x, f"{ptr}/{i}", damage) for i, x in enumerate(value)]
+
+    return run
+
+
+def _fields(keep: dict[str, Cleaner] | None = None, other: Cleaner | None = None) -> Cleaner:
+    return functools.partial(_part, keep=keep, other=other)
+
+
+_slider = _fields({"labels": _each(_fields())})
+_query = _fields({"slider_config": _slider})
+_queries = _each(_query)
+_trial = _fields({"stimuli": _each(_fields()), "queries": _queries})
+_module = _fields({"queries": _queries})
+_ids = _each(_each(_part))  # blocks: lists of ids; a broken id becomes None
+_config = _fields(
+    {
+        "responseType": _each(_part),
+        "experimentFlow": _each(_fields({"blocks": _ids, "sequences": _each(_fields({"blocks": _ids}))})),
+    }
+)
+# Human data: a stimulus keeps its intact tags; an ind response array with an error inside is
+# left out (rules that only count its elements read it as read, see Experiment.response_lists);
+# a mean object keeps its intact option keys.
+_metadata: dict[str, Cleaner] = {"participants_info": _fields(), "judgment_count": lambda *_: None}
+_ind = _fields(_metadata, other=_fields())
+_mean = _fields(_metadata, other=_fields(other=_fields()))
+
+
+@dataclass
+class Records:
+    """The records of one JSON Lines file as the model reads them."""
+
+    doc: JsonlDocument | None = None
+    # (record index, record) of every record that is an object, with only its intact parts
+    readable: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    # id -> (record index, record): the first record of each id that can be read
+    by_id: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    # lines whose record did not parse or is not an object
+    unread: list[int] = field(default_factory=list)
+    # lines of records that can be read but have no readable id
+    anonymous: list[int] = field(default_factory=list)
+
+    @property
+    def ids_complete(self) -> bool:
+        """Every record's id can be read: an id not among them is certainly not in the file."""
+        return not self.unread and not self.anonymous
+
+
+def _load_jsonl(ctx: Context, path: Path | None, schema: str, clean: Cleaner) -> Records:
+    out = Records()
+    if path is None:
+        return out
+    doc, problems = load(path, ctx.config.max_document_bytes)
+    ctx.problems(path, problems, doc)
+    if not isinstance(doc, JsonlDocument):
+        return out
+    out.doc = doc
+    for i, record in enumerate(doc.records):
+        if record is not BROKEN:
+            errors = schema_errors(schema, record)
+            if errors:
+                for code, ptr, message in errors:
+                    ctx.add(code, doc, f"/{i}{ptr}", message)
+                record = clean(record, "", _Damage.of(errors))
+        if not isinstance(record, dict):
+            out.unread.append(doc.lines[i])
+            continue
+        out.readable.append((i, record))
+        rid = record.get("id")
+        if isinstance(rid, str):
+            out.by_id.setdefault(rid, (i, record))
+        else:
+            out.anonymous.append(doc.lines[i])
+    return out
+
+
+def _load_json(ctx: Context, path: Path | None, schema: str, clean: Cleaner) -> tuple[JsonDocument | None, Any]:
+    """The document and what is intact of it; (None, {}) when it is absent, does not parse or
+    is not an object."""
+    if path is None:
+        return None, {}
+    doc, problems = load(path, ctx.config.max_document_bytes)
+    ctx.problems(path, problems, doc)
+    if not isinstance(doc, JsonDocument):
+        return None, {}
+    errors = schema_errors(schema, doc.data)
+    for code, ptr, message in errors:
+        ctx.add(code, doc, ptr, message)
+    data = clean(doc.data, "", _Damage.of(errors)) if errors else doc.data
+    if not isinstance(data, dict):
+        return None, {}
+    return doc, data
+
+
 @dataclass
 class Experiment:
+    """One experiment as the rules see it. Documents are kept whenever they parse (findings
+    point into them); what rules read is the intact part of each (`settings`, `trials`,
+    `ind_data`, ...), never a value that broke its schema."""
+
     folder: Path
     tolerance: float
     at_most: bool  # response arrays may be shorter than participants_info.count
     config: JsonDocument | None = None
-    trial_doc: JsonlDocument | None = None
-    module_doc: JsonlDocument | None = None
+    settings: dict[str, Any] = field(default_factory=dict)  # the intact part of config.json
+    trial_records: Records = field(default_factory=Records)
+    module_records: Records = field(default_factory=Records)
     ind: JsonDocument | None = None
+    ind_data: dict[str, Any] = field(default_factory=dict)
     mean: JsonDocument | None = None
-    # id -> (record index, record), schema-valid records only, first occurrence of an id
-    trials: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
-    modules: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
-    # Ids of every record, valid or not: a record that fails its schema still exists, and
-    # references to it must not be reported as dangling.
-    trial_ids: set[str] = field(default_factory=set)
-    module_ids: set[str] = field(default_factory=set)
+    mean_data: dict[str, Any] = field(default_factory=dict)
+    # whether a configuration selects a code: a check that cannot be done is reported only
+    # when the check itself was asked for
+    wants: Callable[[str], bool] = lambda code: True
 
     @property
-    def trials_complete(self) -> bool:
-        """Every trial record passed its schema: totals over all trials can be computed."""
-        return self.trial_doc is not None and len(self.trials) == len(self.trial_doc.records) == len(self.trial_ids)
+    def trial_doc(self) -> JsonlDocument | None:
+        return self.trial_records.doc
+
+    @property
+    def module_doc(self) -> JsonlDocument | None:
+        return self.module_records.doc
+
+    @property
+    def trials(self) -> dict[str, tuple[int, dict[str, Any]]]:
+        """id -> (record index, record): the first trial of each id, with only its intact parts."""
+        return self.trial_records.by_id
+
+    @property
+    def modules(self) -> dict[str, tuple[int, dict[str, Any]]]:
+        return self.module_records.by_id
+
+    @property
+    def trial_ids(self) -> set[str]:
+        return set(self.trial_records.by_id)
+
+    @property
+    def module_ids(self) -> set[str]:
+        return set(self.module_records.by_id)
+
+    @property
+    def ids_complete(self) -> bool:
+        """Every trial and module record has an id that can be read: a reference to an id that
+        is not there is then certainly dangling."""
+        return self.trial_records.ids_complete and self.module_records.ids_complete
+
+    @functools.cached_property
+    def types(self) -> QueryTypes:
+        return _query_types(self)
+
+    @functools.cached_property
+    def ratings(self) -> Ratings:
+        return _ratings(self)
+
+    @functools.cached_property
+    def _tags(self) -> tuple[dict[str, dict[str, dict[str, Any]]], set[str]]:
+        tags: dict[str, dict[str, dict[str, Any]]] = {}
+        complete = set()
+        for tid, (_, trial) in self.trials.items():
+            out: dict[str, dict[str, Any]] = {}
+            whole = isinstance(trial.get("queries"), list)
+            for q in trial.get("queries", []) if whole else ():
+                kind = q.get("type") if isinstance(q, dict) else None
+                if kind is None:
+                    whole = False
+                elif kind != "text-instruction":
+                    if "tag" in q:
+                        out.setdefault(q["tag"], q)
+                    else:
+                        whole = False
+            tags[tid] = out
+            if whole:
+                complete.add(tid)
+        return tags, complete
 
     def queries(self, trial_id: str) -> dict[str, dict[str, Any]]:
-        """tag -> query of a trial (the first query with that tag)."""
-        out: dict[str, dict[str, Any]] = {}
-        for q in self.trials[trial_id][1].get("queries", []):
-            if "tag" in q and q["type"] != "text-instruction":
-                out.setdefault(q["tag"], q)
-        return out
+        """tag -> query of a trial (the first query with that tag), for every query whose type
+        and tag can be read; {} for an unknown trial."""
+        return self._tags[0].get(trial_id, {})
+
+    def tags_complete(self, trial_id: str) -> bool:
+        """Every query of the trial has a readable type and, where its type needs one, a
+        readable tag: a key that is not among `queries` is then certainly no tag."""
+        return trial_id in self._tags[1]
 
     def responses(self) -> Iterator[tuple[str, str, dict[str, Any], list[Any]]]:
-        """(stimulus id, tag, query, responses) for every tag of a known trial in the ind file."""
-        if self.ind is None:
-            return
-        for sid, stimulus in self.ind.data.items():
-            if sid in META_KEYS or sid not in self.trials:
+        """(stimulus id, tag, query, responses) for every intact response array of a tag of a
+        known trial in the ind file."""
+        tags = self._tags[0]
+        for sid, stimulus in self.ind_data.items():
+            queries = tags.get(sid)
+            if not queries or not isinstance(stimulus, dict) or sid in META_KEYS:
                 continue
-            queries = self.queries(sid)
             for tag, responses in stimulus.items():
                 if tag in queries:
                     yield sid, tag, queries[tag], responses
 
+    def response_lists(self) -> Iterator[tuple[str, str, dict[str, Any], list[Any]]]:
+        """Like `responses`, but also every array with a schema error inside it, as read: for
+        rules that only count elements, which an error inside one does not change."""
+        if self.ind is None:
+            return
+        tags = self._tags[0]
+        for sid, stimulus in self.ind.data.items():
+            queries = tags.get(sid)
+            if not queries or not isinstance(stimulus, dict) or sid in META_KEYS:
+                continue
+            for tag, responses in stimulus.items():
+                if tag in queries and isinstance(responses, list):
+                    yield sid, tag, queries[tag], responses
 
-def _load_jsonl(
-    ctx: Context, path: Path | None, schema: str
-) -> tuple[JsonlDocument | None, dict[str, tuple[int, dict[str, Any]]], set[str]]:
-    if path is None:
-        return None, {}, set()
-    doc, problems = load(path)
-    ctx.problems(path, problems, doc)
-    valid: dict[str, tuple[int, dict[str, Any]]] = {}
-    if not isinstance(doc, JsonlDocument):
-        return None, valid, set()
-    ids = {r["id"] for r in doc.records if isinstance(r, dict) and isinstance(r.get("id"), str)}
-    for i, record in enumerate(doc.records):
-        if record is not BROKEN and ctx.schema(schema, doc, record, f"/{i}"):
-            valid.setdefault(record["id"], (i, record))
-    return doc, valid, ids
+    def quiz_queries(self) -> Iterator[tuple[int, int, dict[str, Any]]]:
+        """(record index, query position, query) of every readable query of a comprehension quiz.
+        Only a quiz's queries are checked by the schema; queries on other module types are not
+        part of the format and are left alone."""
+        for i, module in self.module_records.readable:
+            if module.get("type") == "comprehension_quiz":
+                for qi, q in _objects(module.get("queries")):
+                    yield i, qi, q
+
+    def trial_queries(self) -> Iterator[tuple[int, int, dict[str, Any]]]:
+        """(record index, query position, query) of every readable query of every trial."""
+        for i, trial in self.trial_records.readable:
+            for qi, q in _objects(trial.get("queries")):
+                yield i, qi, q
 
 
-def _load_json(ctx: Context, path: Path | None, schema: str) -> JsonDocument | None:
-    if path is None:
-        return None
-    doc, problems = load(path)
-    ctx.problems(path, problems, doc)
-    if isinstance(doc, JsonDocument) and ctx.schema(schema, doc, doc.data):
-        return doc
-    return None
+def _objects(items: Any) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(position, object) of the objects of a list that can be read (a broken element is None)."""
+    if isinstance(items, list):
+        for k, x in enumerate(items):
+            if isinstance(x, dict):
+                yield k, x
 
 
 def load_experiment(unit: Unit, ctx: Context) -> Experiment:
     """Read, parse and schema-check the experiment's files (findings go to ctx)."""
     mode = ctx.config.option("coggym", "response-count", "exact")
-    exp = Experiment(unit.root, ctx.config.tolerance, mode == "at-most")
-    exp.config = _load_json(ctx, unit.file("config.json"), SCHEMA + "config")
-    exp.trial_doc, exp.trials, exp.trial_ids = _load_jsonl(ctx, unit.file("trial.jsonl"), SCHEMA + "trial")
-    exp.module_doc, exp.modules, exp.module_ids = _load_jsonl(
-        ctx, unit.file("instruction.jsonl"), SCHEMA + "instruction"
-    )
-    exp.ind = _load_json(ctx, unit.file("human_data_ind.json"), SCHEMA + "human-data-ind")
-    exp.mean = _load_json(ctx, unit.file("human_data_mean.json"), SCHEMA + "human-data-mean")
+    exp = Experiment(unit.root, ctx.config.tolerance, mode == "at-most", wants=ctx.config.wants)
+    exp.config, exp.settings = _load_json(ctx, unit.file("config.json"), SCHEMA + "config", _config)
+    exp.trial_records = _load_jsonl(ctx, unit.file("trial.jsonl"), SCHEMA + "trial", _trial)
+    exp.module_records = _load_jsonl(ctx, unit.file("instruction.jsonl"), SCHEMA + "instruction", _module)
+    exp.ind, exp.ind_data = _load_json(ctx, unit.file("human_data_ind.json"), SCHEMA + "human-data-ind", _ind)
+    exp.mean, exp.mean_data = _load_json(ctx, unit.file("human_data_mean.json"), SCHEMA + "human-data-mean", _mean)
     return exp
 
 
@@ -118,6 +398,134 @@ def check(unit: Unit, ctx: Context) -> None:
     exp = load_experiment(unit, ctx)
     for r in RULES:
         ctx.run(r, exp)
+
+
+def _where(records: Records, i: int, name: str) -> str:
+    doc = records.doc
+    return f"{name} line {doc.lines[i]}" if doc is not None else name
+
+
+def _clicks(q: dict[str, Any]) -> int | None:
+    """num_clicks of a slider query (1 when absent); None when its slider_config cannot be read."""
+    cfg = q.get("slider_config")
+    if not isinstance(cfg, dict):
+        return None
+    if "num_clicks" in cfg:
+        clicks: int = cfg["num_clicks"]
+        return clicks
+    return None if "num_clicks" in _broken(cfg) else 1
+
+
+def _asks(record: dict[str, Any]) -> bool | None:
+    """Whether a trial asks anything (has a query other than text-instruction); None when that
+    depends on a query whose type cannot be read."""
+    queries = record.get("queries")
+    if not isinstance(queries, list):
+        return None if "queries" in _broken(record) else False
+    unknown = False
+    for q in queries:
+        kind = q.get("type") if isinstance(q, dict) else None
+        if kind is None:
+            unknown = True
+        elif kind != "text-instruction":
+            return True
+    return None if unknown else False
+
+
+@dataclass
+class QueryTypes:
+    used: set[str] = field(default_factory=set)  # the type of every readable query, trial or quiz
+    collecting: set[str] = field(default_factory=set)  # the types of trial queries that collect responses
+    unread: list[str] = field(default_factory=list)  # records holding a query whose type cannot be read
+
+
+def _query_types(exp: Experiment) -> QueryTypes:
+    out = QueryTypes()
+    trials, modules = exp.trial_records, exp.module_records
+    out.unread += [f"trial.jsonl line {line}" for line in trials.unread]
+    for i, trial in trials.readable:
+        queries = trial.get("queries")
+        if not isinstance(queries, list):
+            if "queries" in _broken(trial):
+                out.unread.append(_where(trials, i, "trial.jsonl"))
+            continue
+        kinds = [q.get("type") if isinstance(q, dict) else None for q in queries]
+        if None in kinds:
+            out.unread.append(_where(trials, i, "trial.jsonl"))
+        out.used.update(k for k in kinds if k is not None)
+        out.collecting.update(k for k in kinds if k is not None and k != "text-instruction")
+    # Quiz questions count as used (they may be listed) but need not be listed.
+    out.unread += [f"instruction.jsonl line {line}" for line in modules.unread]
+    for i, module in modules.readable:
+        kind = module.get("type")
+        if kind is None and ("queries" in module or "queries" in _broken(module)):
+            out.unread.append(_where(modules, i, "instruction.jsonl"))  # it may be a quiz
+        elif kind == "comprehension_quiz":
+            queries = module.get("queries")
+            kinds = (
+                [q.get("type") if isinstance(q, dict) else None for q in queries]
+                if isinstance(queries, list)
+                else [None]
+            )
+            if None in kinds:
+                out.unread.append(_where(modules, i, "instruction.jsonl"))
+            out.used.update(k for k in kinds if k is not None)
+    return out
+
+
+@dataclass
+class Ratings:
+    """The individual ratings of the ind file, counted as judgment_count counts them."""
+
+    tags: int = 0  # in the arrays of query tags: judgment_count's definition
+    others: int = 0  # elements of the arrays under keys that are no tag (or of no trial)
+    unread: list[str] = field(default_factory=list)  # parts whose count cannot be known
+
+
+def _ratings(exp: Experiment) -> Ratings:
+    out = Ratings()
+    if exp.ind is None:
+        return out
+    for sid, stimulus in exp.ind.data.items():
+        if sid in META_KEYS:
+            continue
+        if not isinstance(stimulus, dict) or (sid not in exp.trials and not exp.trial_records.ids_complete):
+            out.unread.append(f"stimulus {sid!r}")  # or the trial whose id is unreadable
+            continue
+        if sid not in exp.trials:
+            out.others += sum(len(v) for v in stimulus.values() if isinstance(v, list))
+            continue
+        queries, complete = exp.queries(sid), exp.tags_complete(sid)
+        intact = exp.ind_data.get(sid)
+        for tag, responses in stimulus.items():
+            q = queries.get(tag)
+            if q is None:
+                if not complete:  # it may be the tag of a query whose tag is unreadable
+                    out.unread.append(f"{sid}/{tag}")
+                elif isinstance(responses, list):
+                    out.others += len(responses)
+            elif not isinstance(responses, list) or not _countable(q, responses, tag in _broken(intact)):
+                out.unread.append(f"{sid}/{tag}")
+            else:
+                out.tags += judgment_count_of(q, responses)
+    return out
+
+
+def _countable(q: dict[str, Any], responses: list[Any], broken: bool) -> bool:
+    """Whether judgment_count_of gives the number of ratings of an array. One per element does,
+    even when an element breaks the schema; a count inside the elements (num_clicks, the labels of
+    a multi-slider) does when the containers it counts are there, whatever their contents."""
+    if q["type"] == "single-slider":
+        clicks = _clicks(q)
+        return clicks is not None and (clicks == 1 or not broken or not any(isinstance(r, dict) for r in responses))
+    if q["type"] == "multi-slider" and broken:
+        return all(isinstance(r, dict) and r and all(isinstance(v, list) for v in r.values()) for r in responses)
+    return True
+
+
+def _some(items: list[str], limit: int = 3) -> str:
+    shown = ", ".join(items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
 
 # --- trial.jsonl and instruction.jsonl -------------------------------------------------------
@@ -133,17 +541,15 @@ def check(unit: Unit, ctx: Context) -> None:
 )
 def duplicate_id(exp: Experiment) -> Iterator[Hit]:
     seen: dict[str, str] = {}
-    for doc, name in ((exp.trial_doc, "trial.jsonl"), (exp.module_doc, "instruction.jsonl")):
-        if doc is None:
-            continue
-        for i, record in enumerate(doc.records):
-            rid = record.get("id") if isinstance(record, dict) else None
+    for records, name in ((exp.trial_records, "trial.jsonl"), (exp.module_records, "instruction.jsonl")):
+        for i, record in records.readable:
+            rid = record.get("id")
             if not isinstance(rid, str):
                 continue
             if rid in seen:
-                yield doc, f"/{i}/id", f"id {rid!r} is already used in {seen[rid]}"
+                yield records.doc, f"/{i}/id", f"id {rid!r} is already used in {seen[rid]}"
             else:
-                seen[rid] = f"{name} line {doc.lines[i]}"
+                seen[rid] = _where(records, i, name)
 
 
 @rule(
@@ -155,18 +561,15 @@ def duplicate_id(exp: Experiment) -> Iterator[Hit]:
     good='"queries": [{"type": "textbox", "tag": "why"}, {"type": "single-slider", "tag": "how_sure", ...}]',
 )
 def duplicate_tag(exp: Experiment) -> Iterator[Hit]:
-    for i, trial in exp.trials.values():
+    for i, trial in exp.trial_records.readable:
         seen: set[str] = set()
-        for qi, q in enumerate(trial.get("queries", [])):
+        for qi, q in _objects(trial.get("queries")):
             tag = q.get("tag")
-            if tag is None or q["type"] == "text-instruction":
+            if tag is None or q.get("type", "text-instruction") == "text-instruction":
                 continue
             if tag in seen:
-                yield (
-                    exp.trial_doc,
-                    f"/{i}/queries/{qi}/tag",
-                    f"tag {tag!r} is used by two queries of trial {trial['id']!r}",
-                )
+                where = f"trial {trial['id']!r}" if "id" in trial else "the trial"
+                yield exp.trial_doc, f"/{i}/queries/{qi}/tag", f"tag {tag!r} is used by two queries of {where}"
             seen.add(tag)
 
 
@@ -178,45 +581,50 @@ def duplicate_tag(exp: Experiment) -> Iterator[Hit]:
     good='{"input_type": "img", "media_url": ["a.png", "b.png"], "dimension": [{"width": 400, "height": 300}, {"width": 400, "height": 300}]}',
 )
 def dimension_count(exp: Experiment) -> Iterator[Hit]:
-    for i, trial in exp.trials.values():
-        for si, stimulus in enumerate(trial.get("stimuli", [])):
-            if "dimension" in stimulus:
+    for i, trial in exp.trial_records.readable:
+        for si, stimulus in _objects(trial.get("stimuli")):
+            if "dimension" in stimulus and "media_url" not in _broken(stimulus):
                 n, m = len(stimulus["dimension"]), len(stimulus.get("media_url", []))
                 if n != m:
                     yield exp.trial_doc, f"/{i}/stimuli/{si}/dimension", f"{n} dimensions for {m} media_url entries"
 
 
 def _all_queries(exp: Experiment) -> Iterator[tuple[JsonlDocument, str, dict[str, Any], bool]]:
-    """(document, pointer, query, is quiz) for every query of the trials and the quiz modules."""
-    for i, trial in exp.trials.values():
-        for qi, q in enumerate(trial.get("queries", [])):
-            yield exp.trial_doc, f"/{i}/queries/{qi}", q, False  # type: ignore[misc]
-    # Only a comprehension quiz's queries are checked by the schema; queries on other module
-    # types are not part of the format and are left alone.
-    for i, module in exp.modules.values():
-        if module["type"] == "comprehension_quiz":
-            for qi, q in enumerate(module.get("queries", [])):
-                yield exp.module_doc, f"/{i}/queries/{qi}", q, True  # type: ignore[misc]
+    """(document, pointer, query, is quiz) for every readable query of the trials and quizzes."""
+    for i, qi, q in exp.trial_queries():
+        yield exp.trial_doc, f"/{i}/queries/{qi}", q, False  # type: ignore[misc]
+    for i, qi, q in exp.quiz_queries():
+        yield exp.module_doc, f"/{i}/queries/{qi}", q, True  # type: ignore[misc]
+
+
+def _range(q: dict[str, Any]) -> tuple[float, float] | None:
+    """(min, max) of a slider query, or None when they cannot be read."""
+    cfg = q.get("slider_config")
+    if isinstance(cfg, dict) and "min" in cfg and "max" in cfg:
+        return cfg["min"], cfg["max"]
+    return None
 
 
 @rule(
     "coggym/slider-config",
     "min < max, and label values and default_value within [min, max]",
     why="A slider whose range is empty or whose labels sit outside it cannot be drawn as the "
-    "experimenters meant, and its recorded values cannot be interpreted.",
+    "experimenters meant, and its recorded values cannot be interpreted. An empty range is "
+    "reported once, here: its labels and the answers given on it are not checked against it.",
     bad='"slider_config": {"min": 100, "max": 0, "labels": [{"value": 150, "label": "sure"}]}',
     good='"slider_config": {"min": 0, "max": 100, "labels": [{"value": 100, "label": "sure"}]}',
 )
 def slider_config(exp: Experiment) -> Iterator[Hit]:
     for doc, ptr, q, _ in _all_queries(exp):
-        cfg = q.get("slider_config")
-        if not isinstance(cfg, dict) or "min" not in cfg or "max" not in cfg:
+        bounds = _range(q)
+        if bounds is None:
             continue
-        lo, hi = cfg["min"], cfg["max"]
+        lo, hi = bounds
         if lo >= hi:
             yield doc, f"{ptr}/slider_config/max", f"max {hi!r} is not above min {lo!r}"
             continue
-        for li, label in enumerate(cfg.get("labels", [])):
+        cfg = q["slider_config"]
+        for li, label in _objects(cfg.get("labels")):
             if "value" in label and not lo <= label["value"] <= hi:
                 yield (
                     doc,
@@ -238,8 +646,8 @@ def slider_config(exp: Experiment) -> Iterator[Hit]:
 )
 def answer(exp: Experiment) -> Iterator[Hit]:
     for doc, ptr, q, _ in _all_queries(exp):
-        if q["type"] == "multi-choice" and "answer" in q:
-            n = len(q.get("option", []))
+        if q.get("type") == "multi-choice" and "answer" in q and "option" in q:
+            n = len(q["option"])
             if not 0 <= q["answer"] < n:
                 yield doc, f"{ptr}/answer", f"answer {q['answer']!r} is not an index of the {n} options"
 
@@ -252,43 +660,96 @@ def answer(exp: Experiment) -> Iterator[Hit]:
     good='{"id": "practice", "type": "test_trial", "stimuli_id": "trial_1"}',
 )
 def test_trial_stimulus(exp: Experiment) -> Iterator[Hit]:
-    if exp.trial_doc is None:
+    if exp.trial_doc is None or not exp.trial_records.ids_complete:
         return
-    for i, module in exp.modules.values():
-        if module["type"] == "test_trial" and module["stimuli_id"] not in exp.trial_ids:
+    for i, module in exp.module_records.readable:
+        if module.get("type") == "test_trial" and "stimuli_id" in module and module["stimuli_id"] not in exp.trials:
             yield exp.module_doc, f"/{i}/stimuli_id", f"{module['stimuli_id']!r} is not a trial id"
 
 
 # --- config.json -------------------------------------------------------------------------------
 
 
-def _blocks(flow: list[Any]) -> Iterator[tuple[str, list[Any], dict[str, Any]]]:
-    """(pointer of the blocks list, blocks, the object holding it), for both flow layouts."""
-    for fi, entry in enumerate(flow):
-        if "blocks" in entry:
+def _blocks(exp: Experiment) -> Iterator[tuple[str, list[Any], dict[str, Any]]]:
+    """(pointer of the blocks list, blocks, the object holding it) of every readable blocks list,
+    for both flow layouts. A block or an id that broke its schema is None."""
+    for fi, entry in _objects(exp.settings.get("experimentFlow")):
+        if isinstance(entry.get("blocks"), list):
             yield f"/experimentFlow/{fi}/blocks", entry["blocks"], entry
-        for si, seq in enumerate(entry.get("sequences", [])):
-            yield f"/experimentFlow/{fi}/sequences/{si}/blocks", seq["blocks"], seq
+        for si, seq in _objects(entry.get("sequences")):
+            if isinstance(seq.get("blocks"), list):
+                yield f"/experimentFlow/{fi}/sequences/{si}/blocks", seq["blocks"], seq
+
+
+def _flow_ids(exp: Experiment) -> Iterator[tuple[str, str]]:
+    """(pointer, id) of every readable id in the flow's blocks."""
+    for ptr, blocks, _ in _blocks(exp):
+        for bi, block in enumerate(blocks):
+            if isinstance(block, list):
+                for k, ident in enumerate(block):
+                    if isinstance(ident, str):
+                        yield f"{ptr}/{bi}/{k}", ident
+
+
+def _unused(exp: Experiment) -> list[tuple[JsonlDocument, int, str, str]]:
+    """(document, record index, kind, id) of every trial and module the flow never shows; [] when
+    the flow cannot be read whole. A trial that a test_trial module replays is shown."""
+    settings = exp.settings
+    if exp.config is None or "experimentFlow" not in settings or "experimentFlow" in _broken(settings):
+        return []
+    shown = {ident for _, ident in _flow_ids(exp)}
+    shown.update(
+        m["stimuli_id"] for _, m in exp.module_records.readable if m.get("type") == "test_trial" and "stimuli_id" in m
+    )
+    out = []
+    for records, kind in ((exp.trial_records, "trial"), (exp.module_records, "module")):
+        for ident, (i, _) in records.by_id.items():
+            if ident not in shown and records.doc is not None:
+                out.append((records.doc, i, kind, ident))
+    return out
 
 
 @rule(
     "coggym/flow-id",
     "every id in the experiment flow is a trial or an instruction module",
     why="The flow is what participants see; an id that names nothing is a screen that is "
-    "silently skipped (or crashes the experiment).",
+    "silently skipped (or crashes the experiment). When some trials or modules are in no block, "
+    "the message names them: the id in the flow is often one of them, misspelt.",
     bad='"experimentFlow": [{"blocks": [["intro", "trial_99"]]}]',
     good='"experimentFlow": [{"blocks": [["intro", "trial_1"]]}]',
 )
 def flow_id(exp: Experiment) -> Iterator[Hit]:
-    if exp.config is None or exp.trial_doc is None:
+    if exp.config is None or exp.trial_doc is None or not exp.ids_complete:
         return
     known = exp.trial_ids | exp.module_ids
-    for ptr, blocks, _ in _blocks(exp.config.data["experimentFlow"]):
-        for bi, block in enumerate(blocks):
-            for k, ident in enumerate(block):
-                if ident not in known:
-                    where = "trial.jsonl" + (" or instruction.jsonl" if exp.module_doc else "")
-                    yield exp.config, f"{ptr}/{bi}/{k}", f"{ident!r} is not an id in {where}"
+    where = "trial.jsonl" + (" or instruction.jsonl" if exp.module_doc else "")
+    dangling = [(ptr, ident) for ptr, ident in _flow_ids(exp) if ident not in known]
+    if not dangling:
+        return
+    unused = [ident for _, _, _, ident in _unused(exp)]
+    hint = f" (in no block: {_some([repr(u) for u in unused])})" if unused else ""
+    for ptr, ident in dangling:
+        yield exp.config, ptr, f"{ident!r} is not an id in {where}{hint}"
+
+
+@rule(
+    "coggym/unused-id",
+    "every trial and instruction module is shown by the experiment flow",
+    severity="warning",
+    why="A trial or module that no block of config.json's experimentFlow names (nor, for a "
+    "trial, a test_trial module) is never shown: participants never see it, and any data it "
+    "seems to have came from elsewhere. Checked only when the whole flow can be read; while "
+    "the flow names ids that do not exist, coggym/flow-id names the unused ones instead.",
+    bad='trial.jsonl: "trial_1", "trial_2", "trial_3"; "experimentFlow": [{"blocks": [["trial_1", "trial_2"]]}]',
+    good='"experimentFlow": [{"blocks": [["trial_1", "trial_2", "trial_3"]]}]',
+)
+def unused_id(exp: Experiment) -> Iterator[Hit]:
+    if exp.ids_complete and exp.trial_doc is not None:
+        known = exp.trial_ids | exp.module_ids
+        if any(ident not in known for _, ident in _flow_ids(exp)):
+            return  # coggym/flow-id names the unused ids: the flow's unknown id is often one of them
+    for doc, i, kind, ident in _unused(exp):
+        yield doc, f"/{i}/id", f"{kind} {ident!r} is in no block of config.json's experimentFlow: it is never shown"
 
 
 @rule(
@@ -300,9 +761,7 @@ def flow_id(exp: Experiment) -> Iterator[Hit]:
     good='{"blocks": [["a"], ["b"]], "block_randomization": [true, false]}',
 )
 def block_randomization(exp: Experiment) -> Iterator[Hit]:
-    if exp.config is None:
-        return
-    for ptr, blocks, holder in _blocks(exp.config.data["experimentFlow"]):
+    for ptr, blocks, holder in _blocks(exp):
         flags = holder.get("block_randomization")
         if isinstance(flags, list) and len(flags) != len(blocks):  # a single bool applies to all
             yield (
@@ -321,11 +780,40 @@ def block_randomization(exp: Experiment) -> Iterator[Hit]:
     good='"stimuli_count": 60',
 )
 def stimuli_count(exp: Experiment) -> Iterator[Hit]:
-    if exp.config is None or exp.trial_doc is None or "stimuli_count" not in exp.config.data:
+    if exp.trial_doc is None or "stimuli_count" not in exp.settings:
         return
-    stated, actual = exp.config.data["stimuli_count"], len(exp.trial_doc.records)
+    stated, actual = exp.settings["stimuli_count"], len(exp.trial_doc.records)
     if stated != actual:
         yield exp.config, "/stimuli_count", f"stimuli_count is {stated}, trial.jsonl has {actual} trials"
+
+
+@dataclass
+class _ResponseTypes:
+    unused: list[tuple[int, str]] = field(default_factory=list)  # (position, listed type no query uses)
+    missing: list[str] = field(default_factory=list)  # types of collecting queries that are not listed
+    undecided: list[str] = field(default_factory=list)  # types either way, had the unread been read
+    unread: list[str] = field(default_factory=list)  # what could not be read
+
+
+def _response_type_checks(exp: Experiment) -> _ResponseTypes:
+    out = _ResponseTypes()
+    stated = exp.settings.get("responseType")
+    if exp.trial_doc is None or not isinstance(stated, list):
+        return out
+    types = exp.types
+    for k, kind in enumerate(stated):
+        if isinstance(kind, str) and kind not in types.used:
+            if types.unread:  # an unread query may be of that type
+                out.undecided.append(kind)
+            else:
+                out.unused.append((k, kind))
+    out.unread = [f"the queries of {where}" for where in types.unread]
+    out.missing = sorted(types.collecting - {k for k in stated if isinstance(k, str)})
+    if not all(isinstance(k, str) for k in stated):  # a broken entry may be the one that lists them
+        out.undecided += out.missing
+        out.missing = []
+        out.unread.append("an entry of responseType")
+    return out
 
 
 @rule(
@@ -337,23 +825,17 @@ def stimuli_count(exp: Experiment) -> Iterator[Hit]:
     good='"responseType": ["single-slider"]',
 )
 def response_types(exp: Experiment) -> Iterator[Hit]:
-    if exp.config is None or not exp.trials_complete or "responseType" not in exp.config.data:
-        return
-    used = {q["type"] for _, _, q, _ in _all_queries(exp)}
-    stated = exp.config.data["responseType"]
-    # Quiz questions may be listed but need not be: they check comprehension, not the response.
-    collecting = {q["type"] for _, _, q, quiz in _all_queries(exp) if not quiz} - {"text-instruction"}
-    for k, kind in enumerate(stated):
-        if kind not in used:
-            yield exp.config, f"/responseType/{k}", f"{kind!r} is used by no query"
-    for kind in sorted(collecting - set(stated)):
+    checks = _response_type_checks(exp)
+    for k, kind in checks.unused:
+        yield exp.config, f"/responseType/{k}", f"{kind!r} is used by no query"
+    for kind in checks.missing:
         yield exp.config, "/responseType", f"{kind!r} queries collect responses but are not listed"
 
 
 def _media(exp: Experiment) -> Iterator[tuple[str, str, bool]]:
     """(pointer, relative url, file exists) for every local media reference of the trials."""
-    for i, trial in exp.trials.values():
-        for si, stimulus in enumerate(trial.get("stimuli", [])):
+    for i, trial in exp.trial_records.readable:
+        for si, stimulus in _objects(trial.get("stimuli")):
             for k, url in enumerate(stimulus.get("media_url", [])):
                 if not url.startswith(_URL_PREFIXES):
                     yield f"/{i}/stimuli/{si}/media_url/{k}", url, (exp.folder / url.lstrip("/")).is_file()
@@ -399,10 +881,11 @@ def media_not_shipped(exp: Experiment) -> Iterator[Hit]:
 @rule(
     "coggym/metadata-missing",
     "participants_info or judgment_count is missing",
-    severity="warning",
-    why="Both human data files should say how many people took part and how many judgments "
-    "they hold; without it the response counts cannot be checked. Real releases omit them, so "
-    "this is a warning.",
+    why="The format says both human data files must say how many people took part "
+    "(participants_info) and how many judgments they hold (judgment_count); without them the "
+    "response counts cannot be checked. Some real releases omit them: a project that accepts "
+    'that lowers the code in its configuration, `[tool.humanjudge.severity]` `"coggym/metadata-missing" '
+    '= "warning"`.',
     bad='{"trial_1": {...}}',
     good='{"participants_info": {"count": 40, "age": 35.1, "gender": {"female": 21, "male": 19}}, "judgment_count": 80, "trial_1": {...}}',
 )
@@ -424,8 +907,8 @@ def metadata_missing(exp: Experiment) -> Iterator[Hit]:
     good='"participants_info": {"count": 49, "age": null, ...}',
 )
 def age_sentinel(exp: Experiment) -> Iterator[Hit]:
-    for doc in (exp.ind, exp.mean):
-        info = doc.data.get("participants_info") if doc is not None else None
+    for doc, data in ((exp.ind, exp.ind_data), (exp.mean, exp.mean_data)):
+        info = data.get("participants_info")
         if isinstance(info, dict) and info.get("age") in (-1, 0) and not isinstance(info.get("age"), bool):
             yield doc, "/participants_info/age", f"age {info['age']!r} reads as a number; use null for 'unknown'"
 
@@ -442,12 +925,13 @@ def metadata_mismatch(exp: Experiment) -> Iterator[Hit]:
     if exp.ind is None or exp.mean is None:
         return
     for key in META_KEYS:
-        a, b = exp.ind.data.get(key), exp.mean.data.get(key)
+        a, b = exp.ind_data.get(key), exp.mean_data.get(key)
         if a is None or b is None or a == b:
             continue
         if isinstance(a, dict) and isinstance(b, dict):
+            broken = _broken(a) | _broken(b)  # the schema reports those; a comparison would repeat it
             for sub in sorted(a.keys() | b.keys()):
-                if a.get(sub) != b.get(sub):
+                if sub not in broken and a.get(sub) != b.get(sub):
                     yield (
                         exp.mean,
                         pointer(key, sub) if sub in b else pointer(key),
@@ -468,7 +952,7 @@ def judgment_count_of(query: dict[str, Any], responses: list[Any]) -> int:
     and one per label value for multi-slider."""
     if query["type"] == "multi-slider":
         return sum(len(v) for r in responses if isinstance(r, dict) for v in r.values() if isinstance(v, list))
-    if query["type"] == "single-slider" and query.get("slider_config", {}).get("num_clicks", 1) > 1:
+    if query["type"] == "single-slider" and (_clicks(query) or 1) > 1:
         return sum(len(r) if isinstance(r, list) else 1 for r in responses)
     return len(responses)
 
@@ -478,17 +962,61 @@ def judgment_count_of(query: dict[str, Any], responses: list[Any]) -> int:
     "judgment_count is the number of individual ratings in the ind file",
     why="judgment_count is what a reader quotes as the size of the data; it is defined as one per "
     "answer (nulls included), one per click when num_clicks > 1, one per multi-select row and one "
-    "per label value of a multi-slider, over the keys that are query tags.",
+    "per label value of a multi-slider, over the keys that are query tags. A count that also takes "
+    "in the arrays under keys that are no tags is not reported again: coggym/unknown-tag and "
+    "coggym/unknown-stimulus report those keys. An answer that breaks the schema still counts; "
+    "when a part the total needs cannot be read (a query whose tag is broken, a response that is "
+    "not an array), coggym/not-checked says so instead.",
     bad='"judgment_count": 10  (two trials, four participants, one slider each: 8 ratings)',
     good='"judgment_count": 8',
 )
 def judgment_count(exp: Experiment) -> Iterator[Hit]:
-    if exp.ind is None or "judgment_count" not in exp.ind.data or not exp.trials_complete:
+    if "judgment_count" not in exp.ind_data or exp.trial_doc is None:
         return
-    actual = sum(judgment_count_of(q, r) for _, _, q, r in exp.responses())
-    stated = exp.ind.data["judgment_count"]
-    if stated != actual:
-        yield exp.ind, "/judgment_count", f"judgment_count is {stated}, the file holds {actual} individual ratings"
+    ratings = exp.ratings
+    stated = exp.ind_data["judgment_count"]
+    if ratings.unread or stated == ratings.tags:
+        return
+    if ratings.others and stated == ratings.tags + ratings.others:
+        return  # it counts the keys that are no tags: coggym/unknown-tag and unknown-stimulus report them
+    also = f" ({ratings.tags + ratings.others} counting the keys that are no tags)" if ratings.others else ""
+    yield (
+        exp.ind,
+        "/judgment_count",
+        f"judgment_count is {stated}, the file holds {ratings.tags} individual ratings{also}",
+    )
+
+
+@rule(
+    "coggym/not-checked",
+    "a check over the whole experiment could not be made",
+    severity="warning",
+    why="judgment_count is compared with a total over every response, and responseType with the "
+    "types of every query. When a part such a total needs breaks its schema (a query whose type "
+    "or tag cannot be read, a response that is not an array, a record that is not an object), "
+    "the total is unknown and the check is not made. The schema error is what to fix; this "
+    "warning says which check is still to come, so that a run never looks more complete than it was.",
+    bad='trial.jsonl: {"id": "t1", "queries": [{"type": "single-slider", "tag": 7, ...}]}; human_data_ind.json: "judgment_count": 8',
+    good='{"id": "t1", "queries": [{"type": "single-slider", "tag": "confidence", ...}]}',
+)
+def not_checked(exp: Experiment) -> Iterator[Hit]:
+    if exp.wants("coggym/judgment-count") and "judgment_count" in exp.ind_data and exp.trial_doc is not None:
+        unread = exp.ratings.unread
+        if unread:
+            yield (
+                exp.ind,
+                "/judgment_count",
+                f"judgment_count could not be checked: the responses or queries of {_some(unread)} cannot be read",
+            )
+    if exp.wants("coggym/response-types"):
+        checks = _response_type_checks(exp)
+        if checks.undecided:
+            yield (
+                exp.config,
+                "/responseType",
+                f"responseType could not be checked for {_some([repr(k) for k in checks.undecided])}: "
+                f"{_some(checks.unread)} cannot be read",
+            )
 
 
 # --- human_data_ind.json: structure against the trials -----------------------------------------
@@ -507,11 +1035,11 @@ def _data_docs(exp: Experiment) -> Iterator[JsonDocument]:
     good='{"trial_8": {"rating": [3, 4]}}',
 )
 def unknown_stimulus(exp: Experiment) -> Iterator[Hit]:
-    if exp.trial_doc is None:
+    if exp.trial_doc is None or not exp.trial_records.ids_complete:
         return
     for doc in _data_docs(exp):
         for sid in doc.data:
-            if sid not in META_KEYS and sid not in exp.trial_ids:
+            if sid not in META_KEYS and sid not in exp.trials:
                 yield doc, pointer(sid), f"{sid!r} is not a trial id in trial.jsonl"
 
 
@@ -527,8 +1055,8 @@ def unknown_stimulus(exp: Experiment) -> Iterator[Hit]:
 def no_human_data(exp: Experiment) -> Iterator[Hit]:
     if exp.ind is None:
         return
-    for tid, (i, _) in exp.trials.items():
-        if tid not in exp.ind.data and exp.queries(tid):
+    for tid, (i, trial) in exp.trials.items():
+        if tid not in exp.ind.data and _asks(trial):
             yield exp.trial_doc, f"/{i}/id", f"trial {tid!r} has questions but no responses in human_data_ind.json"
 
 
@@ -541,11 +1069,11 @@ def no_human_data(exp: Experiment) -> Iterator[Hit]:
     good='"trial_1": {"rating": [3, 4]}',
 )
 def unknown_tag(exp: Experiment) -> Iterator[Hit]:
-    if exp.trial_doc is None:
-        return
     for doc in _data_docs(exp):
         for sid, stimulus in doc.data.items():
-            if sid in META_KEYS or sid not in exp.trials:
+            # With a query whose tag cannot be read, any key may be that tag: the schema error
+            # is the finding.
+            if sid in META_KEYS or not isinstance(stimulus, dict) or not exp.tags_complete(sid):
                 continue
             tags = exp.queries(sid)
             for key in stimulus:
@@ -566,7 +1094,7 @@ def missing_tag(exp: Experiment) -> Iterator[Hit]:
     if exp.ind is None:
         return
     for sid, stimulus in exp.ind.data.items():
-        if sid in META_KEYS or sid not in exp.trials:
+        if sid in META_KEYS or not isinstance(stimulus, dict):
             continue
         for tag in exp.queries(sid):
             if tag not in stimulus:
@@ -594,25 +1122,26 @@ def _count_of(query: dict[str, Any], responses: list[Any]) -> list[tuple[str, in
     "every response array has participants_info.count elements",
     why="One element per participant is the format's promise ('if there were 4 participants, each "
     "response array will contain 4 elements'). Designs where each participant sees a subset of "
-    'the stimuli break it; such a project sets `coggym.response-count = "at-most"`.',
+    'the stimuli break it; such a project sets `coggym.response-count = "at-most"`. An array '
+    "with a malformed answer inside is still counted.",
     bad='"participants_info": {"count": 4, ...}, "trial_1": {"rating": [3, 5, 4]}',
     good='"participants_info": {"count": 4, ...}, "trial_1": {"rating": [3, 5, 4, 2]}',
 )
 def response_count(exp: Experiment) -> Iterator[Hit]:
-    if exp.ind is None or "participants_info" not in exp.ind.data:
+    info = exp.ind_data.get("participants_info")
+    if not isinstance(info, dict) or "count" not in info:
         return
-    n = exp.ind.data["participants_info"]["count"]
-    for sid, tag, q, responses in exp.responses():
+    n = info["count"]
+    for sid, tag, q, responses in exp.response_lists():
         for suffix, m in _count_of(q, responses):
             if m != n and not (exp.at_most and m < n):
                 yield exp.ind, pointer(sid, tag) + suffix, f"{m} responses, participants_info.count is {n}"
 
 
-def _shape_problem(kind: str, query: dict[str, Any], r: Any) -> str | None:
+def _shape_problem(kind: str, clicks: int, r: Any) -> str | None:
     """Why a response does not fit its query type, or None."""
     number = (int, float)
     if kind == "single-slider":
-        clicks = query.get("slider_config", {}).get("num_clicks", 1)
         if clicks > 1:
             return None if isinstance(r, list) else f"expected a list of {clicks} values (num_clicks), got {_short(r)}"
         return (
@@ -658,13 +1187,16 @@ def response_shape(exp: Experiment) -> Iterator[Hit]:
                 pointer(sid, tag),
                 f"a multi-slider stores one object of label arrays, found {len(responses)} elements",
             )
+        clicks = _clicks(q) if kind == "single-slider" else 1
+        if clicks is None:
+            continue  # the shape depends on num_clicks, which the schema reports as broken
         allowed = _SHAPE_TYPES.get(kind)
-        if kind == "single-slider" and q.get("slider_config", {}).get("num_clicks", 1) > 1:
+        if clicks > 1:
             allowed = _LIST
         if allowed is not None and set(map(type, responses)) <= allowed and kind != "multi-slider":
             continue  # every element has an allowed type: the common case, decided in C
         for k, r in enumerate(responses):
-            problem = _shape_problem(kind, q, r)
+            problem = _shape_problem(kind, clicks, r)
             if problem:
                 yield exp.ind, pointer(sid, tag, k), problem
 
@@ -735,9 +1267,9 @@ def _distinct_pairs(q: dict[str, Any], responses: list[Any]) -> set[Any] | None:
 )
 def choice_index_rule(exp: Experiment) -> Iterator[Hit]:
     for sid, tag, q, responses in exp.responses():
-        if q["type"] not in ("multi-choice", "ranking"):
+        if q["type"] not in ("multi-choice", "ranking") or "option" not in q:
             continue
-        n = len(q.get("option", []))
+        n = len(q["option"])
         pairs = _distinct_pairs(q, responses)
         if pairs is not None and all(type(i) is int and 0 <= i < n for i, _ in pairs):
             continue
@@ -761,9 +1293,9 @@ def choice_index_rule(exp: Experiment) -> Iterator[Hit]:
 )
 def choice_text(exp: Experiment) -> Iterator[Hit]:
     for sid, tag, q, responses in exp.responses():
-        if q["type"] not in ("multi-choice", "ranking"):
+        if q["type"] not in ("multi-choice", "ranking") or "option" not in q:
             continue
-        options = q.get("option", [])
+        options = q["option"]
         pairs = _distinct_pairs(q, responses)
         if pairs is not None and all(
             not (type(i) is int and 0 <= i < len(options)) or t == options[i] for i, t in pairs
@@ -786,9 +1318,9 @@ def choice_text(exp: Experiment) -> Iterator[Hit]:
 )
 def multi_select_row(exp: Experiment) -> Iterator[Hit]:
     for sid, tag, q, responses in exp.responses():
-        if q["type"] != "multi-select":
+        if q["type"] != "multi-select" or "option" not in q:
             continue
-        n = len(q.get("option", []))
+        n = len(q["option"])
         if (
             set(map(type, responses)) <= _LIST
             and set(map(len, responses)) <= {n}
@@ -814,9 +1346,9 @@ def multi_select_row(exp: Experiment) -> Iterator[Hit]:
 )
 def ranking(exp: Experiment) -> Iterator[Hit]:
     for sid, tag, q, responses in exp.responses():
-        if q["type"] != "ranking":
+        if q["type"] != "ranking" or "option" not in q:
             continue
-        n = len(q.get("option", []))
+        n = len(q["option"])
         for k, r in enumerate(responses):
             if not isinstance(r, list) or not all(isinstance(x, dict) for x in r):
                 continue
@@ -838,8 +1370,8 @@ def ranking(exp: Experiment) -> Iterator[Hit]:
 )
 def num_clicks(exp: Experiment) -> Iterator[Hit]:
     for sid, tag, q, responses in exp.responses():
-        clicks = q.get("slider_config", {}).get("num_clicks", 1)
-        if q["type"] != "single-slider" or clicks == 1:
+        clicks = _clicks(q) if q["type"] == "single-slider" else None
+        if clicks is None or clicks == 1:
             continue
         for k, r in enumerate(responses):
             if isinstance(r, list) and len(r) != clicks:
@@ -880,9 +1412,10 @@ def _within(values: list[Any], lo: float, hi: float) -> bool:
 )
 def slider_value(exp: Experiment) -> Iterator[Hit]:
     for sid, tag, q, responses in exp.responses():
-        if q["type"] not in ("single-slider", "multi-slider"):
-            continue
-        lo, hi = q["slider_config"]["min"], q["slider_config"]["max"]
+        bounds = _range(q) if q["type"] in ("single-slider", "multi-slider") else None
+        if bounds is None or bounds[0] >= bounds[1]:
+            continue  # an empty range is coggym/slider-config's one finding, not one per answer
+        lo, hi = bounds
         for path, values in _slider_arrays(q, responses):
             if _within(values, lo, hi):
                 continue
@@ -903,9 +1436,9 @@ def slider_value(exp: Experiment) -> Iterator[Hit]:
 )
 def multi_slider_labels(exp: Experiment) -> Iterator[Hit]:
     for sid, tag, q, responses in exp.responses():
-        if q["type"] != "multi-slider":
+        if q["type"] != "multi-slider" or "option" not in q:
             continue
-        options = [str(o) for o in q.get("option", [])]
+        options = [str(o) for o in q["option"]]
         for k, r in enumerate(responses):
             if not isinstance(r, dict) or "idx" in r:
                 continue
@@ -921,10 +1454,27 @@ def multi_slider_labels(exp: Experiment) -> Iterator[Hit]:
 
 
 def _mean_keys(q: dict[str, Any]) -> list[str] | None:
-    """The keys a mean object of this query may have, or None when the mean is a number/free."""
-    if q["type"] in ("multi-choice", "multi-slider", "multi-select"):
-        return [option_key(q["tag"], k) for k in range(1, len(q.get("option", [])) + 1)]
+    """The keys a mean object of this query may have, or None when the mean is a number/free.
+    The query must have its options (see `_means_readable`)."""
+    if q["type"] in _OPTION_MEANS:
+        return [option_key(q["tag"], k) for k in range(1, len(q["option"]) + 1)]
     return None
+
+
+_OPTION_MEANS = frozenset({"multi-choice", "multi-slider", "multi-select"})
+
+
+def _means_readable(q: dict[str, Any]) -> bool:
+    """Whether the query has what its mean keys are made from: options for the per-option types."""
+    return q["type"] not in _OPTION_MEANS or "option" in q
+
+
+def _stray_keys(value: dict[str, Any], keys: list[str]) -> list[str]:
+    """The keys of a mean object that are no option key, in the object's order."""
+    known = set(keys)
+    if value.keys() <= known and not _broken(value):  # the common case, decided in C
+        return []
+    return [k for k in _keys(value) if k not in known]
 
 
 @rule(
@@ -932,21 +1482,23 @@ def _mean_keys(q: dict[str, Any]) -> list[str] | None:
     "mean keys match the trial's tags and option positions",
     why="A mean file mirrors the ind file: tag -> number for sliders, tag -> {tag_K: value} for "
     "choices (K = option position, 1-based). Keys are matched against the known tags and option "
-    "counts, never parsed, because tags can themselves end in _<digits>.",
+    "counts, never parsed, because tags can themselves end in _<digits>. A key that is no option "
+    "key while an option key is missing is one misnumbered key: it is reported once, at the key, "
+    "naming the missing ones, and its values are not compared until the keys match.",
     bad='"option": ["a", "b"]; "goal": {"goal_1": 0.5, "goal_3": 0.5}',
     good='"goal": {"goal_1": 0.5, "goal_2": 0.5}',
 )
 def mean_key(exp: Experiment) -> Iterator[Hit]:
     if exp.mean is None or exp.trial_doc is None:
         return
-    for sid, stimulus in exp.mean.data.items():
-        if sid in META_KEYS or sid not in exp.trials:
+    for sid, stimulus in exp.mean_data.items():
+        if sid in META_KEYS or not isinstance(stimulus, dict):
             continue
         queries = exp.queries(sid)
         for tag, value in stimulus.items():
             q = queries.get(tag)
-            if q is None:
-                continue  # coggym/unknown-tag
+            if q is None or not _means_readable(q):
+                continue  # coggym/unknown-tag, or the schema error that broke the options
             keys = _mean_keys(q)
             if keys is None:
                 if q["type"] == "single-slider" and not (value is None or isinstance(value, (int, float))):
@@ -959,13 +1511,20 @@ def mean_key(exp: Experiment) -> Iterator[Hit]:
                     f"expected {{{keys[0] if keys else tag + '_1'}: ...}} per option, got {_short(value)}",
                 )
                 continue
-            for key in value:
-                if key not in keys:
-                    yield exp.mean, pointer(sid, tag, key), f"{key!r} is not {tag}_K for an option K in 1..{len(keys)}"
-            if q["type"] == "multi-slider":
-                for key in keys:
-                    if key not in value:
-                        yield exp.mean, pointer(sid, tag), f"no mean for {key!r}"
+            missing = (
+                [k for k in keys if k not in value and k not in _broken(value)] if q["type"] == "multi-slider" else []
+            )
+            stray = _stray_keys(value, keys)
+            note = f"; no mean for {_some([repr(k) for k in missing])}" if missing else ""
+            for key in stray:
+                yield (
+                    exp.mean,
+                    pointer(sid, tag, key),
+                    f"{key!r} is not {tag}_K for an option K in 1..{len(keys)}{note}",
+                )
+            if not stray:
+                for key in missing:
+                    yield exp.mean, pointer(sid, tag), f"no mean for {key!r}"
 
 
 @rule(
@@ -979,12 +1538,16 @@ def mean_key(exp: Experiment) -> Iterator[Hit]:
 def mean_missing(exp: Experiment) -> Iterator[Hit]:
     if exp.mean is None:
         return
-    for sid, tag, q, responses in exp.responses():
+    absent: set[str] = set()
+    for sid, tag, q, responses in exp.response_lists():
         if q["type"] not in _MEAN_REQUIRED or not responses:
             continue
-        if sid not in exp.mean.data:
-            yield exp.mean, "", f"no mean for stimulus {sid!r}"
-        elif tag not in exp.mean.data[sid]:
+        stored = exp.mean.data.get(sid)
+        if stored is None and sid not in exp.mean.data:
+            if sid not in absent:  # one finding per stimulus, not one per tag
+                absent.add(sid)
+                yield exp.mean, "", f"no mean for stimulus {sid!r}"
+        elif isinstance(stored, dict) and tag not in stored:
             yield exp.mean, pointer(sid), f"no mean for tag {tag!r}"
 
 
@@ -992,7 +1555,7 @@ def _choice_mismatches(
     q: dict[str, Any], stored: dict[str, Any], responses: list[Any], tol: float
 ) -> list[tuple[str, str]]:
     counts, total = choice_counts(responses)
-    keys = {option_key(q["tag"], k + 1): k for k in range(len(q.get("option", [])))}
+    keys = {option_key(q["tag"], k + 1): k for k in range(len(q["option"]))}
     values = [v for key, v in stored.items() if key in keys and isinstance(v, (int, float))]
     # A proportion never exceeds 1; below that, a file whose every value is its count is a
     # count file (1 of 1, 0 of 3). Otherwise every value is read as a proportion.
@@ -1001,12 +1564,13 @@ def _choice_mismatches(
     )
     kind = "count" if as_counts else "proportion"
     out = []
+    broken = _broken(stored)
     for key, k in keys.items():
         want = counts[k] if as_counts else (counts[k] / total if total else None)
         if key in stored:
             if not same_value(stored[key], want, 0 if as_counts else tol):
                 out.append((key, f"{kind} {_fmt(stored[key])}, the responses give {_fmt(want)}"))
-        elif counts[k]:
+        elif counts[k] and key not in broken:
             out.append(("", f"no {key!r}, but {counts[k]} of {total} answers chose option {k + 1}"))
     return out
 
@@ -1024,11 +1588,13 @@ def mean_value(exp: Experiment) -> Iterator[Hit]:
     if exp.mean is None:
         return
     for sid, tag, q, responses in exp.responses():
-        stored_entry = exp.mean.data.get(sid)
-        if not isinstance(stored_entry, dict) or tag not in stored_entry:
+        stored_entry = exp.mean_data.get(sid)
+        if not isinstance(stored_entry, dict) or tag not in stored_entry or not _means_readable(q):
             continue
         stored = stored_entry[tag]
         base = pointer(sid, tag)
+        if isinstance(stored, dict) and q["type"] in _OPTION_MEANS and _stray_keys(stored, _mean_keys(q) or []):
+            continue  # coggym/mean-key: values are compared once the keys name the options
         if q["type"] == "multi-choice":
             if isinstance(stored, dict):
                 for key, message in _choice_mismatches(q, stored, responses, exp.tolerance):
@@ -1069,6 +1635,7 @@ RULES = [
     answer,
     test_trial_stimulus,
     flow_id,
+    unused_id,
     block_randomization,
     stimuli_count,
     response_types,
@@ -1078,6 +1645,7 @@ RULES = [
     age_sentinel,
     metadata_mismatch,
     judgment_count,
+    not_checked,
     unknown_stimulus,
     no_human_data,
     unknown_tag,
