@@ -16,40 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from humanjudge_schema import schemas
-from humanjudge_schema.kinds import COGGYM_FILES, HALIE_FILES, STUDY1_FILES
+from humanjudge_schema import catalog, schemas
 from humanjudge_schema.registry import RuleDoc, load_all
-
-FAMILIES: dict[str, tuple[str, str]] = {
-    "coggym": (
-        "CogGym experiments",
-        "A CogGym experiment is a folder: `config.json` (the experiment and its flow), `trial.jsonl` "
-        "(one trial a line: stimuli and the questions asked about them), `instruction.jsonl` "
-        "(instruction modules), `human_data_ind.json` (every participant's answers) and "
-        "`human_data_mean.json` (the aggregates). The folder is checked as a whole: the rules "
-        "compare the human data with the trials and the flow.",
-    ),
-    "textjudge": (
-        "TextJudge / JUDGE-BENCH datasets",
-        "A TextJudge dataset is one JSON file of any name: the metrics it annotates (with the prompt "
-        "template an LLM judge is given), and the instances with their individual human scores and "
-        "their aggregates. A JSON file is recognised as a dataset by its keys.",
-    ),
-    "study1": (
-        "Study 1 (crowdsourced RAG writing)",
-        "Four gzip-compressed JSON Lines files, one record a line: `study1_tasks.jsonl.gz`, "
-        "`study1_retrieval.jsonl.gz`, `study1_responses_human.jsonl.gz` and "
-        "`study1_responses_llm.jsonl.gz`. The files of one folder are checked together: topics, "
-        "responses and styles must resolve across them.",
-    ),
-    "halie": (
-        "HALIE interaction data",
-        "One folder per task (crossword, dialogue, metaphor, question, summarization) with CSV files: "
-        "`event_blocks.csv`, `survey_responses.csv` and, for some tasks, `accuracies.csv`. Each row "
-        "is checked against its task's schema after every cell is read as the type its column "
-        "declares; the files of a folder are then checked against each other.",
-    ),
-}
 
 _TYPE_KEYWORDS = {
     "string": ("minLength", "maxLength", "pattern"),
@@ -94,24 +62,9 @@ def _fenced(text: str, lang: str = "") -> str:
 
 def file_of(name: str) -> tuple[str, str]:
     """(the file a schema validates, how much of it) for a schema name like coggym/v1/trial."""
-    family, _, rest = name.split("/", 2)
-    if family == "coggym":
-        for file in COGGYM_FILES:
-            stem = file.rsplit(".", 1)[0]
-            if stem.replace("_", "-") == rest:
-                return f"`{file}`", "each line" if file.endswith(".jsonl") else "the whole file"
-    if family == "study1":
-        file = f"study1_{rest.replace('-', '_')}.jsonl.gz"
-        if file in STUDY1_FILES:
-            return f"`{file}`", "each line (after decompression)"
-    if family == "halie":
-        task, doc = rest.split("/", 1)
-        file = f"{doc.replace('-', '_')}.csv"
-        if file in HALIE_FILES:
-            return f"`{file}` of a {task} folder", "each row"
-    if family == "textjudge":
-        return "a dataset `.json` file", "the whole file"
-    return "(no file name)", "each document"
+    fmt = catalog.formats().get(name.split("/", 1)[0])
+    described = fmt.describes(name) if fmt is not None else None
+    return described or ("(no file name)", "each document")
 
 
 def _check_jsonschema(name: str, scope: str) -> str:
@@ -384,7 +337,8 @@ class _Renderer:
 
 
 def format_page(family: str, names: list[str], rules: dict[str, RuleDoc]) -> str:
-    title, intro = FAMILIES.get(family, (family, ""))
+    fmt = catalog.formats().get(family)
+    title, intro = (fmt.title, fmt.intro) if fmt is not None else (family, "")
     lines = [
         f"# {title}",
         "",
@@ -419,7 +373,7 @@ def rules_page(rules: dict[str, RuleDoc]) -> str:
     families: dict[str, list[str]] = {}
     for code in sorted(rules):
         families.setdefault(code.split("/", 1)[0], []).append(code)
-    order = ["parse", "schema", *FAMILIES, "engine"]
+    order = ["parse", "schema", "dataset", *catalog.names(), "engine"]
     ordered = [f for f in order if f in families] + sorted(f for f in families if f not in order)
     lines = [
         "# Rule reference",

@@ -12,7 +12,22 @@ import click
 
 from ._version import __version__
 
-FAMILIES = ("coggym", "textjudge", "study1", "halie")
+
+class _FormatName(click.ParamType):  # type: ignore[type-arg]
+    """A format of the catalog, looked up only when the option is given: reading the installed
+    formats would slow every start, `--version` and `--help` included."""
+
+    name = "format"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "FORMAT"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from .catalog import names
+
+        if value not in names():
+            self.fail(f"{value!r} is not a format; choose from {', '.join(names())}", param, ctx)
+        return str(value)
 
 
 def _fail(message: str) -> NoReturn:
@@ -44,8 +59,9 @@ def cli() -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
     "--kind",
-    type=click.Choice(FAMILIES),
-    help="Treat the paths as this format instead of recognising them by name and content.",
+    type=_FormatName(),
+    help="Treat the paths as this format instead of recognising them by name and content "
+    "(`humanjudge formats` lists them).",
 )
 @click.option(
     "--format",
@@ -179,6 +195,16 @@ def validate(
 
         append_to(os.environ["GITHUB_STEP_SUMMARY"], summary(result))
     sys.exit(1 if result.errors or (strict and result.warnings) else 0)
+
+
+@cli.command()
+def formats() -> None:
+    """List the formats humanjudge knows (the built-in ones and any installed plug-in) and their files."""
+    from .catalog import formats as catalog
+
+    for fmt in catalog().values():
+        files = ", ".join(f.name for f in fmt.files) or (f"any *{fmt.one_file.suffix}" if fmt.one_file else "")
+        click.echo(f"{fmt.name:<10} {fmt.title}: {files}")
 
 
 @cli.command()

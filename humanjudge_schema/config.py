@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from . import catalog
 from .finding import Severity
 
 if sys.version_info >= (3, 11):
@@ -24,6 +25,7 @@ class ConfigError(ValueError):
     """The configuration cannot be used; the message names the file and the key."""
 
 
+# The keys of every configuration; each format's name is a key too, for its own options.
 _KEYS = {
     "select",
     "ignore",
@@ -32,13 +34,6 @@ _KEYS = {
     "tolerance",
     "max-per-code",
     "max-document-bytes",
-    *("coggym", "textjudge", "study1", "halie"),
-}
-_FAMILY_OPTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
-    "coggym": {"response-count": str},
-    "textjudge": {},
-    "study1": {"max-decompressed-bytes": int},
-    "halie": {},
 }
 
 
@@ -78,8 +73,15 @@ class Config:
         matching = [key for key in self.severities if _matches(code, (key,))]
         return self.severities[max(matching, key=len)] if matching else default
 
-    def option(self, family: str, name: str, default: Any) -> Any:
-        return self.options.get(family, {}).get(name, default)
+    def option(self, family: str, name: str) -> Any:
+        """A format's option: as configured, else the default its declaration gives."""
+        configured = self.options.get(family, {})
+        if name in configured:
+            return configured[name]
+        declared = catalog.get(family).option(name)
+        if declared is None:
+            raise KeyError(f"{family} has no option {name!r}")
+        return declared.default
 
     def with_flags(
         self, select: tuple[str, ...] | None, ignore: tuple[str, ...], max_per_code: int | None = None
@@ -120,11 +122,32 @@ def _known_codes(selectors: Iterable[str], where: str) -> None:
         raise ConfigError(str(exc)) from None
 
 
+def _format_options(table: dict[str, Any], where: str) -> dict[str, dict[str, Any]]:
+    """Each format's table, checked against the options its declaration lists."""
+    options: dict[str, dict[str, Any]] = {}
+    for name, fmt in catalog.formats().items():
+        sub = table.get(name, {})
+        if not isinstance(sub, dict):
+            raise ConfigError(f"{where}: {name} must be a table")
+        for key, value in sub.items():
+            option = fmt.option(key)
+            if option is None:
+                raise ConfigError(f"{where}: unknown option {name}.{key}")
+            if not isinstance(value, option.kind) or isinstance(value, bool):
+                raise ConfigError(f"{where}: {name}.{key} has the wrong type ({value!r})")
+            if option.choices and value not in option.choices:
+                choices = " or ".join(f'"{c}"' for c in option.choices)
+                raise ConfigError(f"{where}: {name}.{key} must be {choices}")
+        options[name] = dict(sub)
+    return options
+
+
 def parse_config(table: dict[str, Any], source: Path) -> Config:
     where = f"{source}: [tool.humanjudge]" if source.name == "pyproject.toml" else str(source)
-    unknown = sorted(set(table) - _KEYS)
+    known = _KEYS | set(catalog.names())
+    unknown = sorted(set(table) - known)
     if unknown:
-        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})")
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
     severities: dict[str, Severity | None] = {}
     for code, sev in table.get("severity", {}).items():
         if sev not in ("error", "warning"):
@@ -142,19 +165,7 @@ def parse_config(table: dict[str, Any], source: Path) -> Config:
     max_document_bytes = table.get("max-document-bytes", _DEFAULTS.max_document_bytes)
     if not isinstance(max_document_bytes, int) or isinstance(max_document_bytes, bool) or max_document_bytes < 1:
         raise ConfigError(f"{where}: max-document-bytes must be an integer > 0")
-    options: dict[str, dict[str, Any]] = {}
-    for family, known in _FAMILY_OPTIONS.items():
-        sub = table.get(family, {})
-        if not isinstance(sub, dict):
-            raise ConfigError(f"{where}: {family} must be a table")
-        for key, value in sub.items():
-            if key not in known:
-                raise ConfigError(f"{where}: unknown option {family}.{key}")
-            if not isinstance(value, known[key]) or isinstance(value, bool):
-                raise ConfigError(f"{where}: {family}.{key} has the wrong type ({value!r})")
-        options[family] = dict(sub)
-    if options.get("coggym", {}).get("response-count", "exact") not in ("exact", "at-most"):
-        raise ConfigError(f'{where}: coggym.response-count must be "exact" or "at-most"')
+    options = _format_options(table, where)
     select = _codes(table.get("select", []), f"{where}: select")
     ignore = _codes(table.get("ignore", []), f"{where}: ignore")
     per_file = tuple((k, _codes(v, f"{where}: per-file-ignores")) for k, v in pfi.items())

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from . import catalog
 from .engine import Context
 from .kinds import LFS_POINTER, Unit, head
 from .registry import register
@@ -40,28 +41,6 @@ register(
     good="exp1/trial.jsonl, exp1/human_data_ind.json, exp1/human_data_mean.json",
 )
 
-# family -> file -> (required, what does not run without it). A file not listed is optional
-# and its absence changes nothing (instruction.jsonl: flow ids that name no module are reported
-# by coggym/flow-id either way; accuracies.csv exists for one HALIE task only).
-COMPANIONS: dict[str, dict[str, tuple[bool, str]]] = {
-    "coggym": {
-        "trial.jsonl": (True, "nothing in the other files could be read against the trials' questions and options"),
-        "config.json": (False, "the experiment flow, stimuli_count and responseType were not checked"),
-        "human_data_ind.json": (False, "the responses and judgment_count were not checked, nor the means recomputed"),
-        "human_data_mean.json": (False, "the means were not compared with the individual responses"),
-    },
-    "study1": {
-        "study1_tasks.jsonl.gz": (True, "responses could not be matched with their tasks, topics and styles"),
-        "study1_retrieval.jsonl.gz": (True, "topics and citation indices could not be checked against the references"),
-        "study1_responses_human.jsonl.gz": (True, "the tasks' writing logs were not checked"),
-        "study1_responses_llm.jsonl.gz": (True, "the LLM responses were not checked against the tasks"),
-    },
-    "halie": {
-        "event_blocks.csv": (True, "the sessions could not be compared across files"),
-        "survey_responses.csv": (True, "the sessions could not be compared across files"),
-    },
-}
-
 
 def _lfs_pointer(path: Path) -> bool:
     data = head(path, len(LFS_POINTER))
@@ -76,14 +55,16 @@ def screen(unit: Unit, ctx: Context) -> Unit:
         message = "a Git LFS pointer, not the data: nothing in it was checked (run `git lfs pull`)"
         ctx.add("parse/lfs-pointer", f, "", message)
     present = {f.name for f in unit.files}
-    expected = COMPANIONS.get(unit.family, {})
-    anchor = next((f for f in unit.files if f.name in expected), unit.files[0] if unit.files else unit.root)
-    missing = [(name, req, why) for name, (req, why) in expected.items() if name not in present]
+    # Files whose absence says nothing (instruction.jsonl: flow ids naming no module are reported
+    # either way; accuracies.csv exists for one HALIE task only) declare no `without`.
+    declared = [f for f in catalog.get(unit.family).files if f.without is not None]
+    missing = sorted((f for f in declared if f.name not in present), key=lambda f: not f.required)
     if missing:
+        anchor = next((f for f in unit.files if any(d.name == f.name for d in declared)), unit.files[0])
         # One finding for the unit: an error when the format requires one of the files.
-        code = "dataset/missing-file" if any(req for _, req, _ in missing) else "dataset/missing-companion"
-        names = ", ".join(name for name, _, _ in missing)
-        effects = "; ".join(dict.fromkeys(why for _, _, why in missing))
+        code = "dataset/missing-file" if any(f.required for f in missing) else "dataset/missing-companion"
+        names = ", ".join(f.name for f in missing)
+        effects = "; ".join(dict.fromkeys(str(f.without) for f in missing))
         ctx.add(code, anchor, "", f"no {names} in {unit.root.name or unit.root}/: {effects}")
     if not pointers:
         return unit

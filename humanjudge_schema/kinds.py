@@ -1,27 +1,16 @@
-"""Which dataset is this? Paths become units: a CogGym experiment folder, a study-1 file set, a
-HALIE task folder, or one TextJudge dataset file. File names decide first, content second."""
+"""Which dataset is this? Paths become units: the files of one dataset, checked together (a
+folder of fixed file names, or one file of a one-file format), as the catalog of formats
+declares them. File names decide first, content second."""
 
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-FAMILIES = ("coggym", "textjudge", "study1", "halie")
+from . import catalog
 
-COGGYM_FILES = ("config.json", "trial.jsonl", "instruction.jsonl", "human_data_ind.json", "human_data_mean.json")
-STUDY1_FILES = (
-    "study1_tasks.jsonl.gz",
-    "study1_retrieval.jsonl.gz",
-    "study1_responses_human.jsonl.gz",
-    "study1_responses_llm.jsonl.gz",
-)
-HALIE_FILES = ("event_blocks.csv", "survey_responses.csv", "accuracies.csv")
-# config.json alone is too common a name to claim a folder for CogGym.
-_COGGYM_MARKERS = frozenset(COGGYM_FILES) - {"config.json"}
 _SKIP_DIRS = frozenset({"node_modules", "__pycache__", "site-packages"})
-_TEXTJUDGE_KEYS = re.compile(rb'"(?:annotations|instances|dataset_url|expert_annotator)"\s*:')
 
 
 @dataclass(frozen=True)
@@ -56,11 +45,9 @@ class Survey:
     skipped: list[Skipped] = field(default_factory=list)
 
 
-_FAMILY_OF_NAME = {
-    **{n: "coggym" for n in COGGYM_FILES},
-    **{n: "study1" for n in STUDY1_FILES},
-    **{n: "halie" for n in HALIE_FILES},
-}
+def _format_of_name(name: str) -> str | None:
+    """The folder format a fixed file name belongs to."""
+    return next((fmt.name for fmt in catalog.formats().values() if fmt.file(name) is not None), None)
 
 
 def head(path: Path, size: int = 65536) -> bytes | None:
@@ -81,15 +68,18 @@ def head(path: Path, size: int = 65536) -> bytes | None:
 LFS_POINTER = b"version https://git-lfs.github.com/spec/"
 
 
-def _textjudge_or_lfs(path: Path) -> bool:
-    """Whether a .json file is claimed for TextJudge: it looks like a dataset, or it is a Git LFS
-    pointer, which stands for a dataset that is not there and must not pass unseen."""
-    data = head(path)
-    if data is None:
+def _one_file_dataset(fmt: catalog.Format, path: Path) -> bool:
+    """Whether a file is claimed for a one-file format: it looks like one of its datasets, or it
+    is a Git LFS pointer, which stands for a dataset that is not there and must not pass unseen."""
+    assert fmt.one_file is not None
+    if not path.name.endswith(fmt.one_file.suffix):
         return False
-    if data.startswith(LFS_POINTER):
-        return True
-    return data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{") and bool(_TEXTJUDGE_KEYS.search(data))
+    data = head(path)
+    return data is not None and (data.startswith(LFS_POINTER) or fmt.one_file.looks_like(data))
+
+
+def _one_file_formats(kind: str | None) -> list[catalog.Format]:
+    return [f for f in catalog.formats().values() if f.one_file is not None and kind in (None, f.name)]
 
 
 # Files a walk reports when it leaves them out: those that could hold data. Documentation, code
@@ -102,40 +92,38 @@ def _data_like(name: str) -> bool:
 
 
 def _why_left_out(path: Path, kind: str | None) -> str:
-    family = _FAMILY_OF_NAME.get(path.name)
+    family = _format_of_name(path.name)
     if family is not None and kind is not None and family != kind:
         return f"a {family} file (--kind {kind})"
     data = head(path, len(LFS_POINTER))
     if data is None:
         return "not a regular file" if path.exists() or path.is_symlink() else "gone"
-    if not path.name.endswith(".json"):
-        return "a data file of no known format"
-    if kind is not None and kind != "textjudge":
-        return f"not a {kind} file"
-    return "JSON that is not a TextJudge dataset"
+    for fmt in _one_file_formats(None):
+        assert fmt.one_file is not None
+        if path.name.endswith(fmt.one_file.suffix):
+            return f"not a {kind} file" if kind not in (None, fmt.name) else fmt.one_file.not_one
+    return "a data file of no known format"
 
 
 def _units_in_folder(folder: Path, names: list[str], kind: str | None) -> tuple[list[Unit], list[Skipped]]:
     present = set(names)
     units: list[Unit] = []
-    if kind in (None, "coggym") and (present & _COGGYM_MARKERS or (kind and "config.json" in present)):
-        files = tuple(folder / n for n in COGGYM_FILES if n in present)
-        units.append(Unit("coggym", folder, files))
-    if kind in (None, "study1") and present & set(STUDY1_FILES):
-        units.append(Unit("study1", folder, tuple(folder / n for n in STUDY1_FILES if n in present)))
-    if kind in (None, "halie") and present & set(HALIE_FILES):
-        units.append(Unit("halie", folder, tuple(folder / n for n in HALIE_FILES if n in present)))
+    for fmt in catalog.formats().values():
+        if not fmt.files or kind not in (None, fmt.name):
+            continue
+        mine = [f.name for f in fmt.files if f.name in present]
+        # A name that does not claim the folder alone (config.json) counts when --kind says so.
+        if any(fmt.claims(n) for n in mine) or (kind == fmt.name and mine):
+            units.append(Unit(fmt.name, folder, tuple(folder / n for n in mine)))
     claimed = {f.name for u in units for f in u.files}
-    if kind in (None, "textjudge"):
+    for fmt in _one_file_formats(kind):
         for name in names:
-            if name.endswith(".json") and name not in claimed:
-                path = folder / name
-                # Even under --kind textjudge, a walk takes only files that look like datasets
-                # (a TextJudge folder also holds other JSON: questions.json, package.json, test
-                # expectations). A file named explicitly is taken as told.
-                if _textjudge_or_lfs(path):
-                    units.append(Unit("textjudge", path, (path,)))
-                    claimed.add(name)
+            # Even under --kind, a walk takes only files that look like datasets (a TextJudge
+            # folder also holds other JSON: questions.json, package.json, test expectations).
+            # A file named explicitly is taken as told.
+            if name not in claimed and _one_file_dataset(fmt, folder / name):
+                units.append(Unit(fmt.name, folder / name, (folder / name,)))
+                claimed.add(name)
     left = [n for n in names if n not in claimed and _data_like(n)]
     skipped = [Skipped(folder / n, _why_left_out(folder / n, kind)) for n in left]
     return units, skipped
@@ -145,18 +133,16 @@ def _unit_of_file(path: Path, kind: str | None) -> Unit | None:
     name, folder = path.name, path.parent
     family = kind
     if family is None:
-        if name in _COGGYM_MARKERS or (name == "config.json" and any((folder / m).exists() for m in _COGGYM_MARKERS)):
-            family = "coggym"
-        elif name in STUDY1_FILES:
-            family = "study1"
-        elif name in HALIE_FILES:
-            family = "halie"
-        elif name.endswith(".json") and _textjudge_or_lfs(path):
-            family = "textjudge"
-        else:
+        family = _format_of_name(name)
+        if family is not None and not catalog.get(family).claims(name):
+            siblings = [f.name for f in catalog.get(family).files if f.claims]
+            family = family if any((folder / s).exists() for s in siblings) else None
+        if family is None:
+            family = next((f.name for f in _one_file_formats(None) if _one_file_dataset(f, path)), None)
+        if family is None:
             return None
-    if family == "textjudge":
-        return Unit("textjudge", path, (path,))
+    if catalog.get(family).one_file is not None:
+        return Unit(family, path, (path,))
     names = sorted(os.listdir(folder)) if folder.is_dir() else [name]
     units = [u for u in _units_in_folder(folder, names, family)[0] if u.family == family]
     return units[0] if units else Unit(family, folder, (path,))
@@ -216,7 +202,7 @@ def survey(paths: list[Path], kind: str | None = None, *, skip_empty: bool = Fal
                     skipped.append(Skipped(path, _why_left_out(path, kind)))
                     continue
                 raise UsageError(
-                    f"{path}: not a file of a known format (use --kind to say which: {', '.join(FAMILIES)})"
+                    f"{path}: not a file of a known format (use --kind to say which: {', '.join(catalog.names())})"
                 )
             seen.setdefault((found.family, found.root), found)
     units = sorted(seen.values(), key=lambda u: (str(u.root), u.family))

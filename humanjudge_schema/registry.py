@@ -27,10 +27,6 @@ class RuleDoc:
 
 RULES: dict[str, RuleDoc] = {}
 
-# Families whose rule modules register codes when imported; loaded on demand so that
-# `humanjudge --version` imports nothing heavy.
-_FAMILY_MODULES = ("coggym", "textjudge", "study1", "halie")
-
 
 def register(code: str, summary: str, *, severity: str = "error", why: str, bad: str, good: str) -> RuleDoc:
     if code in RULES:
@@ -52,17 +48,13 @@ def rule(code: str, summary: str, *, severity: str = "error", why: str, bad: str
 
 
 def load_all() -> dict[str, RuleDoc]:
-    """Import every family's rules so the registry is complete."""
+    """Import every format's rules, and the core's codes, so the registry is complete."""
     import importlib
 
-    from . import coverage, engine, sources  # noqa: F401  (they register parse/, schema/ and dataset/ codes)
+    from . import catalog, coverage, engine, sources  # noqa: F401  (they register parse/, schema/ and dataset/ codes)
 
-    for name in _FAMILY_MODULES:
-        try:
-            importlib.import_module(f"humanjudge_schema.rules.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"humanjudge_schema.rules.{name}":
-                raise
+    for fmt in catalog.formats().values():
+        importlib.import_module(fmt.module)
     return RULES
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
-import importlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,6 +13,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any, Protocol
 
+from . import catalog
 from .config import Config, discover, forget
 from .engine import Context
 from .finding import Finding, Severity
@@ -52,7 +52,7 @@ def check_unit(unit: Unit, config: Config, cwd: str | None = None, keep: list[ob
     instead of being freed here (see `validate`)."""
     from .coverage import screen
 
-    module = importlib.import_module(f"humanjudge_schema.rules.{unit.family}")
+    fmt = catalog.get(unit.family)
     ctx = Context(config, cwd, unit.root)
     # A parsed dataset is a tree of millions of containers and rules make no cycles: reference
     # counting frees everything, while the cyclic collector would walk the whole tree again and
@@ -62,7 +62,7 @@ def check_unit(unit: Unit, config: Config, cwd: str | None = None, keep: list[ob
     try:
         unit = screen(unit, ctx)
         if unit.files:
-            module.check(unit, ctx)
+            fmt.run(unit, ctx)
         if keep is not None:
             keep[:] = ctx.documents
         return ctx.findings()

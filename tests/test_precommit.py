@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from humanjudge_schema.kinds import COGGYM_FILES, HALIE_FILES, STUDY1_FILES
-from humanjudge_schema.report.github import DATASET_FILE
+from humanjudge_schema import catalog
+from humanjudge_schema.report.github import dataset_file
 
 from .conftest import CASES, ROOT
 
@@ -62,13 +62,16 @@ def test_manifest_is_valid() -> None:
 
 def test_the_humanjudge_hooks_take_every_dataset_file_name() -> None:
     by_id = {h["id"]: h for h in hooks()}
+    fixed = [f.name for fmt in catalog.formats().values() for f in fmt.files]
+    assert fixed  # the catalog's formats decide the pattern: a new format's files are taken too
     for hook_id in ("humanjudge", "humanjudge-schema"):
         hook = by_id[hook_id]
-        assert hook["files"] == DATASET_FILE.pattern  # the action's changed-file filter is the same
+        # the catalog's pattern, and the action's changed-file filter, are the same
+        assert hook["files"] == catalog.file_pattern() == dataset_file().pattern
         assert hook["require_serial"] is True  # one process sees every file of an experiment
         assert "--skip-unknown" in hook["entry"]
         pattern = re.compile(hook["files"])
-        for name in (*COGGYM_FILES, *STUDY1_FILES, *HALIE_FILES, "jb.json", "data/topical_chat.json"):
+        for name in (*fixed, "jb.json", "data/topical_chat.json"):
             assert pattern.search(name) and pattern.search(f"some/folder/{name}"), name
         for name in ("notes.txt", "trial.jsonl.bak", "old_trial.jsonl", "event_blocks.csv.gz", "x.jsonl"):
             assert not pattern.search(name), name

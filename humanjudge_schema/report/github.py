@@ -31,9 +31,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any, NoReturn
 
+from .. import catalog
 from ..config import Config, ConfigError, load_file, parse_config
 from ..finding import Finding, Severity, escape_control
-from ..kinds import COGGYM_FILES, FAMILIES, HALIE_FILES, STUDY1_FILES, Skipped, UsageError, survey, tally
+from ..kinds import Skipped, UsageError, survey, tally
 from ..validation import Result
 
 if sys.version_info >= (3, 11):
@@ -41,11 +42,14 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-# The files a pull request may change that belong to a dataset: every name the formats fix, and
-# any .json file (a TextJudge dataset can have any name; `--skip-unknown` drops the others).
-# .pre-commit-hooks.yaml uses the same pattern for its `humanjudge` hooks (a test keeps them equal).
-_FIXED_NAMES = sorted(n for n in {*COGGYM_FILES, *STUDY1_FILES, *HALIE_FILES} if not n.endswith(".json"))
-DATASET_FILE = re.compile(r"(^|/)(" + "|".join(map(re.escape, _FIXED_NAMES)) + r")$|\.json$")
+
+def dataset_file() -> re.Pattern[str]:
+    """The files a pull request may change that belong to a dataset: every name the formats fix,
+    and every suffix of a one-file format (`--skip-unknown` drops what is not a dataset).
+    .pre-commit-hooks.yaml uses the same pattern for its `humanjudge` hooks (a test keeps them
+    equal)."""
+    return re.compile(catalog.file_pattern())
+
 
 ANNOTATIONS_SHOWN = 10  # per type and step: GitHub's limit
 SUMMARY_LIMIT = 1024 * 1024  # bytes a step summary may hold
@@ -238,7 +242,7 @@ def _parser() -> _Parser:
     # The options of `humanjudge validate` that mean something in a workflow, spelt as the
     # command spells them (a test compares the two lists).
     parser = _Parser(prog="args", add_help=False, allow_abbrev=False)
-    parser.add_argument("--kind", choices=FAMILIES)
+    parser.add_argument("--kind", choices=catalog.names())
     parser.add_argument("--strict", action="store_true")
     parser.add_argument("--select", action="append", default=[])
     parser.add_argument("--ignore", action="append", default=[])
@@ -441,19 +445,16 @@ class Changes:
     configs: list[str] = field(default_factory=list)  # configuration files whose settings change
 
 
-_FAMILY_FILES = {name: names for names in (COGGYM_FILES, STUDY1_FILES, HALIE_FILES) for name in names}
-
-
 def _rest_of_dataset(path: Path) -> list[Path]:
     """What remains of the dataset a deleted file belonged to: the other files of its family in
     its folder. A TextJudge dataset is one file: nothing remains of it, and neither does a
     CogGym experiment of which only config.json is left (a name too common to make a dataset)."""
-    family = _FAMILY_FILES.get(path.name)
+    fmt = next((f for f in catalog.formats().values() if f.file(path.name) is not None), None)
     folder = path.parent
-    if family is None or not folder.is_dir():
+    if fmt is None or not folder.is_dir():
         return []
-    rest = [folder / name for name in family if (folder / name).is_file()]
-    return [] if [p.name for p in rest] == ["config.json"] else rest
+    rest = [folder / f.name for f in fmt.files if (folder / f.name).is_file()]
+    return rest if any(fmt.claims(p.name) for p in rest) else []
 
 
 def _settings_of(data: bytes | None, name: str) -> object:
@@ -494,6 +495,7 @@ def pull_request_changes(git: _Git, base: str) -> Changes:
     workspace = git.cwd.resolve()
     changes = Changes()
     datasets: set[str] = set()
+    pattern = dataset_file()
     for name in git.names("diff", "--name-only", "--no-renames", base, "HEAD"):
         rel = os.path.relpath(top / name, workspace)
         if rel.startswith(".."):
@@ -504,7 +506,7 @@ def pull_request_changes(git: _Git, base: str) -> Changes:
             before, after = git.blob(base, name), _read(path)
             if _settings_of(before, name) != _settings_of(after, name):
                 changes.configs.append(rel)
-        if not DATASET_FILE.search(rel):
+        if not pattern.search(rel):
             continue
         if path.is_file():
             datasets.add(rel)

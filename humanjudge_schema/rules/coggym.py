@@ -384,7 +384,7 @@ def _objects(items: Any) -> Iterator[tuple[int, dict[str, Any]]]:
 
 def load_experiment(unit: Unit, ctx: Context) -> Experiment:
     """Read, parse and schema-check the experiment's files (findings go to ctx)."""
-    mode = ctx.config.option("coggym", "response-count", "exact")
+    mode = ctx.config.option("coggym", "response-count")
     exp = Experiment(unit.root, ctx.config.tolerance, mode == "at-most", wants=ctx.config.wants)
     exp.config, exp.settings = _load_json(ctx, unit.file("config.json"), SCHEMA + "config", _config)
     exp.trial_records = _load_jsonl(ctx, unit.file("trial.jsonl"), SCHEMA + "trial", _trial)

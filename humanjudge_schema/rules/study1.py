@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import Context, Hit
-from ..gzjsonl import BROKEN, DEFAULT_MAX_DECOMPRESSED, GzipJsonLines, StreamedDocument
+from ..gzjsonl import BROKEN, GzipJsonLines, StreamedDocument
 from ..kinds import Unit
 from ..registry import rule
 from ..schemas import validator
@@ -121,7 +121,7 @@ def _read(
     ctx: Context, study: Study, path: Path, schema: str
 ) -> Iterator[tuple[StreamedDocument, int, int, Any, bytes]]:
     """The records of one file, schema-checked; parse problems and schema errors go to ctx."""
-    limit = ctx.config.option("study1", "max-decompressed-bytes", DEFAULT_MAX_DECOMPRESSED)
+    limit = ctx.config.option("study1", "max-decompressed-bytes")
     stream = GzipJsonLines(path, limit)
     doc = StreamedDocument(path)
     setattr(study, _DOCS[path.name], doc)

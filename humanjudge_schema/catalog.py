@@ -1,0 +1,152 @@
+"""The formats humanjudge knows: one declaration each, found through the package entry-point group
+`humanjudge_schema.formats`. The built-in formats register themselves there exactly as a plug-in
+in another package does, and everything that depends on the set of formats (recognising files,
+`--kind`, configuration keys, missing companions, the Action's file filter, the pre-commit
+patterns, the docs) reads it from here.
+
+A declaration is data and costs nothing to load: the module that checks a format is imported
+only when a dataset of that format is checked or its rules are listed.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import importlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .engine import Context
+    from .kinds import Unit
+
+GROUP = "humanjudge_schema.formats"
+
+
+class CatalogError(RuntimeError):
+    """The installed formats cannot be used (none registered, two with one name, not a Format)."""
+
+
+@dataclass(frozen=True)
+class DatasetFile:
+    """A file of fixed name in a format's dataset folder."""
+
+    name: str
+    schema: str  # the schema name, `*` standing for a part the content decides ("halie/v1/*/accuracies")
+    scope: str  # what of the file one schema check covers: "the whole file", "each line", "each row"
+    required: bool = False
+    # What is not checked when the file is absent; None: its absence says nothing.
+    without: str | None = None
+    # Whether the name alone claims a folder for the format (config.json is too common a name).
+    claims: bool = True
+
+
+@dataclass(frozen=True)
+class OneFile:
+    """A format whose every matching file is a dataset on its own (TextJudge)."""
+
+    suffix: str
+    schema: str
+    looks_like: Callable[[bytes], bool]  # given the first 64 KiB: is this a dataset of the format?
+    description: str  # of the file, for the docs: "a dataset `.json` file"
+    not_one: str  # why a walk leaves out a file of the suffix: "JSON that is not a TextJudge dataset"
+
+
+@dataclass(frozen=True)
+class Option:
+    """A key of the format's table in the configuration (`[tool.humanjudge.<format>]`)."""
+
+    key: str
+    kind: type | tuple[type, ...]
+    default: Any
+    doc: str
+    choices: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
+class Format:
+    """One format: its name, its files, how its datasets are checked, its options and its docs."""
+
+    name: str
+    title: str
+    intro: str  # the docs' opening paragraph of the format's page
+    check: str  # "package.module:function", called as function(unit, ctx)
+    files: tuple[DatasetFile, ...] = ()
+    one_file: OneFile | None = None
+    options: tuple[Option, ...] = field(default=())
+
+    @property
+    def module(self) -> str:
+        """The module whose import registers the format's rules."""
+        return self.check.partition(":")[0]
+
+    def run(self, unit: Unit, ctx: Context) -> None:
+        module, _, function = self.check.partition(":")
+        getattr(importlib.import_module(module), function)(unit, ctx)
+
+    def file(self, name: str) -> DatasetFile | None:
+        return next((f for f in self.files if f.name == name), None)
+
+    def claims(self, name: str) -> bool:
+        """Whether a file name alone claims a folder for the format."""
+        f = self.file(name)
+        return f is not None and f.claims
+
+    def option(self, key: str) -> Option | None:
+        return next((o for o in self.options if o.key == key), None)
+
+    def describes(self, schema: str) -> tuple[str, str] | None:
+        """(the file, what of it) a schema of this format validates, for the docs."""
+        for f in self.files:
+            if fnmatch.fnmatchcase(schema, f.schema):
+                task = schema.split("/")[2] if "*" in f.schema else ""
+                return f"`{f.name}`" + (f" of a {task} folder" if task else ""), f.scope
+        if self.one_file is not None and fnmatch.fnmatchcase(schema, self.one_file.schema):
+            return self.one_file.description, "the whole file"
+        return None
+
+
+@functools.cache
+def formats() -> dict[str, Format]:
+    """Every registered format by name, in name order."""
+    from importlib.metadata import entry_points
+
+    found: dict[str, Format] = {}
+    for point in entry_points(group=GROUP):
+        declared = point.load()
+        if not isinstance(declared, Format):
+            raise CatalogError(f"entry point {point.name} = {point.value!r} of group {GROUP} is not a Format")
+        if declared.name != point.name:
+            raise CatalogError(f"entry point {point.name!r} declares a format named {declared.name!r}")
+        if declared.name in found and found[declared.name] != declared:
+            raise CatalogError(f"two formats are named {declared.name!r}")
+        found[declared.name] = declared
+    if not found:
+        raise CatalogError(f"no format is registered in the entry-point group {GROUP}: reinstall humanjudge-schema")
+    return dict(sorted(found.items()))
+
+
+def names() -> tuple[str, ...]:
+    return tuple(formats())
+
+
+def get(name: str) -> Format:
+    return formats()[name]
+
+
+def file_pattern() -> str:
+    """A regular expression for the paths that may belong to a dataset of any format: every fixed
+    file name and every one-file suffix. The Action filters a pull request's files with it and
+    .pre-commit-hooks.yaml uses it as its `files` pattern (a test keeps them equal)."""
+    fixed = sorted({f.name for fmt in formats().values() for f in fmt.files if not _covered(f.name)})
+    suffixes = sorted({fmt.one_file.suffix for fmt in formats().values() if fmt.one_file is not None})
+    parts = [r"(^|/)(" + "|".join(map(re.escape, fixed)) + r")$"] if fixed else []
+    parts += [re.escape(s) + "$" for s in suffixes]
+    return "|".join(parts)
+
+
+def _covered(name: str) -> bool:
+    """Whether a one-file format's suffix already matches the name (config.json under .json)."""
+    return any(fmt.one_file is not None and name.endswith(fmt.one_file.suffix) for fmt in formats().values())
