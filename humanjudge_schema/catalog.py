@@ -76,6 +76,9 @@ class Format:
     files: tuple[DatasetFile, ...] = ()
     one_file: OneFile | None = None
     options: tuple[Option, ...] = field(default=())
+    # "package:folder" holding <name>/v<N>/*.schema.json, for a format that brings its own
+    # schemas; None: the schemas shipped with humanjudge-schema.
+    schemas: str | None = None
 
     @property
     def module(self) -> str:
@@ -115,7 +118,10 @@ def formats() -> dict[str, Format]:
 
     found: dict[str, Format] = {}
     for point in entry_points(group=GROUP):
-        declared = point.load()
+        try:
+            declared = point.load()
+        except Exception as exc:  # a plug-in that does not import names itself, not a traceback
+            raise CatalogError(f"the format {point.name!r} ({point.value}) cannot be loaded: {exc!r}") from None
         if not isinstance(declared, Format):
             raise CatalogError(f"entry point {point.name} = {point.value!r} of group {GROUP} is not a Format")
         if declared.name != point.name:

@@ -392,4 +392,8 @@ def main(argv: list[str] | None = None) -> Any:
     except BrokenPipeError:
         sys.exit(0)
     except Exception as exc:  # the promise: one line and exit 2, never a traceback
+        from .catalog import CatalogError
+
+        if isinstance(exc, CatalogError):  # a broken installation or plug-in, not a bug
+            _fail(str(exc))
         _fail(f"internal error: {exc!r} (please report it)")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .finding import Severity
 
@@ -36,15 +36,28 @@ def register(code: str, summary: str, *, severity: str = "error", why: str, bad:
     return doc
 
 
+# The decorator is the only list of a format's rules: a rule documented under a code is, by the
+# same line, one its format's check runs.
+_RUNNABLE: dict[str, list[Callable[..., Any]]] = {}
+
+
 def rule(code: str, summary: str, *, severity: str = "error", why: str, bad: str, good: str) -> Callable[[F], F]:
-    """Register a rule function under its code (decorator form of `register`)."""
+    """Register a rule function under its code: documented as `register` does, and added to the
+    rules its format's check runs (`rules_of`), the format being the code's part before "/"."""
 
     def wrap(fn: F) -> F:
         register(code, summary, severity=severity, why=why, bad=bad, good=good)
         fn.code = code  # type: ignore[attr-defined]
+        _RUNNABLE.setdefault(code.split("/", 1)[0], []).append(fn)
         return fn
 
     return wrap
+
+
+def rules_of(fmt: str) -> tuple[Callable[..., Any], ...]:
+    """The rule functions of a format, in the order they were defined: the order its check runs
+    them in."""
+    return tuple(_RUNNABLE.get(fmt, ()))
 
 
 def load_all() -> dict[str, RuleDoc]:

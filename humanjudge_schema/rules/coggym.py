@@ -30,7 +30,7 @@ from ..finding import escape_token, pointer
 from ..kinds import Unit
 from ..numbers import fmt_number as _fmt
 from ..numbers import same_value
-from ..registry import rule
+from ..registry import rule, rules_of
 from ..sources import BROKEN, JsonDocument, JsonlDocument, load
 
 SCHEMA = "coggym/v1/"
@@ -396,7 +396,7 @@ def load_experiment(unit: Unit, ctx: Context) -> Experiment:
 
 def check(unit: Unit, ctx: Context) -> None:
     exp = load_experiment(unit, ctx)
-    for r in RULES:
+    for r in rules_of("coggym"):
         ctx.run(r, exp)
 
 
@@ -1625,42 +1625,3 @@ def mean_value(exp: Experiment) -> Iterator[Hit]:
                 yield exp.mean, base, f"{_fmt(stored)}, but every answer is null: the mean is null"
             else:
                 yield exp.mean, base, f"{_fmt(stored)}, the mean of the responses is {_fmt(exact)}"
-
-
-RULES = [
-    duplicate_id,
-    duplicate_tag,
-    dimension_count,
-    slider_config,
-    answer,
-    test_trial_stimulus,
-    flow_id,
-    unused_id,
-    block_randomization,
-    stimuli_count,
-    response_types,
-    media_missing,
-    media_not_shipped,
-    metadata_missing,
-    age_sentinel,
-    metadata_mismatch,
-    judgment_count,
-    not_checked,
-    unknown_stimulus,
-    no_human_data,
-    unknown_tag,
-    missing_tag,
-    response_count,
-    response_shape,
-    bare_choice_index,
-    choice_index_rule,
-    choice_text,
-    multi_select_row,
-    ranking,
-    num_clicks,
-    slider_value,
-    multi_slider_labels,
-    mean_key,
-    mean_missing,
-    mean_value,
-]

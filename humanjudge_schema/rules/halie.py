@@ -22,7 +22,7 @@ from typing import Any
 from ..engine import Context, Hit, schema_errors
 from ..kinds import Unit
 from ..numbers import decimals, same_value
-from ..registry import rule
+from ..registry import rule, rules_of
 from ..schemas import available, load_schema, validator
 from ..tabular import Chunk, CsvDocument, CsvFile, RowBuilder, header_columns, read_header
 
@@ -269,8 +269,9 @@ def _read(ctx: Context, task: Task, path: Path, schema: str) -> Table:
     """Read one file once (twice for rules that need whole sessions), keeping only evidence."""
     assert task.task is not None
     table = Table(path.name, task.task, schema, CsvDocument(path, []), True, [], 1)
-    row_rules = [r for r in ROW_RULES if (task.task, path.name) in r.applies]  # type: ignore[attr-defined]
-    late_rules = [r for r in LATE_RULES if (task.task, path.name) in r.applies]  # type: ignore[attr-defined]
+    here = [r for r in rules_of("halie") if (task.task, path.name) in getattr(r, "applies", ())]
+    row_rules = [r for r in here if not r.late]  # type: ignore[attr-defined]
+    late_rules = [r for r in here if r.late]  # type: ignore[attr-defined]
     csv = CsvFile(path)
     for chunk, valid in _chunks(ctx, table, csv):
         _track(table, chunk, valid)
@@ -309,15 +310,20 @@ def load_task(unit: Unit, ctx: Context) -> Task:
 
 def check(unit: Unit, ctx: Context) -> None:
     task = load_task(unit, ctx)
-    for r in RULES:
-        ctx.run(r, task)
+    for r in rules_of("halie"):
+        if not hasattr(r, "applies"):  # a row rule has run while its file was read
+            ctx.run(r, task)
 
 
-def _for(*where: tuple[str, str]) -> Callable[[Callable[..., Iterator[Hit]]], Callable[..., Iterator[Hit]]]:
-    """Which (task, file) a row rule applies to."""
+def _for(
+    *where: tuple[str, str], late: bool = False
+) -> Callable[[Callable[..., Iterator[Hit]]], Callable[..., Iterator[Hit]]]:
+    """Make a rule a row rule, run on the rows of these (task, file) as they are read; a late one
+    needs whole sessions (`table.sizes`), so it runs on a second reading of the file."""
 
     def mark(fn: Callable[..., Iterator[Hit]]) -> Callable[..., Iterator[Hit]]:
         fn.applies = frozenset(where)  # type: ignore[attr-defined]
+        fn.late = late  # type: ignore[attr-defined]
         return fn
 
     return mark
@@ -859,7 +865,7 @@ def missing_rating(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
                     yield table.doc, f"/{index}/{column}", f"no {column} rating for turn {row['turn_id']}"
 
 
-@_for(("metaphor", EVENTS))
+@_for(("metaphor", EVENTS), late=True)
 @rule(
     "halie/norm-order-id",
     "norm_order_id is round(order_id / blocks in the session, 2)",
@@ -883,32 +889,3 @@ def norm_order_id(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
             f"/{index}/norm_order_id",
             f"norm_order_id {stored!r}, but order_id {row['order_id']} of {n} blocks gives {round(exact, 2)!r}",
         )
-
-
-RULES = [
-    unknown_task,
-    unexpected_file,
-    unknown_column,
-    missing_column,
-    column_order,
-    unmatched_session,
-    session_attributes,
-    duplicate_session,
-    block_order,
-    survey_turns,
-    session_id,
-    prompt_dataset,
-]
-ROW_RULES = [
-    block_name,
-    word_count,
-    distance,
-    third_party_ratings,
-    user_correct,
-    answer_text,
-    query_lists,
-    num_queries,
-    overall,
-    missing_rating,
-]
-LATE_RULES = [norm_order_id]

@@ -22,7 +22,7 @@ from typing import Any
 from ..engine import Context, Hit
 from ..gzjsonl import BROKEN, GzipJsonLines, StreamedDocument
 from ..kinds import Unit
-from ..registry import rule
+from ..registry import rule, rules_of
 from ..schemas import validator
 
 SCHEMA = "study1/v1/"
@@ -260,7 +260,7 @@ def load_study(unit: Unit, ctx: Context) -> Study:
 
 def check(unit: Unit, ctx: Context) -> None:
     study = load_study(unit, ctx)
-    for r in RULES:
+    for r in rules_of("study1"):
         ctx.run(r, study)
 
 
@@ -522,20 +522,3 @@ def ambiguous_final_text(study: Study) -> Iterator[Hit]:
                 f"{many} different texts share the final timestamp {run.final_timestamp!r} of response {run.response!r}; "
                 "the last line is taken as the submitted text",
             )
-
-
-RULES = [
-    duplicate_response,
-    duplicate_topic,
-    duplicate_task,
-    unknown_topic,
-    reference_alignment,
-    duplicate_reference,
-    unknown_response,
-    task_mismatch,
-    no_snapshots,
-    snapshots_not_contiguous,
-    timestamp_order,
-    citation_range,
-    ambiguous_final_text,
-]

@@ -39,7 +39,7 @@ from ..prompts import (
     template_fields,
     usable,
 )
-from ..registry import rule
+from ..registry import rule, rules_of
 from ..sources import JsonDocument, display_path, document, read_bytes
 from . import textjudge_stream
 from .textjudge_columns import NUMBER_TYPES, Column, Screen, columns, kept, positions, union
@@ -158,7 +158,7 @@ def check(unit: Unit, ctx: Context) -> None:
     # A Git LFS pointer never gets here: the core reports it and leaves it out (coverage.py).
     raw = read_bytes(path, ctx.config.max_document_bytes)
     big = isinstance(raw, bytes) and len(raw) >= textjudge_stream.STREAM_FROM
-    if big and textjudge_stream.check_in_runs(path, raw, ctx, Dataset, RULES):  # type: ignore[arg-type]
+    if big and textjudge_stream.check_in_runs(path, raw, ctx, Dataset, rules_of("textjudge")):  # type: ignore[arg-type]
         return
     doc, problems = document(path, raw)
     ctx.problems(path, problems, doc)
@@ -171,7 +171,7 @@ def check(unit: Unit, ctx: Context) -> None:
         return
     ds = Dataset(doc, ctx.config.tolerance, doc.data)
     ds.begin(doc.data["instances"], 0, last=True)
-    for r in RULES:
+    for r in rules_of("textjudge"):
         ctx.run(r, ds)
 
 
@@ -918,30 +918,6 @@ def template_not_plain(ds: Dataset) -> Iterator[Hit]:
                 pointer("annotations", k, name),
                 (f"{name} renders differently in upstream's evaluation code: {check.plain_problem}"),
             )
-
-
-RULES = [
-    duplicate_metric,
-    undeclared_metric,
-    missing_metric,
-    duplicate_id,
-    fsp_example_id,
-    instance_field_type,
-    score_type,
-    missing_aggregate,
-    graded_not_integer,
-    score_range,
-    unknown_label,
-    label_case,
-    mean_value,
-    majority_value,
-    empty_scores,
-    template_syntax,
-    template_unsafe,
-    template_variable,
-    template_constant,
-    template_not_plain,
-]
 
 
 # --- aggregation -----------------------------------------------------------------------------

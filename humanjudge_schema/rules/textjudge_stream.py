@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -104,7 +105,7 @@ def _instances_validator() -> Any:
     )
 
 
-def check_in_runs(path: Path, raw: bytes, ctx: Context, dataset: Any, rules: list[Any]) -> bool:
+def check_in_runs(path: Path, raw: bytes, ctx: Context, dataset: Any, rules: Sequence[Callable[..., Any]]) -> bool:
     """Check a dataset run by run; False (and nothing reported) when it must be checked whole.
     `dataset` makes the rules' view of the dataset: dataset(doc, tolerance, data)."""
     point = ctx.checkpoint()
@@ -116,7 +117,7 @@ def check_in_runs(path: Path, raw: bytes, ctx: Context, dataset: Any, rules: lis
     return True
 
 
-def _check(path: Path, raw: bytes, ctx: Context, dataset: Any, rules: list[Any]) -> None:
+def _check(path: Path, raw: bytes, ctx: Context, dataset: Any, rules: Sequence[Callable[..., Any]]) -> None:
     skeleton, spans = cuts(raw, RUN_BYTES)
     data, problems = parse(skeleton)
     if problems or data is BROKEN or not isinstance(data, dict) or data.get("instances") != []:

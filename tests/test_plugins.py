@@ -1,0 +1,143 @@
+"""A format from another package: installed through the entry-point group, it gets everything a
+built-in format gets (detection, --kind, configuration, rules, SARIF metadata, docs, the file
+pattern of the hooks and the Action), through the command line, end to end."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+
+PLUGIN = ROOT / "tests" / "plugin" / "humanjudge_toy"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder on which the plug-in is installed as pip installs a package: its code, and a
+    dist-info folder whose entry_points.txt registers its format."""
+    site = tmp_path_factory.mktemp("site")
+    shutil.copytree(PLUGIN, site / "humanjudge_toy")
+    info = site / "humanjudge_toy-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: humanjudge-toy\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[humanjudge_schema.formats]\ntoy = humanjudge_toy:FORMAT\n")
+    return site
+
+
+@pytest.fixture
+def dataset(tmp_path: Path) -> Path:
+    folder = tmp_path / "study"
+    folder.mkdir()
+    (folder / "items.json").write_text('{"a": "first item", "b": "second item"}\n')
+    (folder / "ratings.jsonl").write_text(
+        '{"item": "a", "rating": 4}\n{"item": "b", "rating": 9}\n{"item": "zz", "rating": 2}\n{"item": "a"}\n'
+    )
+    return folder
+
+
+def run(site: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run(
+        [sys.executable, "-m", "humanjudge_schema", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "Traceback" not in proc.stdout + proc.stderr
+    return proc
+
+
+def test_the_plugin_format_is_listed(site: Path) -> None:
+    listed = run(site, "formats").stdout.splitlines()
+    assert "toy        Toy ratings: ratings.jsonl, items.json" in listed
+    assert [line.split()[0] for line in listed] == ["coggym", "halie", "study1", "textjudge", "toy"]
+
+
+def test_a_plugin_dataset_is_found_and_checked_like_a_built_in_one(site: Path, dataset: Path) -> None:
+    proc = run(site, "validate", "--format", "json", str(dataset.parent), cwd=dataset.parent)
+    assert proc.returncode == 1
+    doc = json.loads(proc.stdout)
+    assert [(f["code"], f["file"], f["pointer"], f["line"], f["severity"]) for f in doc["findings"]] == [
+        ("toy/rating-range", "study/ratings.jsonl", "/1/rating", 2, "error"),
+        ("toy/unknown-item", "study/ratings.jsonl", "/2/item", 3, "warning"),
+        ("schema/required", "study/ratings.jsonl", "/3", 4, "error"),
+    ]
+    assert doc["summary"]["files"] == 2
+
+
+def test_kind_configuration_and_companions_apply_to_the_plugin(site: Path, dataset: Path) -> None:
+    assert run(site, "validate", "--kind", "toy", str(dataset / "ratings.jsonl")).returncode == 1
+    (dataset / "humanjudge.toml").write_text('[toy]\nmax-rating = 10\n[severity]\n"toy" = "warning"\n')
+    doc = json.loads(run(site, "validate", "--format", "json", str(dataset)).stdout)
+    assert {f["code"] for f in doc["findings"]} == {"toy/unknown-item", "schema/required"}
+    (dataset / "humanjudge.toml").write_text("[toy]\nmax-ratin = 10\n")
+    proc = run(site, "validate", str(dataset))
+    assert proc.returncode == 2 and "unknown option toy.max-ratin" in proc.stderr
+    (dataset / "humanjudge.toml").unlink()
+    (dataset / "items.json").unlink()
+    doc = json.loads(run(site, "validate", "--format", "json", str(dataset)).stdout)
+    missing = [f for f in doc["findings"] if f["code"] == "dataset/missing-companion"]
+    assert [m["message"] for m in missing] == ["no items.json in study/: ratings were not matched with items"]
+
+
+def test_the_plugin_rules_are_documented_and_in_sarif(site: Path, dataset: Path) -> None:
+    assert run(site, "rules", "toy").stdout.splitlines() == [
+        "toy/rating-range  error    a rating is at most max-rating",
+        "toy/unknown-item  warning  a rating names an item of items.json",
+    ]
+    assert run(site, "rules", "toy/unknown-itm").stderr.startswith("humanjudge: no rule or family 'toy/unknown-itm'")
+    sarif = json.loads(run(site, "validate", "--format", "sarif", str(dataset)).stdout)
+    rules = {r["id"] for r in sarif["runs"][0]["tool"]["driver"]["rules"]}
+    assert {"toy/rating-range", "toy/unknown-item"} <= rules
+    schemas = run(site, "schema").stdout
+    assert "toy/v1/rating" in schemas and "toy/v1/items" in schemas
+
+
+def test_the_plugin_files_are_in_the_hook_and_action_pattern_and_the_docs(site: Path) -> None:
+    code = (
+        "import re, sys; sys.path.insert(0, 'docs'); import gen\n"
+        "from humanjudge_schema import catalog, registry\n"
+        "p = re.compile(catalog.file_pattern())\n"
+        "print(bool(p.search('x/ratings.jsonl')), bool(p.search('x/items.json')))\n"
+        "page = gen.format_page('toy', ['toy/v1/items', 'toy/v1/rating'], registry.load_all())\n"
+        "print(page.splitlines()[0]); print('`ratings.jsonl`' in page)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert out.stdout.splitlines() == ["True True", "# Toy ratings", "True"], out.stderr
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        (
+            "broken = humanjudge_missing:FORMAT",
+            "humanjudge: the format 'broken' (humanjudge_missing:FORMAT) cannot be loaded: "
+            "ModuleNotFoundError(\"No module named 'humanjudge_missing'\")",
+        ),
+        (
+            "notaformat = json:dumps",
+            "humanjudge: entry point notaformat = 'json:dumps' of group humanjudge_schema.formats is not a Format",
+        ),
+        (
+            "coggym2 = humanjudge_schema.formats.coggym:FORMAT",
+            "humanjudge: entry point 'coggym2' declares a format named 'coggym'",
+        ),
+    ],
+)
+def test_a_broken_plugin_is_one_line_and_exit_2(tmp_path: Path, entry: str, message: str) -> None:
+    info = tmp_path / "bad-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: bad\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[humanjudge_schema.formats]\n{entry}\n")
+    proc = run(tmp_path, "validate", str(ROOT / "examples" / "coggym" / "valid"))
+    assert (proc.returncode, proc.stdout, proc.stderr.splitlines()) == (2, "", [message])
