@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from humanjudge_schema.aggregate import aggregate
+from humanjudge_schema.formats.coggym.aggregate import aggregate
 
 OPTIONS = ["Reach the red box", "Reach the blue box", "Leave through the exit", "Stay put"]
 LABELS = ["It is hungry", "It is lost", "It is curious"]

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from humanjudge_schema.rules.halie import PROMPT_DATASET, RAW_MODEL
+from humanjudge_schema.formats.halie.rules import PROMPT_DATASET, RAW_MODEL
 
 LABELS = ["exact", "close", "lexical", "meaning", "question", "completion", "command", "keyword", "phrase"]
 CLUES = ["knowledge", "definition", "sense", "wordplay", "cross-ref", "phrase"]

@@ -15,7 +15,7 @@ from ._version import __version__
 if TYPE_CHECKING:
     from .config import Config
     from .finding import Finding, Severity
-    from .prompts import Prompt, render_prompts
+    from .formats.textjudge.prompts import Prompt, render_prompts
     from .validation import Result, validate
 
 __all__ = ["Config", "Finding", "Prompt", "Result", "Severity", "__version__", "render_prompts", "validate"]
@@ -25,8 +25,8 @@ _LAZY = {
     "Config": "config",
     "Finding": "finding",
     "Severity": "finding",
-    "Prompt": "prompts",
-    "render_prompts": "prompts",
+    "Prompt": "formats.textjudge.prompts",
+    "render_prompts": "formats.textjudge.prompts",
     "Result": "validation",
     "validate": "validation",
 }

@@ -255,7 +255,8 @@ def aggregate(experiment: Path, check: bool, force: bool, output: Path | None, i
     file (recomputes mean_human and majority_human; the corrected copy goes to -o FILE, or over
     the input with --in-place; only the wrong values change).
     """
-    from .aggregate import AggregateError, aggregate_experiment
+    from .aggregate import AggregateError
+    from .formats.coggym.aggregate import aggregate_experiment
     from .writing import WriteError
 
     try:
@@ -264,7 +265,7 @@ def aggregate(experiment: Path, check: bool, force: bool, output: Path | None, i
                 raise AggregateError("--in-place is for TextJudge dataset files, not CogGym experiments")
             message, code = aggregate_experiment(experiment, check=check, force=force, output=output)
         elif experiment.suffix == ".json":
-            from .rules.textjudge import aggregate_dataset
+            from .formats.textjudge.rules import aggregate_dataset
 
             if force:
                 raise AggregateError("--force is for CogGym experiments; use -o FILE or --in-place")
@@ -306,7 +307,7 @@ def render(
     """
     import orjson
 
-    from .prompts import DatasetError, TemplateError, render_prompts
+    from .formats.textjudge.prompts import DatasetError, TemplateError, render_prompts
     from .writing import WriteError, check_target, write_atomic
 
     if output is not None and output.resolve() == dataset.resolve():

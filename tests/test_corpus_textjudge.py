@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from humanjudge_schema import render_prompts, validate
+from humanjudge_schema.formats.textjudge.prompts import template_fields
 from humanjudge_schema.kinds import UsageError, find_units, survey
-from humanjudge_schema.prompts import template_fields
 
 from .conftest import CORPUS_MISSING, corpus
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from humanjudge_schema import validate
 from humanjudge_schema.finding import Finding
-from humanjudge_schema.rules import halie
+from humanjudge_schema.formats.halie import rules as halie
 from humanjudge_schema.schemas import validator
 from humanjudge_schema.tabular import CsvFile, RowBuilder
 

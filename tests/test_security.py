@@ -26,10 +26,10 @@ import jinja2
 import jsonschema_rs
 import pytest
 
-from humanjudge_schema import aggregate, render_prompts, validate
+from humanjudge_schema import render_prompts, validate, writing
 from humanjudge_schema.cli import main
 from humanjudge_schema.finding import escape_control, pointer
-from humanjudge_schema.prompts import MAX_RENDER_SECONDS, TemplateError, inspect_template
+from humanjudge_schema.formats.textjudge.prompts import MAX_RENDER_SECONDS, TemplateError, inspect_template
 from humanjudge_schema.schemas import available, compile_schema, validator
 
 from .conftest import ROOT, NetworkBlocked, snapshot
@@ -319,8 +319,8 @@ def test_write_atomic_leaves_the_old_file_or_none(
     if existing:
         target.write_bytes(b"old")
     FAILURES[failure](monkeypatch)
-    with pytest.raises(aggregate.WriteError, match=r"^cannot write .*out\.json: "):
-        aggregate.write_atomic(target, b"new content" * 1000)
+    with pytest.raises(writing.WriteError, match=r"^cannot write .*out\.json: "):
+        writing.write_atomic(target, b"new content" * 1000)
     assert (target.read_bytes() if target.exists() else None) == (b"old" if existing else None)
     assert _leftovers(tmp_path) == [] and sorted(tmp_path.iterdir()) == ([target] if existing else [])
 
@@ -329,12 +329,12 @@ def test_write_atomic_keeps_the_permissions(tmp_path: Path) -> None:
     existing = tmp_path / "shared.json"
     existing.write_bytes(b"old")
     existing.chmod(0o644)
-    aggregate.write_atomic(existing, b"new")
+    writing.write_atomic(existing, b"new")
     assert stat.S_IMODE(existing.stat().st_mode) == 0o644 and existing.read_bytes() == b"new"
     fresh = tmp_path / "fresh.json"
     umask = os.umask(0o022)
     try:
-        aggregate.write_atomic(fresh, b"x")
+        writing.write_atomic(fresh, b"x")
     finally:
         os.umask(umask)
     assert stat.S_IMODE(fresh.stat().st_mode) == 0o644  # what open() gives, not mkstemp's 0600

@@ -13,7 +13,7 @@ import pytest
 
 import humanjudge_schema
 from humanjudge_schema import Prompt, render_prompts
-from humanjudge_schema.prompts import DatasetError, TemplateError
+from humanjudge_schema.formats.textjudge.prompts import DatasetError, TemplateError
 
 from .conftest import CASES, ROOT
 

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from humanjudge_schema import numbers, validate
-from humanjudge_schema.prompts import inspect_template
-from humanjudge_schema.rules import coggym, textjudge
+from humanjudge_schema.formats.coggym import rules as coggym
+from humanjudge_schema.formats.textjudge import rules as textjudge
+from humanjudge_schema.formats.textjudge.prompts import inspect_template
 
 from .conftest import CASES, ROOT
 
@@ -204,7 +205,7 @@ def _random_dataset(rng: random.Random) -> dict[str, Any]:
 
 def test_rules_never_crash_on_schema_valid_data(tmp_path: Path) -> None:
     from humanjudge_schema.engine import schema_errors
-    from humanjudge_schema.prompts import usable
+    from humanjudge_schema.formats.textjudge.prompts import usable
 
     rng = random.Random(20240611)
     checked = 0

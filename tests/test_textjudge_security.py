@@ -15,7 +15,7 @@ import pytest
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from humanjudge_schema import render_prompts, validate
-from humanjudge_schema.prompts import MAX_PROMPT_BYTES, TemplateError, environment, inspect_template
+from humanjudge_schema.formats.textjudge.prompts import MAX_PROMPT_BYTES, TemplateError, environment, inspect_template
 
 from .helpers import tiny_dataset
 

@@ -18,7 +18,9 @@ import pytest
 
 from humanjudge_schema import validate
 from humanjudge_schema.finding import Finding
-from humanjudge_schema.rules import textjudge, textjudge_columns, textjudge_stream
+from humanjudge_schema.formats.textjudge import columns as textjudge_columns
+from humanjudge_schema.formats.textjudge import rules as textjudge
+from humanjudge_schema.formats.textjudge import stream as textjudge_stream
 
 from .conftest import CORPUS, corpus
 

@@ -10,7 +10,7 @@ as it would have looked at all of them.
 
 Every check is a sufficient condition for "this rule finds nothing in this object", nothing
 more: when in doubt (an unusual type, an exception) a check keeps the object.
-tests/test_textjudge_stream.py runs each rule over all objects and over the kept ones, on
+tests/test_stream.py runs each rule over all objects and over the kept ones, on
 generated datasets, and asserts the same findings.
 """
 

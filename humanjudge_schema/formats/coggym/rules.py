@@ -24,14 +24,14 @@ from typing import Any
 
 import orjson
 
-from ..aggregate import META_KEYS, aggregate_tag, choice_counts, choice_index, option_key
-from ..engine import Context, Hit, schema_errors
-from ..finding import escape_token, pointer
-from ..kinds import Unit
-from ..numbers import fmt_number as _fmt
-from ..numbers import same_value
-from ..registry import rule, rules_of
-from ..sources import BROKEN, JsonDocument, JsonlDocument, load
+from ...engine import Context, Hit, schema_errors
+from ...finding import escape_token, pointer
+from ...kinds import Unit
+from ...numbers import fmt_number as _fmt
+from ...numbers import same_value
+from ...registry import rule, rules_of
+from ...sources import BROKEN, JsonDocument, JsonlDocument, load
+from .aggregate import META_KEYS, aggregate_tag, choice_counts, choice_index, option_key
 
 SCHEMA = "coggym/v1/"
 # Query types whose mean a mean file must hold; the others' aggregates are optional.

@@ -13,7 +13,7 @@ ends, so a match inside a string or a nested object makes a run that does not pa
 unexpected (no top-level instances array, a run that does not parse, a duplicate key, a schema
 error) gives up: what was found so far is dropped and the caller checks the file whole, which
 reports the problem exactly. This path changes how fast a dataset is checked, never what is
-found; tests/test_textjudge_stream.py checks every case and corpus file both ways.
+found; tests/test_stream.py checks every case and corpus file both ways.
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ from typing import Any
 
 import orjson
 
-from ..engine import Context, schema_errors
-from ..prompts import SCHEMA, usable
-from ..schemas import compile_schema, load_schema
-from ..sources import BROKEN, JsonDocument, has_duplicates, parse
+from ...engine import Context, schema_errors
+from ...schemas import compile_schema, load_schema
+from ...sources import BROKEN, JsonDocument, has_duplicates, parse
+from .prompts import SCHEMA, usable
 
 RUN_BYTES = 256 * 1024  # about a thousand instances: they and their rules' lists fit in the cache
 STREAM_FROM = 4 * 1024 * 1024  # smaller files are parsed whole: it is as fast

@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..engine import Context, Hit
-from ..gzjsonl import BROKEN, GzipJsonLines, StreamedDocument
-from ..kinds import Unit
-from ..registry import rule, rules_of
-from ..schemas import validator
+from ...engine import Context, Hit
+from ...gzjsonl import BROKEN, GzipJsonLines, StreamedDocument
+from ...kinds import Unit
+from ...registry import rule, rules_of
+from ...schemas import validator
 
 SCHEMA = "study1/v1/"
 TASKS, RETRIEVAL = "study1_tasks.jsonl.gz", "study1_retrieval.jsonl.gz"

@@ -25,12 +25,16 @@ from typing import Any
 
 import orjson
 
-from ..engine import Context, Hit, schema_errors
-from ..finding import Finding, pointer
-from ..kinds import LFS_POINTER, Unit
-from ..numbers import decimals, same_value
-from ..numbers import fmt_number as _fmt
-from ..prompts import (
+from ...engine import Context, Hit, schema_errors
+from ...finding import Finding, pointer
+from ...kinds import LFS_POINTER, Unit
+from ...numbers import decimals, same_value
+from ...numbers import fmt_number as _fmt
+from ...registry import rule, rules_of
+from ...sources import JsonDocument, display_path, document, read_bytes
+from . import stream
+from .columns import NUMBER_TYPES, Column, Screen, columns, kept, positions, union
+from .prompts import (
     SCHEMA,
     TemplateCheck,
     describe_unsafe,
@@ -39,10 +43,6 @@ from ..prompts import (
     template_fields,
     usable,
 )
-from ..registry import rule, rules_of
-from ..sources import JsonDocument, display_path, document, read_bytes
-from . import textjudge_stream
-from .textjudge_columns import NUMBER_TYPES, Column, Screen, columns, kept, positions, union
 
 NUMERIC = frozenset({"continuous", "graded"})
 
@@ -71,7 +71,7 @@ class Dataset:
     """A dataset's declarations, and its instances one run at a time.
 
     The rules are called once per run of instances (see `begin`): a large file is checked a few
-    hundred kilobytes of instances at a time (textjudge_stream.py), a small one in one run. Rules
+    hundred kilobytes of instances at a time (stream.py), a small one in one run. Rules
     about single instances and score objects report as they go, using `offset` for the index of
     the run's first instance; rules about the whole dataset (duplicate ids, a field missing from
     some instances, declarations alone) keep what they need in `state` and report on the last
@@ -157,8 +157,8 @@ def check(unit: Unit, ctx: Context) -> None:
     path = unit.files[0]
     # A Git LFS pointer never gets here: the core reports it and leaves it out (coverage.py).
     raw = read_bytes(path, ctx.config.max_document_bytes)
-    big = isinstance(raw, bytes) and len(raw) >= textjudge_stream.STREAM_FROM
-    if big and textjudge_stream.check_in_runs(path, raw, ctx, Dataset, rules_of("textjudge")):  # type: ignore[arg-type]
+    big = isinstance(raw, bytes) and len(raw) >= stream.STREAM_FROM
+    if big and stream.check_in_runs(path, raw, ctx, Dataset, rules_of("textjudge")):  # type: ignore[arg-type]
         return
     doc, problems = document(path, raw)
     ctx.problems(path, problems, doc)
@@ -964,7 +964,7 @@ _WS_COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
 
 def patch(text: str, changes: list[tuple[str, Any]]) -> str:
     """Replace the values at the given object-member pointers, keeping every other byte."""
-    from ..locate import locate
+    from ...locate import locate
 
     scan = json.decoder.scanstring  # type: ignore[attr-defined]
     decoder = json.JSONDecoder()
@@ -1004,9 +1004,9 @@ def aggregate_dataset(
     `output`, or over the input only with in_place; only the wrong values change, every other
     byte of the file stays as it was, and a corrected mean keeps the stored number of decimals.
     """
-    from ..aggregate import AggregateError
-    from ..config import discover
-    from ..writing import check_target, write_atomic
+    from ...aggregate import AggregateError
+    from ...config import discover
+    from ...writing import check_target, write_atomic
 
     if output is not None and in_place:
         raise AggregateError("give either -o/--output or --in-place, not both")
@@ -1029,9 +1029,9 @@ def aggregate_dataset(
         raise AggregateError(
             f"{path}: not a valid TextJudge dataset (run `humanjudge validate {path}` to see what is wrong)"
         )
-    from ..aggregate import blocking, not_recomputable, refusal
-    from ..report.text import render
-    from ..validation import Result, check_unit
+    from ...aggregate import blocking, not_recomputable, refusal
+    from ...report.text import render
+    from ...validation import Result, check_unit
 
     if not check:
         check_target(output or path, [] if in_place else [path])

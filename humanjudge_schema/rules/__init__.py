@@ -1,1 +1,0 @@
-"""Cross-field rules, one module per family. Each module exposes `check(unit, ctx)`."""
