@@ -77,8 +77,10 @@ register(
     "parse/line-too-long",
     "a line is longer than the reader accepts",
     why=f"A line of more than {MAX_LINE_BYTES // (1024 * 1024)} MiB is not a record of a dataset "
-    "but a runaway: a missing line break, or binary data. It is skipped without being held in "
-    "memory; the lines after it are still read.",
+    "but a runaway: a missing line break, or binary data. In JSON Lines (`.jsonl.gz`) it is "
+    "skipped without being held in memory and the lines after it are still read. In CSV, where a "
+    "quoted cell may span lines, nothing after it can be told apart from the runaway: the file "
+    "is not read past it.",
     bad="(16 MiB of text without a line break)",
     good='{"response": "...", "text": "..."}  (one record per line)',
 )
