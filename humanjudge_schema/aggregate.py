@@ -65,3 +65,30 @@ def refusal(stops: list[Finding], unverified: list[str], file: str, wrote: bool)
     if not wrote:
         out.append("Nothing was written: fix the errors above first (`humanjudge validate` lists them all).")
     return "\n".join(out)
+
+
+def verdict(
+    findings: list[Finding],
+    stops: list[Finding],
+    unverified: list[str],
+    *,
+    file: str,
+    compared: tuple[str, ...],
+    files: int,
+    check: bool,
+) -> tuple[str, int] | None:
+    """What a recomputing command says instead of writing, as (message, exit code): with check,
+    the stored aggregates that differ (codes in `compared`), the errors that stop it and every
+    value it cannot recompute; without, the refusal while errors stop it. None: it may write."""
+    from .report.text import render
+    from .validation import Result
+
+    if check:
+        shown = sorted([f for f in findings if f.code in compared] + stops, key=Finding.sort_key)
+        report = render(Result(shown, files)).splitlines()
+        if unverified:
+            report[-1:-1] = refusal([], unverified, file, wrote=True).splitlines()
+        return "\n".join(report), 1 if shown else 0
+    if stops:
+        return refusal(stops, unverified, file, wrote=False), 1
+    return None

@@ -160,7 +160,8 @@ def _nothing_here(path: Path, kind: str | None, skipped: list[Skipped]) -> Usage
 
 
 def tally(skipped: list[Skipped]) -> str:
-    """ "3 files left out: 2 JSON that is not a TextJudge dataset, 1 a data file of no known format"."""
+    """The summary of the files left out, by reason: "3 files left out: 2 JSON that is not a
+    TextJudge dataset, 1 a data file of no known format"."""
     reasons: dict[str, int] = {}
     for s in skipped:
         reasons[s.reason] = reasons.get(s.reason, 0) + 1

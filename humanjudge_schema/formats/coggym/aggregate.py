@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ...aggregate import AggregateError, Source, blocking, not_recomputable, refusal
-from ...finding import Finding
+from ...aggregate import AggregateError, Source, blocking, not_recomputable, verdict
 from ...writing import check_target, write_atomic
 
 if TYPE_CHECKING:
@@ -128,7 +127,7 @@ def aggregate_experiment(
     from ...config import discover
     from ...engine import Context
     from ...kinds import survey
-    from ...validation import Result, check_unit
+    from ...validation import check_unit
     from . import rules as coggym
 
     units = [u for u in survey([folder], "coggym", skip_empty=True).units if u.root == folder]
@@ -145,18 +144,12 @@ def aggregate_experiment(
     mean = unit.file("human_data_mean.json")
     stored = _stored_means(mean) if mean is not None else []
     unverified = not_recomputable(stored, stops, _coggym_sources(unit)) if stops else []
-    if check:
-        from ...report.text import render
-
-        shown = [f for f in findings if f.code in _COGGYM_AGGREGATE]
-        if stops:
-            shown += stops
-        report = render(Result(sorted(shown, key=Finding.sort_key), len(unit.files))).splitlines()
-        if unverified:
-            report[-1:-1] = refusal([], unverified, _display(mean), wrote=True).splitlines()
-        return "\n".join(report), 1 if shown else 0
-    if stops:
-        return refusal(stops, unverified, _display(mean) if mean else "human_data_mean.json", wrote=False), 1
+    file = _display(mean) if mean is not None else "human_data_mean.json"
+    said = verdict(
+        findings, stops, unverified, file=file, compared=_COGGYM_AGGREGATE, files=len(unit.files), check=check
+    )
+    if said is not None:
+        return said
     exp = coggym.load_experiment(unit, Context(config))
     if exp.ind is None or not exp.trials:
         raise AggregateError(

@@ -26,7 +26,7 @@ from typing import Any
 import orjson
 
 from ...engine import Context, Hit, schema_errors
-from ...finding import Finding, pointer
+from ...finding import pointer
 from ...kinds import LFS_POINTER, Unit
 from ...numbers import decimals, same_value
 from ...numbers import fmt_number as _fmt
@@ -1029,26 +1029,20 @@ def aggregate_dataset(
         raise AggregateError(
             f"{path}: not a valid TextJudge dataset (run `humanjudge validate {path}` to see what is wrong)"
         )
-    from ...aggregate import blocking, not_recomputable, refusal
-    from ...report.text import render
-    from ...validation import Result, check_unit
+    from ...aggregate import blocking, not_recomputable, verdict
+    from ...validation import check_unit
 
     if not check:
         check_target(output or path, [] if in_place else [path])
     findings = check_unit(Unit("textjudge", path, (path,)), config)
     # Prompt templates and few-shot example ids play no part in an aggregate.
     stops = blocking(findings, [path], (*AGGREGATE_CODES, "textjudge/template-", "textjudge/fsp-example-id"))
-    stored = [p for p, _, _ in corrections(doc.data, config.tolerance)] + _stored_aggregates(doc.data)
     file = display_path(path)
-    unverified = not_recomputable(sorted(set(stored)), stops, lambda p: [(file, p.rsplit("/", 1)[0])])
-    if check:
-        shown = sorted([f for f in findings if f.code in AGGREGATE_CODES] + stops, key=Finding.sort_key)
-        report = render(Result(shown, 1)).splitlines()
-        if unverified:
-            report[-1:-1] = refusal([], unverified, file, wrote=True).splitlines()
-        return "\n".join(report), 1 if shown else 0
-    if stops:
-        return refusal(stops, unverified, file, wrote=False), 1
+    # A stored aggregate is computed from the scores beside it: /instances/i/annotations/metric.
+    unverified = not_recomputable(_stored_aggregates(doc.data), stops, lambda p: [(file, p.rsplit("/", 1)[0])])
+    said = verdict(findings, stops, unverified, file=file, compared=AGGREGATE_CODES, files=1, check=check)
+    if said is not None:
+        return said
     fixes = corrections(doc.data, config.tolerance)
     text = patch(doc.raw.decode("utf-8"), [(p, new) for p, _, new in fixes])
     data = text.encode("utf-8")
