@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from humanjudge_schema import catalog, schemas
-from humanjudge_schema.registry import RuleDoc, load_all
+from humanjudge_schema.registry import RuleDoc
+from humanjudge_schema.rulebook import load_all
 
 _TYPE_KEYWORDS = {
     "string": ("minLength", "maxLength", "pattern"),

@@ -18,7 +18,7 @@ def blocking(findings: list[Finding], inputs: list[Path], allowed: tuple[str, ..
     """The errors in the files an aggregate is computed from (codes or prefixes in `allowed`
     aside: the ones a write corrects, and those about parts it does not read): while any
     remains, nothing may be written from them."""
-    from .sources import display_path
+    from .readers.files import display_path
 
     names = {display_path(p) for p in inputs}
     return [f for f in findings if f.severity is Severity.ERROR and f.file in names and not f.code.startswith(allowed)]

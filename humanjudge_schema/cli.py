@@ -152,8 +152,8 @@ def validate(
     from .config import Config, ConfigError, load_file
     from .kinds import UsageError
     from .progress import Bar, wanted
-    from .registry import UnknownCode, check_selectors
     from .report import render
+    from .rulebook import UnknownCode, check_selectors
     from .validation import validate as run
 
     if isolated and config_file:
@@ -212,7 +212,7 @@ def formats() -> None:
 def rules(code: str | None) -> None:
     """List every rule code, or the codes of a family or prefix (coggym, parse), or explain one
     code with a bad and a good example."""
-    from .registry import closest, load_all
+    from .rulebook import closest, load_all
 
     registry = load_all()
     doc = registry.get(code) if code is not None else None

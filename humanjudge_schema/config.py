@@ -14,6 +14,7 @@ from typing import Any
 
 from . import catalog
 from .finding import Severity
+from .readers.files import DEFAULT_MAX_DOCUMENT
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -51,7 +52,7 @@ class Config:
     # findings of one code listed per file; the rest are counted in one more finding (0: all)
     max_per_code: int = 1000
     # JSON and JSON Lines files are read whole, and parsing takes several times a file's size
-    max_document_bytes: int = 512 * 1024 * 1024
+    max_document_bytes: int = DEFAULT_MAX_DOCUMENT
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     root: Path | None = None  # folder of the config file: per-file patterns are relative to it
     source: Path | None = None
@@ -114,7 +115,7 @@ def _codes(value: Any, where: str) -> tuple[str, ...]:
 
 
 def _known_codes(selectors: Iterable[str], where: str) -> None:
-    from .registry import UnknownCode, check_selectors
+    from .rulebook import UnknownCode, check_selectors
 
     try:
         check_selectors(selectors, where)

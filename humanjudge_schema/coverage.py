@@ -13,15 +13,6 @@ from .kinds import LFS_POINTER, Unit, head
 from .registry import register
 
 register(
-    "parse/lfs-pointer",
-    "the file is a Git LFS pointer, not the data",
-    why="A repository that stores data with Git LFS holds a three-line pointer in place of each "
-    "file until `git lfs pull` fetches it (CI checkouts and clones without git-lfs see only the "
-    "pointer). Nothing of the dataset was checked, so the run must not pass.",
-    bad="version https://git-lfs.github.com/spec/v1\noid sha256:4d7a...\nsize 5242880",
-    good='{"dataset": "...", "instances": [...]}  (after `git lfs pull`)',
-)
-register(
     "dataset/missing-file",
     "a file the format requires is not in the dataset",
     why="The format's rules span its files; without this one, the others cannot be read as "

@@ -7,15 +7,18 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
-from .config import Config
 from .finding import Finding, Severity, pointer, split_pointer
+from .readers import codes as _parse_codes  # noqa: F401  (severities of the parse/ codes readers report)
+from .readers.files import Problem, display_path
 from .registry import RULES, register, severity_of
 from .schemas import validator
-from .sources import Problem, display_path
+
+if TYPE_CHECKING:
+    from .config import Config
 
 Hit = tuple[Any, str, str]  # (document, pointer, message) as yielded by rules
 

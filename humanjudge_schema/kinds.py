@@ -53,7 +53,7 @@ def _format_of_name(name: str) -> str | None:
 def head(path: Path, size: int = 65536) -> bytes | None:
     """The first bytes of a regular file, or None for anything else (a FIFO, a device, a folder,
     an unreadable file), which is refused before a byte of it is read."""
-    from .sources import Problem, open_regular
+    from .readers.files import Problem, open_regular
 
     opened = open_regular(path)
     if isinstance(opened, Problem):

@@ -9,7 +9,7 @@ import orjson
 
 from .config import Config, discover, forget
 from .kinds import survey
-from .sources import display_path
+from .readers.files import display_path
 
 
 def _toml(value: object) -> str:

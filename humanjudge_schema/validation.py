@@ -124,7 +124,7 @@ def validate(
     """
     if isinstance(paths, (str, Path)):  # one path, not a sequence of one-letter paths
         paths = [paths]
-    from .registry import UnknownCode, check_selectors
+    from .rulebook import UnknownCode, check_selectors
 
     try:
         check_selectors(select or (), "select")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from humanjudge_schema import validate
-from humanjudge_schema.registry import load_all
+from humanjudge_schema.rulebook import load_all
 
 from .conftest import CASES
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from humanjudge_schema import schemas
-from humanjudge_schema.sources import BROKEN, parse, parse_jsonl
+from humanjudge_schema.readers.jsonfile import BROKEN, parse, parse_jsonl
 
 from .conftest import CASES
 

@@ -16,7 +16,7 @@ import pytest
 
 from humanjudge_schema import __all__ as public_names
 from humanjudge_schema import schemas
-from humanjudge_schema.registry import load_all
+from humanjudge_schema.rulebook import load_all
 
 from .conftest import ROOT
 

@@ -43,7 +43,7 @@ from hypothesis import strategies as st
 
 from humanjudge_schema import validate
 from humanjudge_schema.finding import Finding, split_pointer
-from humanjudge_schema.registry import load_all
+from humanjudge_schema.rulebook import load_all
 from humanjudge_schema.schemas import available, load_schema, validator
 
 from .conftest import CASES, ROOT

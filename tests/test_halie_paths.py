@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 from humanjudge_schema import validate
 from humanjudge_schema.finding import Finding
 from humanjudge_schema.formats.halie import rules as halie
+from humanjudge_schema.readers.csvfile import CsvFile, RowBuilder
 from humanjudge_schema.schemas import validator
-from humanjudge_schema.tabular import CsvFile, RowBuilder
 
 from .conftest import CASES, corpus
 from .test_fuzz import FUZZ, mutate_csv

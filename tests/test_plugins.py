@@ -105,10 +105,10 @@ def test_the_plugin_rules_are_documented_and_in_sarif(site: Path, dataset: Path)
 def test_the_plugin_files_are_in_the_hook_and_action_pattern_and_the_docs(site: Path) -> None:
     code = (
         "import re, sys; sys.path.insert(0, 'docs'); import gen\n"
-        "from humanjudge_schema import catalog, registry\n"
+        "from humanjudge_schema import catalog, rulebook\n"
         "p = re.compile(catalog.file_pattern())\n"
         "print(bool(p.search('x/ratings.jsonl')), bool(p.search('x/items.json')))\n"
-        "page = gen.format_page('toy', ['toy/v1/items', 'toy/v1/rating'], registry.load_all())\n"
+        "page = gen.format_page('toy', ['toy/v1/items', 'toy/v1/rating'], rulebook.load_all())\n"
         "print(page.splitlines()[0]); print('`ratings.jsonl`' in page)\n"
     )
     env = {**os.environ, "PYTHONPATH": str(site)}

@@ -16,7 +16,8 @@ import pytest
 import humanjudge_schema
 from humanjudge_schema import catalog, validate
 from humanjudge_schema.engine import Context
-from humanjudge_schema.registry import load_all, rules_of
+from humanjudge_schema.registry import rules_of
+from humanjudge_schema.rulebook import load_all
 
 from .conftest import CASES
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from humanjudge_schema.finding import Finding, Severity
-from humanjudge_schema.registry import load_all
 from humanjudge_schema.report import github, render, sarif
+from humanjudge_schema.rulebook import load_all
 from humanjudge_schema.validation import Result
 
 from .conftest import ROOT

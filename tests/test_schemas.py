@@ -17,7 +17,7 @@ import pytest
 
 from humanjudge_schema import schemas
 from humanjudge_schema.engine import schema_errors
-from humanjudge_schema.sources import BROKEN, parse, parse_jsonl
+from humanjudge_schema.readers.jsonfile import BROKEN, parse, parse_jsonl
 
 from .conftest import CASES
 

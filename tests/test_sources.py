@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from humanjudge_schema import sources
 from humanjudge_schema.config import Config, ConfigError, parse_config
-from humanjudge_schema.sources import BROKEN, JsonDocument, Problem, load, parse, parse_jsonl, read_bytes
+from humanjudge_schema.readers import files as sources
+from humanjudge_schema.readers.files import Problem, read_bytes
+from humanjudge_schema.readers.jsonfile import BROKEN, JsonDocument, load, parse, parse_jsonl
 
 
 def _codes(raw: bytes) -> list[tuple[str, str, int | None, int | None]]:

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from humanjudge_schema.gzjsonl import GzipJsonLines
-from humanjudge_schema.sources import Problem
-from humanjudge_schema.tabular import CsvFile, read_header
+from humanjudge_schema.readers.csvfile import CsvFile, read_header
+from humanjudge_schema.readers.files import Problem
+from humanjudge_schema.readers.gzjsonl import GzipJsonLines
 
 from .conftest import CASES
 from .helpers import writing_log

@@ -184,7 +184,7 @@ _SKIPPED_LISTED = 200
 
 
 def _skipped(result: Result) -> list[str]:
-    from ..sources import display_path
+    from ..readers.files import display_path
 
     skipped = list(result.skipped)
     out = [f"<details><summary>{_cell(tally(skipped))}</summary>", "", "| file | why |", "|---|---|"]
@@ -620,7 +620,7 @@ def _working_in(folder: Path) -> Iterator[None]:
 
 
 def _configuration_note(result: Result, base: BaseConfig | None, pull_request: bool) -> str:
-    from ..sources import display_path
+    from ..readers.files import display_path
 
     used = ", ".join(_code(display_path(p)) for p in result.configs)
     if base is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import orjson
 
-from ..sources import display_path
+from ..readers.files import display_path
 from ..validation import Result
 
 

@@ -18,7 +18,8 @@ import orjson
 
 from .._version import __version__
 from ..finding import Finding, Severity
-from ..registry import RuleDoc, load_all
+from ..registry import RuleDoc
+from ..rulebook import load_all
 from ..validation import Result
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"

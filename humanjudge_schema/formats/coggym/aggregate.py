@@ -165,7 +165,7 @@ def aggregate_experiment(
 
 
 def _display(path: Path | None) -> str:
-    from ...sources import display_path
+    from ...readers.files import display_path
 
     return display_path(path) if path is not None else ""
 
@@ -173,7 +173,7 @@ def _display(path: Path | None) -> str:
 def _stored_means(path: Path) -> list[str]:
     """Pointers of every stored mean (stimulus and tag) of a mean file that parses."""
     from ...finding import pointer
-    from ...sources import JsonDocument, load
+    from ...readers.jsonfile import JsonDocument, load
 
     doc, _ = load(path)
     if not isinstance(doc, JsonDocument) or not isinstance(doc.data, dict):
@@ -189,7 +189,8 @@ def _stored_means(path: Path) -> list[str]:
 def _coggym_sources(unit: Unit) -> Source:
     """For a stored mean /stimulus/tag: its responses in the ind file, and its trial's record."""
     from ...finding import pointer, split_pointer
-    from ...sources import JsonlDocument, display_path, load
+    from ...readers.files import display_path
+    from ...readers.jsonfile import JsonlDocument, load
 
     index: dict[str, int] = {}
     trial = unit.file("trial.jsonl")

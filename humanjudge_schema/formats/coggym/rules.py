@@ -29,8 +29,8 @@ from ...finding import escape_token, pointer
 from ...kinds import Unit
 from ...numbers import fmt_number as _fmt
 from ...numbers import same_value
+from ...readers.jsonfile import BROKEN, JsonDocument, JsonlDocument, load
 from ...registry import rule, rules_of
-from ...sources import BROKEN, JsonDocument, JsonlDocument, load
 from .aggregate import META_KEYS, aggregate_tag, choice_counts, choice_index, option_key
 
 SCHEMA = "coggym/v1/"

@@ -22,9 +22,9 @@ from typing import Any
 from ...engine import Context, Hit, schema_errors
 from ...kinds import Unit
 from ...numbers import decimals, same_value
+from ...readers.csvfile import Chunk, CsvDocument, CsvFile, RowBuilder, header_columns, read_header
 from ...registry import rule, rules_of
 from ...schemas import available, load_schema, validator
-from ...tabular import Chunk, CsvDocument, CsvFile, RowBuilder, header_columns, read_header
 
 TASKS = ("crossword", "dialogue", "metaphor", "question", "summarization")
 EVENTS, SURVEY, ACCURACIES = "event_blocks.csv", "survey_responses.csv", "accuracies.csv"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...catalog import DatasetFile, Format, Option
-from ...gzjsonl import DEFAULT_MAX_DECOMPRESSED
+from ...readers.gzjsonl import DEFAULT_MAX_DECOMPRESSED
 
 _LINE = "each line (after decompression)"
 

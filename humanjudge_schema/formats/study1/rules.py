@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from ...engine import Context, Hit
-from ...gzjsonl import BROKEN, GzipJsonLines, StreamedDocument
 from ...kinds import Unit
+from ...readers.gzjsonl import BROKEN, GzipJsonLines, StreamedDocument
 from ...registry import rule, rules_of
 from ...schemas import validator
 

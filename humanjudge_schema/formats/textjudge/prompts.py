@@ -462,7 +462,7 @@ def _load(dataset: str | Path | Mapping[str, Any]) -> dict[str, Any]:
         data: Any = dict(dataset)
         where = "the dataset"
     else:
-        from ...sources import JsonDocument, load
+        from ...readers.jsonfile import JsonDocument, load
 
         path = Path(dataset)
         doc, problems = load(path)

@@ -30,8 +30,9 @@ from ...finding import pointer
 from ...kinds import LFS_POINTER, Unit
 from ...numbers import decimals, same_value
 from ...numbers import fmt_number as _fmt
+from ...readers.files import display_path, read_bytes
+from ...readers.jsonfile import JsonDocument, document
 from ...registry import rule, rules_of
-from ...sources import JsonDocument, display_path, document, read_bytes
 from . import stream
 from .columns import NUMBER_TYPES, Column, Screen, columns, kept, positions, union
 from .prompts import (
@@ -964,7 +965,7 @@ _WS_COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
 
 def patch(text: str, changes: list[tuple[str, Any]]) -> str:
     """Replace the values at the given object-member pointers, keeping every other byte."""
-    from ...locate import locate
+    from ...readers.locate import locate
 
     scan = json.decoder.scanstring  # type: ignore[attr-defined]
     decoder = json.JSONDecoder()

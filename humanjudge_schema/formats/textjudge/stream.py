@@ -28,8 +28,8 @@ from typing import Any
 import orjson
 
 from ...engine import Context, schema_errors
+from ...readers.jsonfile import BROKEN, JsonDocument, has_duplicates, parse
 from ...schemas import compile_schema, load_schema
-from ...sources import BROKEN, JsonDocument, has_duplicates, parse
 from .prompts import SCHEMA, usable
 
 RUN_BYTES = 256 * 1024  # about a thousand instances: they and their rules' lists fit in the cache

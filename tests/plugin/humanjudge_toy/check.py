@@ -8,8 +8,8 @@ from typing import Any
 
 from humanjudge_schema.engine import Context, Hit
 from humanjudge_schema.kinds import Unit
+from humanjudge_schema.readers.jsonfile import BROKEN, JsonDocument, JsonlDocument, load
 from humanjudge_schema.registry import rule, rules_of
-from humanjudge_schema.sources import BROKEN, JsonDocument, JsonlDocument, load
 
 
 @dataclass

@@ -18,10 +18,10 @@ from typing import Any
 
 import orjson
 
-from .finding import split_pointer
+from ..finding import split_pointer
+from .files import BOM, UTF16, Problem, blank_run, bom_problem, iter_lines, open_regular, utf16
+from .jsonfile import BROKEN, parse
 from .locate import LineIndex, locate
-from .registry import register
-from .sources import BROKEN, Problem, blank_run, iter_lines, open_regular, parse
 
 # A record longer than this is not a line of a dataset but a runaway (a missing newline, binary
 # data): it is reported and skipped without ever being held whole.
@@ -32,58 +32,12 @@ DEFAULT_MAX_DECOMPRESSED = 512 * 1024 * 1024
 _READ = 1 << 16  # compressed bytes read at a time
 _STEP = 1 << 20  # most decompressed bytes produced by one step
 _GZIP_MAGIC = b"\x1f\x8b"
-_BOM = b"\xef\xbb\xbf"
 # Bytes of the raw lines kept to compute the columns of findings in streamed files.
 _KEEP_BYTES = 8 * 1024 * 1024
 # Lines of a decompressed step split in one call. A step of more lines than this (all of them
 # short, or blank) is walked by offset instead, where runs of blank lines cost one C pass: split,
 # a million newlines would be a list of a million empty lines.
 _SPLIT = 1 << 14
-
-register(
-    "parse/invalid-gzip",
-    "the file is not a valid gzip stream",
-    why="A .gz file that does not start like gzip, or whose compressed data or checksum is "
-    "corrupt, cannot be read by anyone; the records before the damage are still checked.",
-    bad="study1_tasks.jsonl.gz  (plain text renamed to .gz, or bytes flipped in transit)",
-    good="study1_tasks.jsonl.gz  (written by gzip or Python's gzip module)",
-)
-register(
-    "parse/truncated-gzip",
-    "the gzip stream ends before its end marker",
-    why="An interrupted download or copy: the records read so far are checked, the rest of the "
-    "file is missing. Rules that need every record (a task without snapshots, say) are skipped.",
-    bad="study1_responses_human.jsonl.gz  (cut at 2 MB of 3.6 MB)",
-    good="study1_responses_human.jsonl.gz  (complete; `gzip -t` succeeds)",
-)
-register(
-    "parse/decompressed-too-large",
-    "the file decompresses to more than the configured limit",
-    why="A few kilobytes of gzip can expand to gigabytes (a decompression bomb). The file is read "
-    "up to `max-decompressed-bytes` (option of the family, default 512 MiB) and refused beyond; "
-    "raise the option for a genuinely larger dataset.",
-    bad="1 GB of zeros compressed into 1 MB",
-    good="study1_responses_human.jsonl.gz  (235 MB decompressed)",
-)
-register(
-    "parse/nested-gzip",
-    "the decompressed content is itself gzip-compressed",
-    why="A file compressed twice (`gzip` run on a .gz file) decompresses to binary, not JSON "
-    "Lines; decompress it once.",
-    bad="study1_tasks.jsonl.gz.gz renamed to study1_tasks.jsonl.gz",
-    good="study1_tasks.jsonl.gz  (compressed once)",
-)
-register(
-    "parse/line-too-long",
-    "a line is longer than the reader accepts",
-    why=f"A line of more than {MAX_LINE_BYTES // (1024 * 1024)} MiB is not a record of a dataset "
-    "but a runaway: a missing line break, or binary data. In JSON Lines (`.jsonl.gz`) it is "
-    "skipped without being held in memory and the lines after it are still read. In CSV, where a "
-    "quoted cell may span lines, nothing after it can be told apart from the runaway: the file "
-    "is not read past it.",
-    bad="(16 MiB of text without a line break)",
-    good='{"response": "...", "text": "..."}  (one record per line)',
-)
 
 
 def _colons(value: Any) -> int:
@@ -282,11 +236,11 @@ class GzipJsonLines:
                         "parse/nested-gzip", "the decompressed content is gzip again: the file was compressed twice", 1
                     )
                     return
-                if chunk[:2] in (b"\xff\xfe", b"\xfe\xff"):
-                    self._fail("parse/invalid-utf8", "the file is UTF-16; save it as UTF-8", 1)
+                if utf16(chunk):
+                    self._fail("parse/invalid-utf8", UTF16, 1)
                     return
-                if chunk.startswith(_BOM):
-                    self.problems.append(Problem("parse/bom", "byte-order mark at the start of the file", "", 1, 1))
+                if chunk.startswith(BOM):
+                    self.problems.append(bom_problem())
                     chunk = chunk[3:]
             if skipping:
                 end = chunk.find(b"\n")

@@ -34,10 +34,8 @@ from typing import Any
 
 import orjson
 
-from . import gzjsonl as _gzjsonl  # noqa: F401  (registers parse/line-too-long, which both readers report)
-from .finding import split_pointer
-from .registry import register
-from .sources import Problem, blank_run, open_regular
+from ..finding import split_pointer
+from .files import BOM, UTF16, Problem, blank_run, bom_problem, not_utf8, open_regular, utf16
 
 # A cell longer than this (in characters) is refused, and reading stops: beyond it, an unclosed
 # quote and a giant cell look the same. A line longer than this (in bytes) ends the reading too.
@@ -46,97 +44,8 @@ MAX_LINE_BYTES = 8 * 1024 * 1024
 # A list literal longer than this stays text instead of going through the Python parser.
 MAX_LITERAL = 256 * 1024
 _CHUNK = 1 << 20
-_BOM = b"\xef\xbb\xbf"
 _DELIMITERS = (";", "\t", "|")
 _CACHED = 4096  # distinct cells remembered per column (conversions repeat: 0.0, 1, ['exact'])
-
-register(
-    "parse/ragged-row",
-    "a row has more or fewer cells than the header",
-    why="Every row of a CSV file has one cell per column. A row with fewer cells is read with the "
-    "last columns empty; a row with more cannot be matched to columns and is not checked further. "
-    "Usually a delimiter inside a cell that was not quoted.",
-    bad="session_id,worker_id,model\ns1,w1,Jumbo,extra",
-    good='session_id,worker_id,model\ns1,w1,"Jumbo, extra"',
-)
-register(
-    "parse/unclosed-quote",
-    "a quoted cell is never closed",
-    why="A cell opened with a double quote runs to the next unescaped double quote; without one it "
-    "swallows every line to the end of the file. The rows after it are not checked.",
-    bad='s1,w1,"It helped.\ns2,w2,Fine.',
-    good='s1,w1,"It helped."\ns2,w2,Fine.',
-)
-register(
-    "parse/invalid-csv",
-    "text follows the closing quote of a cell",
-    why='Inside a quoted cell a double quote is written twice (`""`); a lone quote ends the cell, '
-    "and readers disagree on what to do with the text after it (Python's csv module keeps it, "
-    "others fail). The row is skipped.",
-    bad='s1,"He said "hi" twice",3',
-    good='s1,"He said ""hi"" twice",3',
-)
-register(
-    "parse/nul-byte",
-    "the file contains NUL bytes",
-    why="A NUL byte is never text: it marks a binary file, a broken export or a disk error. Some "
-    "CSV readers stop at it, others drop it. The message gives the first one and the count.",
-    bad="s1,w1,Jumbo\\x00",
-    good="s1,w1,Jumbo",
-)
-register(
-    "parse/line-ending",
-    "a line ends with a lone carriage return",
-    severity="warning",
-    why="Lines end with a line feed (LF) or CR LF; a carriage return alone is the line ending of "
-    "classic Mac OS. Python and pandas split lines there, but grep, wc and many editors do not, so "
-    "line numbers disagree between tools.",
-    bad="session_id,model\\rs1,Jumbo\\r",
-    good="session_id,model\\ns1,Jumbo\\n",
-)
-register(
-    "parse/delimiter",
-    "the file is not comma-separated",
-    why="These CSV files are comma-separated. A header that is one cell full of semicolons (or "
-    "tabs, or bars) is a file exported with another delimiter: no column can be read. Nothing "
-    "else in the file is checked.",
-    bad="session_id;worker_id;model",
-    good="session_id,worker_id,model",
-)
-register(
-    "parse/repeated-header",
-    "the header row appears again among the data rows",
-    why="A header in the middle of the data is what concatenating two CSV files leaves behind; "
-    "every reader takes it for a row of data.",
-    bad="session_id,model\ns1,Jumbo\nsession_id,model\ns2,Davinci",
-    good="session_id,model\ns1,Jumbo\ns2,Davinci",
-)
-register(
-    "parse/duplicate-column",
-    "two columns of the header have the same name",
-    why="Readers keep one of the two columns (pandas renames the second `name.1`), so the data "
-    "read depends on the reader.",
-    bad="session_id,model,model",
-    good="session_id,model,prompt",
-)
-register(
-    "parse/cell-too-large",
-    "a cell is larger than the reader accepts",
-    why=f"A cell of more than {MAX_CELL // (1024 * 1024)} Mi characters is almost always an "
-    "unclosed quote that swallowed the rest of the file. Reading stops there.",
-    bad='s1,"an unclosed quote ... (the rest of a large file)',
-    good='s1,"a cell of ordinary length"',
-)
-register(
-    "parse/blank-row",
-    "a blank line between rows",
-    severity="warning",
-    why="pandas skips blank lines but Python's csv module and spreadsheets read them as empty "
-    "rows, so row counts differ between readers. A final newline at the end of the file is fine. "
-    "Consecutive blank lines are one finding, at the first of them, that says how many there are.",
-    bad="session_id,model\ns1,Jumbo\n\ns2,Davinci",
-    good="session_id,model\ns1,Jumbo\ns2,Davinci",
-)
 
 
 # --- the bytes --------------------------------------------------------------------------------
@@ -216,12 +125,12 @@ def _scan(path: Path) -> _Scan:
                 out.readable = False
                 return out
             f.seek(0)
-        if pending[:2] in (b"\xff\xfe", b"\xfe\xff"):
-            out.problems.append(Problem("parse/invalid-utf8", "the file is UTF-16; save it as UTF-8", "", 1, 1))
+        if utf16(pending):
+            out.problems.append(Problem("parse/invalid-utf8", UTF16, "", 1, 1))
             out.readable = False
             return out
-        if pending.startswith(_BOM):
-            out.problems.append(Problem("parse/bom", "byte-order mark at the start of the file", "", 1, 1))
+        if pending.startswith(BOM):
+            out.problems.append(bom_problem())
         offset, run = 0, 0  # bytes before the chunk; bytes of the current line before the chunk
         bad_utf8: tuple[int, int] | None = None  # (offset, byte)
         nul: int | None = None
@@ -268,7 +177,7 @@ def _scan(path: Path) -> _Scan:
         where = _positions(path, found_at) if found_at else {}
         if bad_utf8 is not None:
             at, byte = bad_utf8
-            out.problems.append(Problem("parse/invalid-utf8", f"byte {byte:#04x} is not valid UTF-8", "", *where[at]))
+            out.problems.append(not_utf8(byte, *where[at]))
         if nul is not None:
             many = f" ({nuls} in all)" if nuls > 1 else ""
             out.problems.append(Problem("parse/nul-byte", f"NUL byte (\\x00) in the text{many}", "", *where[nul]))
@@ -761,7 +670,7 @@ class RowBuilder:
     the header). Conversions are remembered per column, since values repeat (0.0, 1, ['exact'])."""
 
     def __init__(self, header: list[str], name: str) -> None:
-        from .schemas import load_schema
+        from ..schemas import load_schema
 
         schema = load_schema(name)
         known = converters(schema)
@@ -797,7 +706,7 @@ class RowBuilder:
             "type": "array",
             "prefixItems": [{"type": "array", "items": props[self.header[k]]} for k in checked],
         }
-        from .schemas import compile_schema
+        from ..schemas import compile_schema
 
         try:
             return checked, compile_schema(derived)
@@ -911,7 +820,7 @@ class Chunk:
 @functools.cache
 def rows_validator(name: str) -> Any:
     """A validator of a list of rows of the named row schema: one call checks a whole chunk."""
-    from .schemas import compile_schema, load_schema
+    from ..schemas import compile_schema, load_schema
 
     # the row schema has its own $id, so its references still resolve inside it
     return compile_schema({"type": "array", "items": load_schema(name)})

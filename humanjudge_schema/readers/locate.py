@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Iterable
 
-from .finding import split_pointer
+from ..finding import split_pointer
 
 _WS = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
