@@ -1,3 +1,3 @@
-from humanjudge_schema.cli import main
+from humanjudge_schema.commands import main
 
 main()

@@ -16,6 +16,7 @@ import importlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -66,6 +67,26 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Aggregation:
+    """How `humanjudge aggregate` recomputes the aggregates a format's datasets store.
+
+    `function` is "package.module:function", called as function(path, check=..., output=...,
+    plus each of `flags` the user gave) and returning (message, exit code); it raises
+    aggregate.AggregateError or writing.WriteError for what cannot be done."""
+
+    function: str
+    what: str  # the input, as "not ... or ..." names it: "a CogGym experiment folder"
+    plural: str  # the inputs, as "--force is for ..." names them: "CogGym experiments"
+    folder: bool  # whether the input is a folder (else a file of the format's one-file suffix)
+    flags: tuple[str, ...] = ()  # the options beyond --check and -o it takes: "force", "in_place"
+
+    def call(self, path: Path, **options: Any) -> tuple[str, int]:
+        module, _, function = self.function.partition(":")
+        done: tuple[str, int] = getattr(importlib.import_module(module), function)(path, **options)
+        return done
+
+
+@dataclass(frozen=True)
 class Format:
     """One format: its name, its files, how its datasets are checked, its options and its docs."""
 
@@ -79,6 +100,10 @@ class Format:
     # "package:folder" holding <name>/v<N>/*.schema.json, for a format that brings its own
     # schemas; None: the schemas shipped with humanjudge-schema.
     schemas: str | None = None
+    aggregation: Aggregation | None = None
+    # Commands of this format alone, as "package.module:attribute" naming a click command; the
+    # command line offers them beside the built-in ones (the TextJudge format's `render`).
+    commands: tuple[str, ...] = ()
 
     @property
     def module(self) -> str:

@@ -23,16 +23,10 @@ from typing import Any
 
 import pytest
 
+from humanjudge_schema.commands.action import NOT_FOR_THE_ACTION, ArgsError, Options, _parser, parse_args
 from humanjudge_schema.finding import Finding, Severity
-from humanjudge_schema.report.github import (
-    NOT_FOR_THE_ACTION,
-    ArgsError,
-    Options,
-    _fenced,
-    _parser,
-    parse_args,
-    summary,
-)
+from humanjudge_schema.report.github import fenced as _fenced
+from humanjudge_schema.report.github import summary
 from humanjudge_schema.validation import Result
 
 from .conftest import CASES, ROOT
@@ -649,7 +643,7 @@ def test_args_the_action_refuses(args: list[str], message: str) -> None:
 
 
 def test_every_option_of_the_command_is_known_to_the_action() -> None:
-    from humanjudge_schema.cli import validate as command
+    from humanjudge_schema.commands.validate import validate as command
 
     known = {o for a in _parser()._actions for o in a.option_strings} | set(NOT_FOR_THE_ACTION)
     for param in command.params:

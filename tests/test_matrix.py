@@ -130,7 +130,7 @@ def run_cli(*args: str, cwd: Path, fmt: str = "json") -> Run:
 def run_in_process(*args: str) -> Run:
     """The same command in this process (for cases that patch the library); memory is the
     tracemalloc peak of the run."""
-    from humanjudge_schema.cli import main
+    from humanjudge_schema.commands import main
 
     out, err = io.StringIO(), io.StringIO()
     tracemalloc.start()

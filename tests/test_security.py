@@ -27,7 +27,7 @@ import jsonschema_rs
 import pytest
 
 from humanjudge_schema import render_prompts, validate, writing
-from humanjudge_schema.cli import main
+from humanjudge_schema.commands import main
 from humanjudge_schema.finding import escape_control, pointer
 from humanjudge_schema.formats.textjudge.prompts import MAX_RENDER_SECONDS, TemplateError, inspect_template
 from humanjudge_schema.schemas import available, compile_schema, validator

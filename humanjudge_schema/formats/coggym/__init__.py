@@ -3,7 +3,7 @@ human_data_ind.json and human_data_mean.json."""
 
 from __future__ import annotations
 
-from ...catalog import DatasetFile, Format, Option
+from ...catalog import Aggregation, DatasetFile, Format, Option
 
 FORMAT = Format(
     name="coggym",
@@ -14,6 +14,13 @@ FORMAT = Format(
     "`human_data_mean.json` (the aggregates). The folder is checked as a whole: the rules "
     "compare the human data with the trials and the flow.",
     check="humanjudge_schema.formats.coggym.rules:check",
+    aggregation=Aggregation(
+        "humanjudge_schema.formats.coggym.aggregate:aggregate_experiment",
+        what="a CogGym experiment folder",
+        plural="CogGym experiments",
+        folder=True,
+        flags=("force",),
+    ),
     files=(
         DatasetFile(
             "config.json",

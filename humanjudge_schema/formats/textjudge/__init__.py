@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ...catalog import Format, OneFile
+from ...catalog import Aggregation, Format, OneFile
 
 _KEYS = re.compile(rb'"(?:annotations|instances|dataset_url|expert_annotator)"\s*:')
 
@@ -22,6 +22,14 @@ FORMAT = Format(
     "template an LLM judge is given), and the instances with their individual human scores and "
     "their aggregates. A JSON file is recognised as a dataset by its keys.",
     check="humanjudge_schema.formats.textjudge.rules:check",
+    aggregation=Aggregation(
+        "humanjudge_schema.formats.textjudge.aggregate:aggregate_dataset",
+        what="a TextJudge dataset (.json)",
+        plural="TextJudge dataset files",
+        folder=False,
+        flags=("in_place",),
+    ),
+    commands=("humanjudge_schema.formats.textjudge.command:render",),
     one_file=OneFile(
         ".json", "textjudge/v1/dataset", looks_like, "a dataset `.json` file", "JSON that is not a TextJudge dataset"
     ),

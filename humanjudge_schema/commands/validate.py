@@ -1,0 +1,153 @@
+"""`humanjudge validate`: the main job."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from .common import PARSED, FormatName, fail, split
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--kind",
+    type=FormatName(),
+    help="Treat the paths as this format instead of recognising them by name and content "
+    "(`humanjudge formats` lists them).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "github", "sarif"]),
+    default="text",
+    show_default=True,
+    help="Output format: github prints workflow commands (annotations) and, when GITHUB_STEP_SUMMARY is set, "
+    "appends a Markdown summary of every finding to it; sarif is SARIF 2.1.0 for code scanning.",
+)
+@click.option("--strict", is_flag=True, help="Warnings fail too (exit code 1).")
+@click.option(
+    "--select",
+    multiple=True,
+    metavar="CODES",
+    help="Only these codes or prefixes (comma-separated; replaces the configured list).",
+)
+@click.option(
+    "--ignore",
+    multiple=True,
+    metavar="CODES",
+    help="Skip these codes or prefixes (comma-separated; added to the configured list).",
+)
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Use this pyproject.toml or humanjudge.toml instead of searching for one.",
+)
+@click.option(
+    "--isolated",
+    is_flag=True,
+    help="Use no configuration file: the defaults and the flags only.",
+)
+@click.option(
+    "--show-settings",
+    is_flag=True,
+    help="Print which configuration file applies to each dataset and the settings it resolves to; check nothing.",
+)
+@click.option("-v", "--verbose", is_flag=True, help="Also say on stderr which configuration files were used.")
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="Check this many datasets at a time, in separate processes (0: one per CPU core).",
+)
+@click.option(
+    "--skip-unknown",
+    is_flag=True,
+    help="Skip files of no known format instead of failing (for hooks that pass every changed file).",
+)
+@click.option(
+    "--max-per-code",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="List at most N findings of one code per file; the rest are counted in one more finding "
+    "(0: list every one). Default: the configuration's max-per-code, else 1000.",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar on stderr. Default: only on a terminal, outside CI, for runs over half a second.",
+)
+def validate(
+    paths: tuple[Path, ...],
+    kind: str | None,
+    fmt: str,
+    strict: bool,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    config_file: Path | None,
+    isolated: bool,
+    show_settings: bool,
+    verbose: bool,
+    jobs: int,
+    skip_unknown: bool,
+    max_per_code: int | None,
+    progress: bool | None,
+) -> None:
+    """Validate dataset files and folders.
+
+    A folder is searched recursively for every experiment, dataset and file set it holds; a file
+    is checked together with the other files of its dataset (its experiment folder, say), since
+    the rules span files.
+    """
+    from ..config import Config, ConfigError, load_file
+    from ..kinds import UsageError
+    from ..progress import Bar, wanted
+    from ..report import render
+    from ..rulebook import UnknownCode, check_selectors
+    from ..validation import validate as run
+
+    if isolated and config_file:
+        fail("--isolated and --config exclude each other")
+    try:
+        check_selectors(split(select), "--select")
+        check_selectors(split(ignore), "--ignore")
+        config = load_file(config_file) if config_file else Config() if isolated else None
+        if show_settings:
+            from ..settings import describe
+
+            settings = describe(list(paths), kind, config, split(select) or None, split(ignore), max_per_code)
+            click.echo(settings, nl=False)
+            return
+    except (UsageError, ConfigError, UnknownCode) as exc:
+        fail(str(exc))
+    bar = Bar(sys.stderr) if progress or (progress is None and wanted(sys.stderr)) else None
+    try:
+        result = run(
+            list(paths),
+            kind=kind,
+            config=config,
+            select=split(select) or None,
+            ignore=split(ignore),
+            jobs=jobs,
+            skip_unknown=skip_unknown,
+            progress=bar,
+            keep=PARSED,
+            max_per_code=max_per_code,
+        )
+    except (UsageError, ConfigError) as exc:
+        fail(str(exc))
+    if verbose:
+        used = ", ".join(map(str, result.configs)) or "none (the defaults)"
+        click.echo(f"humanjudge: configuration: {used}", err=True)
+    click.echo(render(result, fmt), nl=False)
+    if fmt == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
+        from ..report.github import append_to, summary
+
+        append_to(os.environ["GITHUB_STEP_SUMMARY"], summary(result))
+    sys.exit(1 if result.errors or (strict and result.warnings) else 0)
