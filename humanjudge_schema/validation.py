@@ -7,6 +7,8 @@ import contextlib
 import dataclasses
 import gc
 import os
+import signal
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
@@ -136,17 +138,21 @@ def validate(
     forget()  # within a run configuration files are read once; across runs they may change
     configs = [(config or discover(unit.root)).with_flags(select, ignore, max_per_code) for unit in units]
     findings: list[Finding] = []
+    workers = min(_jobs(jobs), len(units))
+    # The workers start before the progress bar's thread does: a process forked while another
+    # thread runs may inherit a lock that thread held, and hang.
+    pool = _pool(workers) if workers > 1 else None
     if progress is not None:
         progress.start(units)
     try:
-        workers = min(_jobs(jobs), len(units))
-        if workers <= 1:
+        if pool is None:
             for unit, cfg in zip(units, configs, strict=True):
                 findings.extend(check_unit(unit, cfg, cwd, keep))
                 if progress is not None:
                     progress.done(unit)
         else:
-            findings = _parallel(units, configs, cwd, workers, progress)
+            with pool:  # leaving it in any way (an error, Ctrl-C) ends every worker at once
+                findings = _parallel(pool, units, configs, cwd, progress)
     finally:
         if progress is not None:
             progress.close()
@@ -155,23 +161,40 @@ def validate(
     return Result(findings, sum(len(u.files) for u in units), tuple(found.skipped), used)
 
 
-def _parallel(
-    units: list[Unit], configs: list[Config], cwd: str | None, workers: int, progress: Progress | None
-) -> list[Finding]:
+def _pool(workers: int) -> Any:
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    import threading
 
-    # spawn, not fork: forking a process that runs threads (the progress bar) can deadlock, and
-    # it behaves the same on Linux, macOS and Windows.
-    context = multiprocessing.get_context("spawn")
+    # Forked workers start in milliseconds, where spawned ones import the package again (about a
+    # third of a second each). Fork only from a process with no other thread (ours starts later,
+    # see validate; a program calling validate may run its own), and on Linux only: macOS
+    # forbids forking a process that has used some system frameworks.
+    alone = threading.active_count() == 1
+    method = "fork" if alone and sys.platform.startswith("linux") else "spawn"
+    return multiprocessing.get_context(method).Pool(workers, initializer=_ignore_interrupts)
+
+
+def _ignore_interrupts() -> None:
+    # Ctrl-C reaches the whole process group: the main process alone answers it (one line, and
+    # the pool is terminated), instead of a traceback from every worker.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _check_one(task: tuple[int, Unit, Config, str]) -> tuple[int, list[_Row]]:
+    index, unit, config, cwd = task
+    return index, _check_in_worker(unit, config, cwd)
+
+
+def _parallel(
+    pool: Any, units: list[Unit], configs: list[Config], cwd: str | None, progress: Progress | None
+) -> list[Finding]:
     # Largest units first, so a big one does not start last and keep one core busy alone.
     order = sorted(range(len(units)), key=lambda i: -_size(units[i]))
+    tasks = [(i, units[i], configs[i], cwd or os.getcwd()) for i in order]
     by_unit: dict[int, list[_Row]] = {}
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = {pool.submit(_check_in_worker, units[i], configs[i], cwd or os.getcwd()): i for i in order}
-        for future in as_completed(futures):
-            by_unit[futures[future]] = future.result()
-            if progress is not None:
-                progress.done(units[futures[future]])
+    for index, rows in pool.imap_unordered(_check_one, tasks):
+        by_unit[index] = rows
+        if progress is not None:
+            progress.done(units[index])
     # In unit order, as a serial run adds them: findings with equal sort keys keep the same order.
     return [Finding(*row) for i in range(len(units)) for row in by_unit[i]]

@@ -100,3 +100,49 @@ def test_a_short_run_draws_nothing(many: Path) -> None:
     stream = _Terminal()
     validate([many / "valid-0"], progress=Bar(stream, delay=60.0))
     assert stream.getvalue() == ""
+
+
+def _group(pgid: int) -> list[int]:
+    """The processes still in a process group (Linux: field 5 of /proc/PID/stat)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            out.append(int(stat.parent.name))
+    return out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_an_interrupted_parallel_run_leaves_no_worker_behind(tmp_path: Path) -> None:
+    import os
+    import signal
+    import time
+
+    instance = {"id": "0", "instance": "x", "annotations": {"q": {"individual_human_scores": ["a", "b", "c"] * 20}}}
+    dataset = {
+        "dataset": "d",
+        "dataset_url": "https://example.org",
+        "annotations": [{"metric": "q", "category": "categorical", "labels_list": ["a", "b", "c"], "prompt": "{{ instance }}"}],
+        "instances": [dict(instance, id=str(i)) for i in range(20000)],
+    }
+    for n in range(6):
+        (tmp_path / f"d{n}.json").write_text(json.dumps(dataset))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "humanjudge_schema", "validate", "--jobs", "2", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group: the workers are in it too
+    )
+    deadline = time.monotonic() + 30
+    while len(_group(proc.pid)) < 3 and time.monotonic() < deadline:  # the command and two workers
+        time.sleep(0.05)
+    assert len(_group(proc.pid)) >= 3, "the workers never started"
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C at a terminal reaches the whole group
+    _, err = proc.communicate(timeout=30)
+    time.sleep(0.5)
+    assert proc.returncode != 0
+    assert _group(proc.pid) == []
+    assert b"Traceback" not in err
