@@ -141,3 +141,15 @@ def test_a_broken_plugin_is_one_line_and_exit_2(tmp_path: Path, entry: str, mess
     (info / "entry_points.txt").write_text(f"[humanjudge_schema.formats]\n{entry}\n")
     proc = run(tmp_path, "validate", str(ROOT / "examples" / "coggym" / "valid"))
     assert (proc.returncode, proc.stdout, proc.stderr.splitlines()) == (2, "", [message])
+
+
+def test_the_plugin_aggregates_and_brings_its_own_command(site: Path, dataset: Path) -> None:
+    assert "toy-count" in run(site, "--help").stdout
+    assert run(site, "toy-count", str(dataset)).stdout == "4 ratings\n"
+    assert run(site, "aggregate", "--check", str(dataset)).returncode == 1  # no means.json yet
+    done = run(site, "aggregate", str(dataset))
+    assert done.returncode == 0 and done.stdout == "wrote the means of 3 items to means.json\n"
+    assert json.loads((dataset / "means.json").read_text()) == {"a": 4.0, "b": 9.0, "zz": 2.0}
+    assert run(site, "aggregate", "--check", str(dataset)).stdout == "means.json is up to date\n"
+    refused = run(site, "aggregate", "--force", str(dataset))
+    assert refused.returncode == 2 and "--force is for CogGym experiments, not toy ratings folders" in refused.stderr

@@ -64,11 +64,13 @@ def _format_of(path: Path) -> Aggregation:
     from ..aggregate import AggregateError
 
     candidates = [
-        how
+        (fmt, how)
         for fmt, how in _aggregating()
         if (how.folder and path.is_dir())
         or (not how.folder and fmt.one_file is not None and path.name.endswith(fmt.one_file.suffix))
     ]
+    if len(candidates) > 1 and path.is_dir():  # folder formats: the one whose files are there
+        candidates = [(fmt, how) for fmt, how in candidates if any((path / f.name).exists() for f in fmt.files)]
     if len(candidates) != 1:
         raise AggregateError(f"{path}: not {' or '.join(how.what for _, how in _aggregating())}")
-    return candidates[0]
+    return candidates[0][1]

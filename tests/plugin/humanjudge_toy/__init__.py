@@ -6,7 +6,7 @@ dataset of it is checked or its rules are listed.
 
 from __future__ import annotations
 
-from humanjudge_schema.catalog import DatasetFile, Format, Option
+from humanjudge_schema.catalog import Aggregation, DatasetFile, Format, Option
 
 FORMAT = Format(
     name="toy",
@@ -25,4 +25,8 @@ FORMAT = Format(
     ),
     options=(Option("max-rating", int, 5, "the top of the rating scale"),),
     schemas="humanjudge_toy:schemas",
+    aggregation=Aggregation(
+        "humanjudge_toy.extras:aggregate", what="a toy ratings folder", plural="toy ratings folders", folder=True
+    ),
+    commands=("humanjudge_toy.extras:count",),
 )
