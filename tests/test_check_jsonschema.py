@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from humanjudge_schema import schemas
+from humanjudge_schema import catalog, schemas
 from humanjudge_schema.readers.jsonfile import BROKEN, parse, parse_jsonl
 
 from .conftest import CASES
@@ -43,18 +43,20 @@ OFFLINE = {
     "no_proxy": "",
 }
 
+# Every file of fixed name whose schema is known from its name, from the catalog: JSON, JSON Lines
+# and gzip JSON Lines (check-jsonschema reads no CSV, so HALIE is left out).
 BY_NAME = {
-    "config.json": "coggym/v1/config",
-    "human_data_ind.json": "coggym/v1/human-data-ind",
-    "human_data_mean.json": "coggym/v1/human-data-mean",
-    "trial.jsonl": "coggym/v1/trial",
-    "instruction.jsonl": "coggym/v1/instruction",
-    "study1_tasks.jsonl.gz": "study1/v1/tasks",
-    "study1_retrieval.jsonl.gz": "study1/v1/retrieval",
-    "study1_responses_human.jsonl.gz": "study1/v1/responses-human",
-    "study1_responses_llm.jsonl.gz": "study1/v1/responses-llm",
+    f.name: f.schema
+    for fmt in catalog.formats().values()
+    if not fmt.schemas  # the formats whose schemas ship with humanjudge-schema
+    for f in fmt.files
+    if "*" not in f.schema and f.name.endswith((".json", ".jsonl", ".jsonl.gz"))
 }
-FAMILIES = ("coggym", "textjudge", "study1")
+FAMILIES = tuple(
+    name
+    for name, fmt in catalog.formats().items()
+    if not fmt.schemas and (fmt.one_file is not None or any(f.name in BY_NAME for f in fmt.files))
+)
 
 
 def check_jsonschema(*args: str) -> subprocess.CompletedProcess[str]:
