@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from humanjudge_schema.commands.action import NOT_FOR_THE_ACTION, ArgsError, Options, _parser, parse_args
+from humanjudge_schema.commands.action.inputs import NOT_FOR_THE_ACTION, ArgsError, Options, _parser, parse_args
 from humanjudge_schema.finding import Finding, Severity
 from humanjudge_schema.report.github import fenced as _fenced
 from humanjudge_schema.report.github import summary

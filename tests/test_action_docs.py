@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from humanjudge_schema.commands.action import NOT_FOR_THE_ACTION, _parser, _split, parse_args
+from humanjudge_schema.commands.action.inputs import NOT_FOR_THE_ACTION, _parser, _split, parse_args
 
 from .conftest import ROOT
 

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from humanjudge_schema import catalog
-from humanjudge_schema.commands.action import dataset_file
+from humanjudge_schema.commands.action.pull_request import dataset_file
 
 from .conftest import CASES, ROOT
 

@@ -1,0 +1,5 @@
+import sys
+
+from .step import main
+
+sys.exit(main())

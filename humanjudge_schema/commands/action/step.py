@@ -1,0 +1,254 @@
+"""The step that the composite action in action.yml runs: `python -m humanjudge_schema.commands.action`.
+
+It reads its inputs from environment variables (never from text pasted into a script), validates
+in this process, and writes annotations, the summary, the outputs and, on request, a SARIF file
+(the renderers are in report/github.py). On a pull request it checks the datasets that the pull
+request adds, changes, deletes files from or renames files in, with the configuration of the base
+branch (see `run_step`).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+
+from ...config import Config, ConfigError, load_file
+from ...finding import Finding
+from ...kinds import Skipped, UsageError, survey
+from ...report.github import append_to, cell, code_span, escape_data, outputs, render, summary
+from ...validation import Result
+
+if sys.version_info >= (3, 11):
+    pass
+else:  # pragma: no cover
+    pass
+
+
+from .inputs import ArgsError, Options, _split, parse_args
+from .pull_request import BaseConfig, Changes, GitError, _Git, config_diff, pull_request_changes
+
+
+def _merged(results: list[Result], skipped: Sequence[Skipped] = ()) -> Result:
+    """One result for several runs over disjoint datasets, as one run over all of them gives."""
+    if len(results) == 1 and not skipped:
+        return results[0]
+    findings = sorted((f for r in results for f in r.findings), key=Finding.sort_key)
+    left_out = {s.path: s for s in skipped}
+    left_out.update((s.path, s) for r in results for s in r.skipped)
+    return Result(
+        findings,
+        sum(r.files for r in results),
+        tuple(left_out[p] for p in sorted(left_out)),
+        tuple(sorted({c for r in results for c in r.configs})),
+    )
+
+
+def check(paths: Sequence[str], options: Options, base: BaseConfig | None = None) -> Result:
+    """Validate in this process. With `base`, each dataset is checked with the base branch's
+    configuration for it (see BaseConfig), so the counts are those `humanjudge validate` gives
+    with that configuration."""
+    from ...validation import validate
+
+    def run(group: Sequence[str | Path], config: Config | None) -> Result:
+        return validate(
+            group,
+            kind=options.kind,
+            config=config,
+            select=options.select or None,
+            ignore=options.ignore,
+            jobs=options.jobs,
+            skip_unknown=options.skip_unknown,
+            max_per_code=options.max_per_code,
+        )
+
+    if options.isolated:
+        return run(paths, Config())
+    if base is None:
+        return run(paths, load_file(options.config) if options.config else None)
+    if options.config is not None:
+        return run(paths, base.named(options.config))
+    groups: dict[str | None, list[str | Path]] = {}
+    skipped: list[Skipped] = []
+    for text in paths:
+        path = Path(text)
+        if path.is_dir() and base.below(path):
+            # A configuration file inside the folder governs part of it: each dataset goes
+            # with the configuration nearest to it.
+            found = survey([path], options.kind, skip_empty=options.skip_unknown)
+            skipped += found.skipped
+            for unit in found.units:
+                folder = unit.root if unit.root.is_dir() else unit.root.parent
+                groups.setdefault(base.source(folder), []).extend(unit.files)
+        else:
+            groups.setdefault(base.source(path if path.is_dir() else path.parent), []).append(text)
+    return _merged([run(group, base.config(name)) for name, group in groups.items()], skipped)
+
+
+@contextmanager
+def _working_in(folder: Path) -> Iterator[None]:
+    # Paths in findings are shown relative to the working folder, as the command shows them.
+    before = os.getcwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
+def _configuration_note(result: Result, base: BaseConfig | None, pull_request: bool) -> str:
+    from ...readers.files import display_path
+
+    used = ", ".join(code_span(display_path(p)) for p in result.configs)
+    if base is not None:
+        if used:
+            return f"Configuration: {used}, as on the base branch (`{base.base[:12]}`)."
+        return "Configuration: the defaults (the base branch has no configuration file for these datasets)."
+    where = " (the pull request's own: `config-from: head`)" if pull_request else ""
+    return f"Configuration: {used or 'the defaults'}{where}."
+
+
+def run_step(env: Mapping[str, str]) -> int:
+    """The action's validation step; returns the exit code of the step.
+
+    Inputs, all from the environment: HUMANJUDGE_PATHS and HUMANJUDGE_ARGS (shell-quoted, one or
+    more a line), HUMANJUDGE_SARIF (a file to write), HUMANJUDGE_BASE (the base commit of a pull
+    request) and HUMANJUDGE_CONFIG_FROM (`base`, the default, or `head`: where a pull request's
+    configuration comes from).
+    """
+    workspace = Path(env.get("GITHUB_WORKSPACE") or os.getcwd())
+    with _working_in(workspace):
+        return _step(env, workspace)
+
+
+def _step(env: Mapping[str, str], workspace: Path) -> int:
+    sarif = env.get("HUMANJUDGE_SARIF", "").strip()
+    base_sha = env.get("HUMANJUDGE_BASE", "").strip()
+    config_from = env.get("HUMANJUDGE_CONFIG_FROM", "").strip() or "base"
+    summary_file = env.get("GITHUB_STEP_SUMMARY")
+    output_file = env.get("GITHUB_OUTPUT")
+    # the summary's notes: what was checked, with which configuration, what the configuration
+    # change is; in that order, whenever each is known
+    notes = {"checked": "", "configuration": "", "change": ""}
+
+    def noted() -> str:
+        return "\n\n".join(n for n in notes.values() if n)
+
+    def finish(result: Result | None, code: int, message: str = "") -> int:
+        if message:
+            print(f"::error title=humanjudge::{escape_data(message)}")
+        if summary_file:
+            if result is None:
+                text = f"## humanjudge validate\n\n**Could not validate:** {cell(message)}\n"
+                if noted():
+                    text += "\n" + noted() + "\n"
+                append_to(summary_file, text)
+            else:
+                append_to(summary_file, summary(result, note=noted()))
+        if output_file:
+            errors = "" if result is None else result.errors
+            warnings = "" if result is None else result.warnings
+            written = sarif if result is not None and sarif and (workspace / sarif).is_file() else ""
+            append_to(output_file, outputs({"errors": errors, "warnings": warnings, "sarif": written}))
+        return code
+
+    try:
+        paths = _split(env.get("HUMANJUDGE_PATHS", ""))
+        argv = _split(env.get("HUMANJUDGE_ARGS", ""))
+    except ValueError as exc:  # an unbalanced quote
+        return finish(None, 2, f"cannot read the paths or args input: {exc}")
+    try:
+        options = parse_args(argv)
+    except ArgsError as exc:
+        return finish(None, 2, f"args input: {exc}")
+    if config_from not in ("base", "head"):
+        return finish(None, 2, f'config-from input: {config_from!r} is neither "base" nor "head"')
+    git = _Git(workspace)
+    base: BaseConfig | None = None
+    try:
+        if base_sha:
+            changes = pull_request_changes(git, base_sha)
+            if config_from == "base":
+                base = BaseConfig(git, base_sha)
+            if changes.configs:
+                notes["change"] = _changed_configuration(git, base_sha, changes.configs, base is not None)
+            if not paths:
+                paths, note = _pull_request_paths(changes, base is None)
+                notes["checked"] = note
+                options = replace(options, skip_unknown=True)
+                if not paths:
+                    print(note.splitlines()[0])
+                    return finish(Result([], 0), 0)
+        elif not paths:
+            paths = ["."]
+        result = check(paths, options, base)
+    except (GitError, UsageError, ConfigError) as exc:
+        return finish(None, 2, str(exc))
+    except Exception as exc:  # the promise: one line and exit 2, never a traceback
+        return finish(None, 2, f"internal error: {exc!r} (please report it)")
+    notes["configuration"] = _configuration_note(result, base, bool(base_sha))
+    if options.verbose:
+        print(_configuration_note(result, base, bool(base_sha)), file=sys.stderr)
+    sys.stdout.write(render(result))
+    if sarif:
+        from ...report.sarif import render as render_sarif
+
+        target = workspace / sarif
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(render_sarif(result), encoding="utf-8")
+        print(f"SARIF written to {sarif}")
+    failed = result.errors or (options.strict and result.warnings)
+    return finish(result, 1 if failed else 0)
+
+
+def _pull_request_paths(changes: Changes, head_config: bool) -> tuple[list[str], str]:
+    """What to check on a pull request when the paths input is empty, and a note that says so."""
+    paths = list(changes.datasets)
+    if head_config:
+        # The pull request's own settings apply: every dataset they govern is checked with them.
+        paths += sorted({Path(c).parent.as_posix() for c in changes.configs if Path(c).parent.is_dir()})
+    if paths:
+        lines = ["Checked the datasets this pull request changes, each one whole."]
+    elif changes.gone:
+        lines = ["Nothing to check: the datasets this pull request changes are deleted whole."]
+    else:
+        lines = ["No dataset files changed in this pull request."]
+    for gone, remains in sorted(changes.gone.items()):
+        then = "the rest of its dataset was checked" if remains else "nothing of its dataset is left to check"
+        lines.append(f"- Deleted or renamed away: {code_span(gone)}: {then}.")
+    if head_config and changes.configs:
+        lines.append("- The configuration changed: the datasets it governs were checked with it.")
+    return paths, "\n".join(lines)
+
+
+def _changed_configuration(git: _Git, base: str, names: list[str], from_base: bool) -> str:
+    files = ", ".join(names)
+    if from_base:
+        print(
+            f"::notice title=humanjudge::{escape_data(f'this pull request changes the configuration ({files}); ')}"
+            "this check used the base branch's configuration"
+        )
+        said = (
+            "This check used the base branch's configuration (`config-from: base`), so the pull "
+            "request cannot change how it is checked; the changes apply once it is merged."
+        )
+    else:
+        print(
+            f"::notice title=humanjudge::{escape_data(f'this pull request changes the configuration ({files}); ')}"
+            "this check used the pull request's configuration (config-from: head)"
+        )
+        said = "This check used the pull request's configuration (`config-from: head`)."
+    return "\n".join(["### This pull request changes the configuration", "", said, "", config_diff(git, base, names)])
+
+
+def main() -> int:
+    # The runner reads a step's output as UTF-8 whatever the platform's encoding (cp1252 on
+    # Windows), and -I, which the action runs this with, ignores PYTHONIOENCODING.
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
+    return run_step(os.environ)
