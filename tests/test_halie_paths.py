@@ -21,8 +21,9 @@ from hypothesis import strategies as st
 
 from humanjudge_schema import validate
 from humanjudge_schema.finding import Finding
-from humanjudge_schema.formats.halie import rules as halie
-from humanjudge_schema.readers.csvfile import CsvFile, RowBuilder
+from humanjudge_schema.formats.halie import model as halie
+from humanjudge_schema.readers.csvcells import RowBuilder
+from humanjudge_schema.readers.csvfile import CsvFile
 from humanjudge_schema.schemas import validator
 
 from .conftest import CASES, corpus

@@ -362,6 +362,18 @@ def test_blank_lines_before_the_header(tmp_path: Path) -> None:
     assert codes(run) == Counter({"parse/blank-row": 1})
 
 
+def test_more_than_a_chunk_of_blank_lines_before_the_header(tmp_path: Path) -> None:
+    """The first chunk read (1 MiB) is all blank: the reader goes on after it, not back over it
+    (read twice, its line numbers were counted twice, and a NUL byte further on crashed the run)."""
+    header, first, *rest = _events().split(b"\n")
+    blank = 1 << 20
+    data = b"\n" * blank + header + b"\n" + first.replace(b",", b",\x00", 1) + b"\n" + b"\n".join(rest)
+    run = validate(_task(tmp_path, data))
+    found = {(code, line) for code, _, line, _ in _parse_findings(run)}
+    assert ("parse/nul-byte", blank + 2) in found
+    assert ("parse/blank-row", 1) in found
+
+
 def test_a_file_broken_on_every_row_is_counted_not_listed(tmp_path: Path) -> None:
     """100,000 rows of two cells: 16 findings a row. Past 1,000 of a code per file (the default
     max-per-code), findings are counted in one more finding of the code, so memory stays bounded

@@ -14,7 +14,7 @@ FORMAT = Format(
     "`event_blocks.csv`, `survey_responses.csv` and, for some tasks, `accuracies.csv`. Each row "
     "is checked against its task's schema after every cell is read as the type its column "
     "declares; the files of a folder are then checked against each other.",
-    check="humanjudge_schema.formats.halie.rules:check",
+    check="humanjudge_schema.formats.halie.check:check",
     files=(
         DatasetFile("event_blocks.csv", "halie/v1/*/event-blocks", "each row", required=True, without=_SESSIONS),
         DatasetFile(

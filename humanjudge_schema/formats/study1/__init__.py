@@ -14,7 +14,7 @@ FORMAT = Format(
     "`study1_retrieval.jsonl.gz`, `study1_responses_human.jsonl.gz` and "
     "`study1_responses_llm.jsonl.gz`. The files of one folder are checked together: topics, "
     "responses and styles must resolve across them.",
-    check="humanjudge_schema.formats.study1.rules:check",
+    check="humanjudge_schema.formats.study1.check:check",
     files=(
         DatasetFile(
             "study1_tasks.jsonl.gz",

@@ -1,0 +1,366 @@
+"""What the HALIE rules read: a task folder, its CSV files and the facts the rules share.
+
+The task is recognised by the headers, not by the folder's name: each file's header is compared
+with the columns of every task's schema for that file. Each file is then read once, as a stream
+of chunks of rows held as columns: cells are coerced by the schema's declared types and a chunk
+is checked against the schema a column at a time (row by row only when a row is invalid); rules
+over single rows see the schema-valid rows of a chunk; what the rules over sessions need (first
+row, attributes, next block id) is kept per session, never the rows themselves. The metaphor
+task's norm_order_id needs the size of each session, so its event blocks are read a second time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import reduce
+from itertools import compress, pairwise, repeat
+from operator import add, and_, eq, itemgetter, ne, not_, or_
+from pathlib import Path
+from typing import Any
+
+from ...engine import Context, Hit, schema_errors
+from ...kinds import Unit
+from ...readers.csvcells import Chunk, RowBuilder
+from ...readers.csvfile import CsvDocument, CsvFile, header_columns, read_header
+from ...registry import rules_of
+from ...schemas import available, load_schema, validator
+
+TASKS = ("crossword", "dialogue", "metaphor", "question", "summarization")
+EVENTS, SURVEY, ACCURACIES = "event_blocks.csv", "survey_responses.csv", "accuracies.csv"
+FILES = {EVENTS: "event-blocks", SURVEY: "survey-responses", ACCURACIES: "accuracies"}
+# The columns a session has on every row of every file of its task.
+ATTRIBUTES = ("worker_id", "model", "prompt", "prompt_dataset")
+# Block ids: (column, first id) of each task's event blocks; dialogue turns count from 1.
+BLOCK_ID = {"dialogue": ("turn_id", 1)}
+_CHUNK = 1024  # schema-valid rows handed to the row rules at a time
+_DETECT = 0.5  # smallest share of shared columns (Jaccard) to recognise a task by a header
+
+Rows = Chunk  # schema-valid rows: (row index, row object) pairs, and columns
+RowRule = Callable[..., Iterator[Hit]]
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A place in a file known when the finding is made (a header cell, say)."""
+
+    path: Path
+    line: int
+    column: int | None = None
+
+    def positions(self, pointers: list[str]) -> dict[str, tuple[int, int | None]]:
+        return {p: (self.line, self.column) for p in pointers}
+
+
+@dataclass(slots=True)
+class Session:
+    first: int  # row index of the session's first row
+    attributes: dict[str, Any] | None  # of its first schema-valid row
+    rows: int = 0  # rows (dialogue survey: per-turn rows)
+    next_id: int | None = None  # the block (turn) id expected next
+    summary_rows: int = 0  # dialogue survey: rows with turn_id -1
+    attributes_row: int = -1  # the row the attributes are from
+
+
+@dataclass
+class Table:
+    """One CSV file of the task, as the rules see it after reading."""
+
+    name: str
+    task: str
+    schema: str
+    doc: CsvDocument
+    complete: bool
+    header: list[str]
+    header_line: int
+    sessions: dict[str, Session] = field(default_factory=dict)
+    # evidence gathered while reading
+    unknown: list[str] = field(default_factory=list)  # columns the schema does not have
+    missing: list[str] = field(default_factory=list)  # required columns the header lacks
+    # (row, column, id, the id that should have come (None for a session's first row), first id)
+    order: list[tuple[int, str, int, int | None, int]] = field(default_factory=list)
+    attribute_changes: list[tuple[int, str, Any, Any, int]] = field(default_factory=list)
+    duplicates: list[tuple[int, str, int]] = field(default_factory=list)  # (row, session, first row)
+    sizes: dict[str, int] = field(default_factory=dict)  # metaphor: blocks per session
+
+    @property
+    def id_column(self) -> str:
+        return BLOCK_ID.get(self.task, ("order_id", 0))[0]
+
+    @property
+    def one_per_session(self) -> bool:
+        """Whether a session has one row in this file (a summary of it), not one per block."""
+        return self.name == ACCURACIES or (self.name == SURVEY and self.task != "dialogue")
+
+    def track(self, index: int, sid: str, block: Any, attributes: dict[str, Any] | None) -> None:
+        """Keep what the session rules need of one row: its session, its block id and (for a
+        schema-valid row only: a value the schema rejects is reported already) its attributes."""
+        session = self.sessions.get(sid)
+        if session is None:
+            session = self.sessions[sid] = Session(
+                index, attributes, attributes_row=-1 if attributes is None else index
+            )
+        else:
+            self._again(session, index, sid, attributes)
+        if not self.one_per_session:
+            self._block(session, index, block)
+
+    def _again(self, session: Session, index: int, sid: str, attributes: dict[str, Any] | None) -> None:
+        """A further row of a known session: a duplicate, or attributes to compare."""
+        if self.one_per_session:
+            self.duplicates.append((index, sid, session.first))
+        if attributes is None:
+            return
+        if session.attributes is None:
+            session.attributes, session.attributes_row = attributes, index
+        elif attributes != session.attributes:
+            for k, first in session.attributes.items():
+                value = attributes.get(k, first)
+                if value != first:
+                    self.attribute_changes.append((index, k, value, first, session.attributes_row))
+
+    def _block(self, session: Session, index: int, block: Any) -> None:
+        """Count a row in its session, and compare its block id with the one expected next."""
+        column, start = BLOCK_ID.get(self.task, ("order_id", 0))
+        if type(block) is not int:
+            if type(block) is float and block.is_integer():
+                block = int(block)
+            else:  # the schema reports it; the row still takes the next place in its session
+                session.rows += 1
+                session.next_id = (start if session.next_id is None else session.next_id) + 1
+                return
+        if block == -1 and self.name == SURVEY:  # the dialogue session row
+            session.summary_rows += 1
+            return
+        session.rows += 1
+        expected = start if session.next_id is None else session.next_id
+        if block != expected:
+            self.order.append((index, column, block, session.next_id, start))
+        session.next_id = block + 1
+
+    def spot(self, column: str) -> Spot:
+        cells = header_columns(self.header, self.header_line)
+        k = self.header.index(column) if column in self.header else 0
+        return Spot(self.doc.path, *cells[k]) if cells else Spot(self.doc.path, self.header_line)
+
+    def cell(self, index: int, columns: list[str]) -> str:
+        """The pointer of the first of these (empty) cells that the file has, else of the row."""
+        present = [c for c in columns if c in self.header]
+        return f"/{index}/{present[0]}" if present else f"/{index}"
+
+
+@dataclass
+class Task:
+    folder: Path
+    task: str | None
+    tolerance: float
+    tables: dict[str, Table] = field(default_factory=dict)
+    unexpected: list[Path] = field(default_factory=list)  # files the task does not have
+    unknown: Spot | None = None  # where the task could not be recognised
+
+    def others(self) -> Iterator[Table]:
+        """The tables compared with the event blocks: survey responses and accuracies."""
+        for name in (SURVEY, ACCURACIES):
+            if name in self.tables:
+                yield self.tables[name]
+
+
+def schema_name(task: str, file: str) -> str | None:
+    name = f"halie/v1/{task}/{FILES[file]}"
+    return name if name in available() else None
+
+
+def detect(headers: dict[str, list[str]]) -> str | None:
+    """The task whose schemas share the most columns with the files' headers."""
+    best, score = None, 0.0
+    for task in TASKS:
+        total, matched = 0.0, False
+        for file, header in headers.items():
+            name = schema_name(task, file)
+            if name is None:
+                continue
+            columns, props = set(header), set(load_schema(name).get("properties", {}))
+            share = len(columns & props) / len(columns | props)
+            total += share
+            matched = matched or share >= _DETECT
+        if matched and total > score:
+            best, score = task, total
+    return best
+
+
+# --- rules over rows ----------------------------------------------------------------------------
+
+
+def on_rows(*where: tuple[str, str], late: bool = False) -> Callable[[RowRule], RowRule]:
+    """Make a rule a row rule, run on the rows of these (task, file) as they are read; a late one
+    needs whole sessions (`table.sizes`), so it runs on a second reading of the file."""
+
+    def mark(fn: RowRule) -> RowRule:
+        fn.applies = frozenset(where)  # type: ignore[attr-defined]
+        fn.late = late  # type: ignore[attr-defined]
+        return fn
+
+    return mark
+
+
+def task_rules() -> list[Callable[..., Iterator[Hit]]]:
+    """The rules over the whole task, run once every file is read (a row rule has run while its
+    file was read)."""
+    return [r for r in rules_of("halie") if not hasattr(r, "applies")]
+
+
+def mismatches(
+    rows: Rows, key: str, want: Callable[[Any], tuple[str, ...]], columns: tuple[str, ...]
+) -> Iterator[tuple[int, Any, tuple[str, ...], tuple[str, ...]]]:
+    """(row index, value of `key`, its cells of `columns`, what `want` gives for the value) of the
+    rows where a cell of `columns` is not what `want` gives: an empty cell is not compared (the
+    column is optional, or the file lacks it). `want` runs once per distinct value, and the
+    columns are compared in C: only rows that differ are looked at one by one."""
+    keys = rows.column(key)
+    wanted = {value: want(value) for value in set(keys)}
+    expected = list(map(wanted.__getitem__, keys))
+    cells = [rows.column(c) for c in columns]
+    differ = []
+    for j, col in enumerate(cells):
+        empty = col.count("")
+        if empty == len(col):  # a column the file lacks, say: nothing to compare
+            continue
+        given = map(itemgetter(j), expected)
+        differ.append(map(and_, map(ne, col, repeat("")), map(ne, col, given)) if empty else map(ne, col, given))
+    if not differ:
+        return
+    for i in compress(range(len(keys)), reduce(lambda a, b: map(or_, a, b), differ)):
+        yield rows.indices[i], keys[i], tuple(col[i] for col in cells), expected[i]
+
+
+# --- reading --------------------------------------------------------------------------------------
+
+
+def _runs(table: Table, sids: list[Any], blocks: list[Any], columns: list[list[Any]]) -> list[int] | None:
+    """Where the runs of schema-valid rows start in a chunk, a run being rows that continue the
+    row before them: the same session and attributes, the next block id (compared in C). None
+    when the rows must be taken one by one (ids that are not integers, rows without a session,
+    files with one row per session or with session rows)."""
+    if table.one_per_session or table.name == SURVEY or "" in sids or set(map(type, blocks)) != {int}:
+        return None
+    steady = zip(
+        map(eq, sids[1:], sids),
+        map(eq, blocks[1:], map(add, blocks, repeat(1))),
+        *(map(eq, c[1:], c) for c in columns),
+        strict=True,
+    )
+    return [0, *compress(range(1, len(sids)), map(not_, map(all, steady)))]
+
+
+def _track(table: Table, chunk: Chunk, valid: list[bool] | None) -> None:
+    """Keep what the session rules need of a chunk of rows (`valid`: whether each row is
+    schema-valid; None: all are). A run of rows that continue one another changes only its
+    session's counts: its first row is taken, and the rest at once."""
+    sids, blocks = chunk.column("session_id"), chunk.column(table.id_column)
+    names = [a for a in ATTRIBUTES if a in table.header]
+    columns = [chunk.column(a) for a in names]
+    n = len(sids)
+    starts = (_runs(table, sids, blocks, columns) if valid is None else None) or list(range(n))
+    for a, b in pairwise([*starts, n]):
+        for i in range(a, b):
+            sid = sids[i]
+            if type(sid) is not str or not sid:  # the schema reports it
+                continue
+            attributes = None
+            if valid is None or valid[i]:
+                attributes = {k: c[i] for k, c in zip(names, columns, strict=True) if c[i] != ""}
+            changes = len(table.attribute_changes)
+            table.track(chunk.indices[i], sid, blocks[i], attributes)
+            if b - i > 1 and len(table.attribute_changes) == changes:
+                session = table.sessions[sid]  # the rest of the run: as the row before, one id on
+                session.rows += b - i - 1
+                session.next_id = blocks[b - 1] + 1
+                break
+
+
+def _header(table: Table, header: list[str], line: int) -> None:
+    """Compare the header with the schema's columns: what is unknown, what required is missing."""
+    schema = load_schema(table.schema)
+    props, required = schema.get("properties", {}), schema.get("required", [])
+    table.header, table.header_line = header, line
+    table.doc = CsvDocument(table.doc.path, header)
+    if schema.get("additionalProperties") is False:
+        table.unknown = [c for c in dict.fromkeys(header) if c not in props]
+    table.missing = [c for c in required if c not in header]
+
+
+def _chunks(ctx: Context, table: Table, csv: CsvFile, report: bool = True) -> Iterator[tuple[Chunk, list[bool] | None]]:
+    """Every data row, a chunk at a time, with whether each row is schema-valid (None: all of
+    them); schema errors go to ctx. A chunk is checked by one call, on the distinct values of
+    each column; only a chunk with an invalid row is checked row by row."""
+    builder: RowBuilder | None = None
+    required: set[str] = set()
+    for pending in csv.chunks(_CHUNK):
+        if builder is None:
+            _header(table, csv.header or [], csv.header_line)
+            builder = RowBuilder(table.header, table.schema)
+            required = {f'"{c}" is a required property' for c in table.missing}
+        chunk = builder.chunk(list(map(itemgetter(0), pending)), list(map(itemgetter(1), pending)))
+        if not csv.padded and chunk.valid():
+            yield chunk, None
+            continue
+        is_valid = validator(table.schema).is_valid
+        valid = list(map(is_valid, chunk.objects))
+        for (index, row), ok in zip(chunk, valid, strict=True) if report else ():
+            if not ok:
+                for code, ptr, message in schema_errors(table.schema, row):
+                    if not (ptr == "" and message in required):  # a missing column: reported at the header
+                        ctx.add(code, table.doc, f"/{index}{ptr}", message)
+        # A row short of cells passes its schema with them empty, but rules would point at cells
+        # that are not in the file: it is left to parse/ragged-row.
+        yield chunk, [ok and index not in csv.padded for index, ok in zip(chunk.indices, valid, strict=True)]
+    if builder is None and csv.header is not None:
+        _header(table, csv.header, csv.header_line)
+
+
+def _run(ctx: Context, rules: list[RowRule], task: Task, table: Table, rows: Rows) -> None:
+    for r in rules:
+        ctx.run(r, task, table, rows)
+
+
+def _read(ctx: Context, task: Task, path: Path, schema: str) -> Table:
+    """Read one file once (twice for rules that need whole sessions), keeping only evidence."""
+    assert task.task is not None
+    table = Table(path.name, task.task, schema, CsvDocument(path, []), True, [], 1)
+    here = [r for r in rules_of("halie") if (task.task, path.name) in getattr(r, "applies", ())]
+    row_rules = [r for r in here if not r.late]  # type: ignore[attr-defined]
+    late_rules = [r for r in here if r.late]  # type: ignore[attr-defined]
+    csv = CsvFile(path)
+    for chunk, valid in _chunks(ctx, table, csv):
+        _track(table, chunk, valid)
+        if row_rules:
+            _run(ctx, row_rules, task, table, chunk if valid is None else chunk.only(valid))
+    table.complete = csv.complete
+    ctx.problems(path, csv.problems)
+    if late_rules and table.complete and not table.missing:
+        table.sizes = {sid: s.rows for sid, s in table.sessions.items()}
+        for chunk, valid in _chunks(ctx, table, CsvFile(path), report=False):
+            _run(ctx, late_rules, task, table, chunk if valid is None else chunk.only(valid))
+    return table
+
+
+def load_task(unit: Unit, ctx: Context) -> Task:
+    """Recognise the task, then read, parse and schema-check its files (findings go to ctx)."""
+    headers = {f.name: h for f in unit.files if f.name in FILES and (h := read_header(f))}
+    task = Task(unit.root, detect(headers), ctx.config.tolerance)
+    if task.task is None:
+        for f in unit.files:
+            csv = CsvFile(f)
+            for _ in csv.rows():
+                pass
+            ctx.problems(f, csv.problems)
+            if csv.header is not None and len(csv.header) > 1 and task.unknown is None:
+                task.unknown = Spot(f, csv.header_line, 1)
+        return task
+    for f in unit.files:
+        name = schema_name(task.task, f.name)
+        if name is None:
+            task.unexpected.append(f)
+        else:
+            task.tables[f.name] = _read(ctx, task, f, name)
+    return task

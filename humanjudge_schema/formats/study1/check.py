@@ -1,0 +1,15 @@
+"""The study-1 check: stream the files into the model, then run the rules over it."""
+
+from __future__ import annotations
+
+from ...engine import Context
+from ...kinds import Unit
+from ...registry import rules_of
+from . import rules  # noqa: F401  (importing the rules registers them)
+from .model import load_study
+
+
+def check(unit: Unit, ctx: Context) -> None:
+    study = load_study(unit, ctx)
+    for r in rules_of("study1"):
+        ctx.run(r, study)
