@@ -9,7 +9,7 @@ from pathlib import Path
 from humanjudge_schema import validate
 from humanjudge_schema.config import Config
 from humanjudge_schema.engine import Context
-from humanjudge_schema.formats.coggym import rules as coggym
+from humanjudge_schema.formats.coggym import model as coggym
 from humanjudge_schema.kinds import find_units
 
 from .conftest import CASES

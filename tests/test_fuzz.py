@@ -667,7 +667,7 @@ def test_overall_of_a_file_without_the_column(tmp_path: Path) -> None:
 def test_the_mean_of_the_largest_doubles(tmp_path: Path) -> None:
     """Their sum overflows a double (math.fsum raised OverflowError, an engine/internal-error of
     coggym/mean-value); their mean does not."""
-    from humanjudge_schema.formats.coggym.aggregate import aggregate_tag
+    from humanjudge_schema.formats.coggym.aggregation import aggregate_tag
 
     big = [8.988465674311579e307, 8.98846567431158e307]
     assert aggregate_tag({"type": "single-slider", "tag": "t"}, big) == pytest.approx(8.98846567431158e307)

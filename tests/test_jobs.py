@@ -125,7 +125,9 @@ def test_an_interrupted_parallel_run_leaves_no_worker_behind(tmp_path: Path) -> 
     dataset = {
         "dataset": "d",
         "dataset_url": "https://example.org",
-        "annotations": [{"metric": "q", "category": "categorical", "labels_list": ["a", "b", "c"], "prompt": "{{ instance }}"}],
+        "annotations": [
+            {"metric": "q", "category": "categorical", "labels_list": ["a", "b", "c"], "prompt": "{{ instance }}"}
+        ],
         "instances": [dict(instance, id=str(i)) for i in range(20000)],
     }
     for n in range(6):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from humanjudge_schema import validate
-from humanjudge_schema.formats.textjudge.rules import corrections, patch
+from humanjudge_schema.formats.textjudge.aggregate import corrections, patch
 
 from .conftest import CASES, ROOT
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from humanjudge_schema import numbers, validate
-from humanjudge_schema.formats.coggym import rules as coggym
-from humanjudge_schema.formats.textjudge import rules as textjudge
+from humanjudge_schema.formats.coggym.rules import means as coggym
+from humanjudge_schema.formats.textjudge import aggregate as textjudge
 from humanjudge_schema.formats.textjudge.prompts import inspect_template
 
 from .conftest import CASES, ROOT

@@ -13,7 +13,7 @@ FORMAT = Format(
     "(instruction modules), `human_data_ind.json` (every participant's answers) and "
     "`human_data_mean.json` (the aggregates). The folder is checked as a whole: the rules "
     "compare the human data with the trials and the flow.",
-    check="humanjudge_schema.formats.coggym.rules:check",
+    check="humanjudge_schema.formats.coggym.check:check",
     aggregation=Aggregation(
         "humanjudge_schema.formats.coggym.aggregate:aggregate_experiment",
         what="a CogGym experiment folder",

@@ -1,0 +1,187 @@
+"""Questions about one tag's answers, answered the fast way.
+
+A large individual-data file holds millions of answers, and a rule that builds a pointer per
+answer costs seconds. Each question here is first put to what the interpreter gathers in C (the
+set of the answers' types, their distinct values, their minimum and maximum), and the answers are
+walked one by one, positions built, only when that says something is wrong. The test a rule
+gives is the only statement of what is wrong: the quick look and the walk both apply it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import compress, count
+from operator import itemgetter
+from typing import Any
+
+from ...finding import pointer
+
+_LIST = frozenset({list})
+_NUMBER = frozenset({int, float})
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The answer a query type stores: its JSON types and, for some types, a test of what it
+    holds."""
+
+    expected: str  # in words, for the message
+    types: frozenset[type]
+    holds: Callable[[Any], bool] | None = None
+
+    def misfits(self, answers: list[Any]) -> Iterator[int]:
+        """Positions of the answers that do not have the shape. Parsed JSON has exact types, so
+        the set of the answers' types decides a shape that is only types."""
+        if self.holds is None and set(map(type, answers)) <= self.types:
+            return
+        for k, answer in enumerate(answers):
+            if type(answer) not in self.types or (self.holds is not None and not self.holds(answer)):
+                yield k
+
+
+def _ranked(answer: list[Any]) -> bool:
+    return all(isinstance(x, dict) and "rank" in x for x in answer)
+
+
+_SHAPES = {
+    "single-slider": Shape("a number", frozenset({int, float, type(None)})),
+    "multi-choice": Shape("{idx, option_text}", frozenset({dict, int})),
+    "multi-select": Shape("a row of 0/1 per option", _LIST),
+    "multi-slider": Shape("{label: [values]}", frozenset({dict}), lambda answer: "idx" not in answer),
+    "textbox": Shape("text", frozenset({str, type(None)})),
+    "ranking": Shape("a list of {idx, option_text, rank}", _LIST, _ranked),
+}
+
+
+def shape_of(kind: str, clicks: int) -> Shape | None:
+    """The shape of an answer to a query of this type (a single-slider with num_clicks above 1
+    stores a list of clicks); None for a type whose answers have no shape to check."""
+    if kind == "single-slider" and clicks > 1:
+        return Shape(f"a list of {clicks} values (num_clicks)", _LIST)
+    return _SHAPES.get(kind)
+
+
+_IDX = itemgetter("idx")
+_IDX_TEXT = itemgetter("idx", "option_text")
+_INT = frozenset({int})
+
+
+@dataclass
+class Choices:
+    """The choices of one tag's answers: each answer of a multi-choice (an {idx, option_text}
+    object or a bare index), each ranked item of a ranking."""
+
+    sid: str
+    tag: str
+    query: dict[str, Any]
+    answers: list[Any]
+
+    @functools.cached_property
+    def distinct(self) -> set[tuple[int, Any]] | None:
+        """The distinct (idx, option_text) of a multi-choice whose every answer is such an object
+        with an integer idx, gathered in C; None otherwise. (An idx of 1.0 equals 1 in a set, but
+        it is no index: it would hide the answers that have 1, or stand for them.)"""
+        if self.query["type"] != "multi-choice":
+            return None
+        try:
+            if set(map(type, map(_IDX, self.answers))) <= _INT:
+                return set(map(_IDX_TEXT, self.answers))
+        except (TypeError, KeyError):
+            pass
+        return None
+
+    def bare(self) -> list[int]:
+        """Positions of the answers that are a bare index instead of {idx, option_text}."""
+        if self.distinct is not None:
+            return []
+        return [k for k, r in enumerate(self.answers) if isinstance(r, int) and not isinstance(r, bool)]
+
+    def where(self, wrong: Callable[[Any, list[Any]], bool], options: list[Any]) -> Iterator[tuple[str, Any]]:
+        """(pointer, choice) of every choice for which wrong(choice, options) holds. The test reads
+        a choice's idx and option_text, so when every answer is an {idx, option_text} object it is
+        put to each distinct pair only, and the answers whose pair is wrong are found in C."""
+        distinct = self.distinct
+        if distinct is None:
+            for ptr, choice in self._each():
+                if wrong(choice, options):
+                    yield ptr, choice
+            return
+        bad = {(i, t) for i, t in distinct if wrong({"idx": i, "option_text": t}, options)}
+        if bad:
+            for k, pair in enumerate(map(_IDX_TEXT, self.answers)):
+                if pair in bad:
+                    yield pointer(self.sid, self.tag, k), self.answers[k]
+
+    def _each(self) -> Iterator[tuple[str, Any]]:
+        sid, tag = self.sid, self.tag
+        if self.query["type"] == "ranking":
+            for k, r in enumerate(self.answers):
+                if isinstance(r, list):
+                    for j, x in enumerate(r):
+                        yield f"{pointer(sid, tag, k)}/{j}", x
+        else:
+            for k, r in enumerate(self.answers):
+                yield pointer(sid, tag, k), r
+
+
+def rows_where(
+    answers: list[Any], problem: Callable[[Any, int], str | None], n: int, fine: set[tuple[Any, ...]]
+) -> Iterator[tuple[int, str]]:
+    """(position, problem) of every answer that is a list (a row) and of which problem(row, n)
+    says something. When every answer is a row of numbers, only its distinct rows (as tuples)
+    that are not known to be fine are put to the test, and the rows that are wrong are found in
+    C; `fine` is where the caller keeps the rows found fine, from one array to the next."""
+    if set(map(type, answers)) <= _LIST:
+        try:
+            distinct = set(map(tuple, answers))
+        except TypeError:  # a row holding an object: each row on its own
+            pass
+        else:
+            bad = {row for row in distinct - fine if problem(row, n)}
+            fine |= distinct - bad
+            if bad:
+                for k in compress(count(), map(bad.__contains__, map(tuple, answers))):
+                    said = problem(answers[k], n)  # the list says what its tuple said
+                    if said:
+                        yield k, said
+            return
+    for k, row in enumerate(answers):
+        if isinstance(row, list):
+            said = problem(row, n)
+            if said:
+                yield k, said
+
+
+def slider_arrays(kind: str, answers: list[Any]) -> Iterator[tuple[tuple[object, ...], list[Any]]]:
+    """(path below the tag, list of values) of every array of slider values of one tag: each
+    label's values of a multi-slider; each participant's clicks and the single values of a
+    single-slider."""
+    if kind == "multi-slider":
+        for k, r in enumerate(answers):
+            if isinstance(r, dict):
+                for label, values in r.items():
+                    if isinstance(values, list):
+                        yield (k, label), values
+        return
+    if list not in set(map(type, answers)):
+        yield (), answers
+        return
+    for k, r in enumerate(answers):
+        if isinstance(r, list):
+            yield (k,), r
+    yield (), [r for r in answers if not isinstance(r, list)]
+
+
+def outside(values: list[Any], lo: float, hi: float) -> list[int]:
+    """Positions of the numbers (a bool or null is none) outside [lo, hi]. The minimum and the
+    maximum decide the common case; values that do not compare (a string among numbers) are the
+    schema's or coggym/response-shape's finding, and none is reported here."""
+    numbers = [v for v in values if v is not None] if None in values else values
+    try:
+        if not numbers or (lo <= min(numbers) and max(numbers) <= hi):
+            return []
+    except TypeError:
+        return []
+    return [j for j, v in enumerate(values) if type(v) in _NUMBER and not lo <= v <= hi]

@@ -1,0 +1,598 @@
+"""The CogGym model: what the loader gathers from an experiment folder, and the facts the rules
+share.
+
+Each document (each record of a JSON Lines file) is checked against its schema, then read into
+the model part by part: where a schema error lies, the object holding it is replaced by a `Part`
+that keeps every member that is intact, so a trial whose `option` is misspelt still has its id,
+its stimuli, its other queries and the tag of that query. Rules read only what the model hands
+them and skip a part that is absent or broken: the schema error is the one finding of its
+cause, and no other finding is lost to it. Totals over the whole experiment (the query types,
+the ratings judgment_count counts, what responseType should list) are computed here once, for
+every rule that needs them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ...engine import Context, schema_errors
+from ...finding import escape_token
+from ...kinds import Unit
+from ...readers.jsonfile import BROKEN, JsonDocument, JsonlDocument, load
+from .aggregation import META_KEYS
+from .answers import Choices, rows_where
+
+SCHEMA = "coggym/v1/"
+_URL_PREFIXES = ("http://", "https://", "data:", "//")
+
+
+# --- what is intact of each document -------------------------------------------------------------
+
+
+class Part(dict[str, Any]):
+    """What is intact of an object that failed its schema: the members with no schema error at
+    or under them, and what is intact of the containers read piece by piece (queries, stimuli,
+    flow blocks, the human data's stimuli). `broken` names every member that has an error at or
+    under it and every required member that is absent."""
+
+    __slots__ = ("broken",)
+
+    def __init__(self, members: dict[str, Any], broken: frozenset[str]) -> None:
+        super().__init__(members)
+        self.broken = broken
+
+
+_INTACT: frozenset[str] = frozenset()
+
+
+def _broken(obj: Any) -> frozenset[str]:
+    """The members of an object that broke its schema (none for an intact object)."""
+    return obj.broken if isinstance(obj, Part) else _INTACT
+
+
+def _keys(obj: dict[str, Any]) -> list[str]:
+    """Every member name of an object as read, intact or not (broken scalars are left out of a
+    Part's members but are still keys of the object)."""
+    broken = _broken(obj)
+    return list(obj) + [k for k in broken if k not in obj] if broken else list(obj)
+
+
+_REQUIRED = re.compile(r'(".*") is a required property')
+
+
+@dataclass
+class _Damage:
+    """Where a value's schema errors lie: every pointer at or above an error, the values that
+    are themselves wrong (an error at their own pointer other than a missing member: the wrong
+    type, too few items), and the required members absent from each object."""
+
+    under: set[str] = field(default_factory=set)
+    wrong: set[str] = field(default_factory=set)
+    # the messages of the required errors of each object, read only for the objects kept
+    required: dict[str, list[str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, errors: list[tuple[str, str, str]]) -> _Damage:
+        under: set[str] = set()
+        wrong: set[str] = set()
+        required: dict[str, list[str]] = {}
+        for code, ptr, message in errors:  # a file broken everywhere has millions: kept lean
+            if code == "schema/required":
+                required.setdefault(ptr, []).append(message)
+            else:
+                wrong.add(ptr)
+            while ptr not in under:
+                under.add(ptr)
+                if not ptr:
+                    break
+                ptr = ptr[: ptr.rindex("/")]
+        return cls(under, wrong, required)
+
+    def absent(self, ptr: str) -> set[str]:
+        """The required members the object at ptr lacks, as the schema's messages name them."""
+        names = set()
+        for message in self.required.get(ptr, ()):
+            if m := _REQUIRED.fullmatch(message):
+                with contextlib.suppress(orjson.JSONDecodeError):
+                    names.add(orjson.loads(m.group(1)))
+        return names
+
+
+Cleaner = Callable[[Any, str, _Damage], Any]
+
+
+def _part(
+    value: Any, ptr: str, damage: _Damage, keep: dict[str, Cleaner] | None = None, other: Cleaner | None = None
+) -> Any:
+    """`value` itself when no error lies at or under it; else, for an object whose errors lie
+    in its members (or are members it lacks), a Part of its intact members plus what `keep` (by
+    name) or `other` (any other name) keeps of the broken ones; else None."""
+    if ptr not in damage.under:
+        return value
+    if not isinstance(value, dict) or ptr in damage.wrong:
+        return None
+    members: dict[str, Any] = {}
+    broken = damage.absent(ptr)
+    for key, member in value.items():
+        at = f"{ptr}/{escape_token(key)}"
+        if at not in damage.under:
+            members[key] = member
+            continue
+        broken.add(key)
+        clean = keep.get(key, other) if keep else other
+        kept = clean(member, at, damage) if clean is not None else None
+        if kept is not None:
+            members[key] = kept
+    return Part(members, frozenset(broken))
+
+
+def _each(clean: Cleaner) -> Cleaner:
+    """A cleaner for a list whose errors lie in its elements: positions are kept, a broken
+    element becomes what `clean` keeps of it (None when nothing). A list that is itself wrong
+    (too short, not a list) is dropped: its length means nothing."""
+
+    def run(value: Any, ptr: str, damage: _Damage) -> Any:
+        if not isinstance(value, list) or ptr in damage.wrong:
+            return None
+        return [clean(x, f"{ptr}/{i}", damage) for i, x in enumerate(value)]
+
+    return run
+
+
+def _fields(keep: dict[str, Cleaner] | None = None, other: Cleaner | None = None) -> Cleaner:
+    return functools.partial(_part, keep=keep, other=other)
+
+
+_slider = _fields({"labels": _each(_fields())})
+_query = _fields({"slider_config": _slider})
+_queries = _each(_query)
+_trial = _fields({"stimuli": _each(_fields()), "queries": _queries})
+_module = _fields({"queries": _queries})
+_ids = _each(_each(_part))  # blocks: lists of ids; a broken id becomes None
+_config = _fields(
+    {
+        "responseType": _each(_part),
+        "experimentFlow": _each(_fields({"blocks": _ids, "sequences": _each(_fields({"blocks": _ids}))})),
+    }
+)
+# Human data: a stimulus keeps its intact tags; an ind response array with an error inside is
+# left out (rules that only count its elements read it as read, see Experiment.response_lists);
+# a mean object keeps its intact option keys.
+_metadata: dict[str, Cleaner] = {"participants_info": _fields(), "judgment_count": lambda *_: None}
+_ind = _fields(_metadata, other=_fields())
+_mean = _fields(_metadata, other=_fields(other=_fields()))
+
+
+def objects(items: Any) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(position, object) of the objects of a list that can be read (a broken element is None)."""
+    if isinstance(items, list):
+        for k, x in enumerate(items):
+            if isinstance(x, dict):
+                yield k, x
+
+
+# --- the documents ----------------------------------------------------------------------------
+
+
+@dataclass
+class Records:
+    """The records of one JSON Lines file as the model reads them."""
+
+    doc: JsonlDocument | None = None
+    # (record index, record) of every record that is an object, with only its intact parts
+    readable: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    # id -> (record index, record): the first record of each id that can be read
+    by_id: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    # lines whose record did not parse or is not an object
+    unread: list[int] = field(default_factory=list)
+    # lines of records that can be read but have no readable id
+    anonymous: list[int] = field(default_factory=list)
+
+    @property
+    def ids_complete(self) -> bool:
+        """Every record's id can be read: an id not among them is certainly not in the file."""
+        return not self.unread and not self.anonymous
+
+    def where(self, i: int, name: str) -> str:
+        """Record i in words: "trial.jsonl line 7" (the file's name alone when it did not parse)."""
+        return f"{name} line {self.doc.lines[i]}" if self.doc is not None else name
+
+
+def _load_jsonl(ctx: Context, path: Path | None, schema: str, clean: Cleaner) -> Records:
+    out = Records()
+    if path is None:
+        return out
+    doc, problems = load(path, ctx.config.max_document_bytes)
+    ctx.problems(path, problems, doc)
+    if not isinstance(doc, JsonlDocument):
+        return out
+    out.doc = doc
+    for i, record in enumerate(doc.records):
+        if record is not BROKEN:
+            errors = schema_errors(schema, record)
+            if errors:
+                for code, ptr, message in errors:
+                    ctx.add(code, doc, f"/{i}{ptr}", message)
+                record = clean(record, "", _Damage.of(errors))
+        if not isinstance(record, dict):
+            out.unread.append(doc.lines[i])
+            continue
+        out.readable.append((i, record))
+        rid = record.get("id")
+        if isinstance(rid, str):
+            out.by_id.setdefault(rid, (i, record))
+        else:
+            out.anonymous.append(doc.lines[i])
+    return out
+
+
+def _load_json(ctx: Context, path: Path | None, schema: str, clean: Cleaner) -> tuple[JsonDocument | None, Any]:
+    """The document and what is intact of it; (None, {}) when it is absent, does not parse or
+    is not an object."""
+    if path is None:
+        return None, {}
+    doc, problems = load(path, ctx.config.max_document_bytes)
+    ctx.problems(path, problems, doc)
+    if not isinstance(doc, JsonDocument):
+        return None, {}
+    errors = schema_errors(schema, doc.data)
+    for code, ptr, message in errors:
+        ctx.add(code, doc, ptr, message)
+    data = clean(doc.data, "", _Damage.of(errors)) if errors else doc.data
+    if not isinstance(data, dict):
+        return None, {}
+    return doc, data
+
+
+# --- the experiment ---------------------------------------------------------------------------
+
+
+@dataclass
+class Experiment:
+    """One experiment as the rules see it. Documents are kept whenever they parse (findings
+    point into them); what rules read is the intact part of each (`settings`, `trials`,
+    `ind_data`, ...), never a value that broke its schema."""
+
+    folder: Path
+    tolerance: float
+    at_most: bool  # response arrays may be shorter than participants_info.count
+    config: JsonDocument | None = None
+    settings: dict[str, Any] = field(default_factory=dict)  # the intact part of config.json
+    trial_records: Records = field(default_factory=Records)
+    module_records: Records = field(default_factory=Records)
+    ind: JsonDocument | None = None
+    ind_data: dict[str, Any] = field(default_factory=dict)
+    mean: JsonDocument | None = None
+    mean_data: dict[str, Any] = field(default_factory=dict)
+    # whether a configuration selects a code: a check that cannot be done is reported only
+    # when the check itself was asked for
+    wants: Callable[[str], bool] = lambda code: True
+    # (test, width) -> the rows that test found fine: see rows_where
+    _fine_rows: dict[tuple[Callable[..., Any], int], set[tuple[Any, ...]]] = field(
+        default_factory=dict, init=False, repr=False
+    )
+
+    @property
+    def trial_doc(self) -> JsonlDocument | None:
+        return self.trial_records.doc
+
+    @property
+    def module_doc(self) -> JsonlDocument | None:
+        return self.module_records.doc
+
+    @property
+    def trials(self) -> dict[str, tuple[int, dict[str, Any]]]:
+        """id -> (record index, record): the first trial of each id, with only its intact parts."""
+        return self.trial_records.by_id
+
+    @property
+    def modules(self) -> dict[str, tuple[int, dict[str, Any]]]:
+        return self.module_records.by_id
+
+    @property
+    def trial_ids(self) -> set[str]:
+        return set(self.trial_records.by_id)
+
+    @property
+    def module_ids(self) -> set[str]:
+        return set(self.module_records.by_id)
+
+    @property
+    def ids_complete(self) -> bool:
+        """Every trial and module record has an id that can be read: a reference to an id that
+        is not there is then certainly dangling."""
+        return self.trial_records.ids_complete and self.module_records.ids_complete
+
+    @functools.cached_property
+    def types(self) -> QueryTypes:
+        return _query_types(self)
+
+    @functools.cached_property
+    def ratings(self) -> Ratings:
+        return _ratings(self)
+
+    @functools.cached_property
+    def response_types(self) -> ResponseTypes:
+        return _response_types(self)
+
+    @functools.cached_property
+    def media(self) -> list[tuple[str, str, bool]]:
+        """(pointer, relative url, file exists) for every local media reference of the trials."""
+        out = []
+        for i, trial in self.trial_records.readable:
+            for si, stimulus in objects(trial.get("stimuli")):
+                for k, url in enumerate(stimulus.get("media_url", [])):
+                    if not url.startswith(_URL_PREFIXES):
+                        out.append((f"/{i}/stimuli/{si}/media_url/{k}", url, (self.folder / url.lstrip("/")).is_file()))
+        return out
+
+    @functools.cached_property
+    def _tags(self) -> tuple[dict[str, dict[str, dict[str, Any]]], set[str]]:
+        tags: dict[str, dict[str, dict[str, Any]]] = {}
+        complete = set()
+        for tid, (_, trial) in self.trials.items():
+            out: dict[str, dict[str, Any]] = {}
+            whole = isinstance(trial.get("queries"), list)
+            for q in trial.get("queries", []) if whole else ():
+                kind = q.get("type") if isinstance(q, dict) else None
+                if kind is None:
+                    whole = False
+                elif kind != "text-instruction":
+                    if "tag" in q:
+                        out.setdefault(q["tag"], q)
+                    else:
+                        whole = False
+            tags[tid] = out
+            if whole:
+                complete.add(tid)
+        return tags, complete
+
+    def queries(self, trial_id: str) -> dict[str, dict[str, Any]]:
+        """tag -> query of a trial (the first query with that tag), for every query whose type
+        and tag can be read; {} for an unknown trial."""
+        return self._tags[0].get(trial_id, {})
+
+    def tags_complete(self, trial_id: str) -> bool:
+        """Every query of the trial has a readable type and, where its type needs one, a
+        readable tag: a key that is not among `queries` is then certainly no tag."""
+        return trial_id in self._tags[1]
+
+    def responses(self) -> Iterator[tuple[str, str, dict[str, Any], list[Any]]]:
+        """(stimulus id, tag, query, responses) for every intact response array of a tag of a
+        known trial in the ind file."""
+        tags = self._tags[0]
+        for sid, stimulus in self.ind_data.items():
+            queries = tags.get(sid)
+            if not queries or not isinstance(stimulus, dict) or sid in META_KEYS:
+                continue
+            for tag, responses in stimulus.items():
+                if tag in queries:
+                    yield sid, tag, queries[tag], responses
+
+    def response_lists(self) -> Iterator[tuple[str, str, dict[str, Any], list[Any]]]:
+        """Like `responses`, but also every array with a schema error inside it, as read: for
+        rules that only count elements, which an error inside one does not change."""
+        if self.ind is None:
+            return
+        tags = self._tags[0]
+        for sid, stimulus in self.ind.data.items():
+            queries = tags.get(sid)
+            if not queries or not isinstance(stimulus, dict) or sid in META_KEYS:
+                continue
+            for tag, responses in stimulus.items():
+                if tag in queries and isinstance(responses, list):
+                    yield sid, tag, queries[tag], responses
+
+    @functools.cached_property
+    def _choices(self) -> list[Choices]:
+        return [
+            Choices(sid, tag, q, responses)
+            for sid, tag, q, responses in self.responses()
+            if q["type"] in ("multi-choice", "ranking")
+        ]
+
+    def choices(self) -> list[Choices]:
+        """The choices of every intact response array of a multi-choice or ranking query, in the
+        order of `responses`; the rules about choices share what each has gathered."""
+        return self._choices
+
+    def rows_where(
+        self, answers: list[Any], problem: Callable[[Any, int], str | None], n: int
+    ) -> Iterator[tuple[int, str]]:
+        """(position, problem) of every row (list answer) of which problem(row, n) says
+        something. A distinct row is put to the test once in the whole experiment: the rows
+        found fine are remembered, so an array whose every row is known is decided in C."""
+        return rows_where(answers, problem, n, self._fine_rows.setdefault((problem, n), set()))
+
+    def quiz_queries(self) -> Iterator[tuple[int, int, dict[str, Any]]]:
+        """(record index, query position, query) of every readable query of a comprehension quiz.
+        Only a quiz's queries are checked by the schema; queries on other module types are not
+        part of the format and are left alone."""
+        for i, module in self.module_records.readable:
+            if module.get("type") == "comprehension_quiz":
+                for qi, q in objects(module.get("queries")):
+                    yield i, qi, q
+
+    def trial_queries(self) -> Iterator[tuple[int, int, dict[str, Any]]]:
+        """(record index, query position, query) of every readable query of every trial."""
+        for i, trial in self.trial_records.readable:
+            for qi, q in objects(trial.get("queries")):
+                yield i, qi, q
+
+
+def load_experiment(unit: Unit, ctx: Context) -> Experiment:
+    """Read, parse and schema-check the experiment's files (findings go to ctx)."""
+    mode = ctx.config.option("coggym", "response-count")
+    exp = Experiment(unit.root, ctx.config.tolerance, mode == "at-most", wants=ctx.config.wants)
+    exp.config, exp.settings = _load_json(ctx, unit.file("config.json"), SCHEMA + "config", _config)
+    exp.trial_records = _load_jsonl(ctx, unit.file("trial.jsonl"), SCHEMA + "trial", _trial)
+    exp.module_records = _load_jsonl(ctx, unit.file("instruction.jsonl"), SCHEMA + "instruction", _module)
+    exp.ind, exp.ind_data = _load_json(ctx, unit.file("human_data_ind.json"), SCHEMA + "human-data-ind", _ind)
+    exp.mean, exp.mean_data = _load_json(ctx, unit.file("human_data_mean.json"), SCHEMA + "human-data-mean", _mean)
+    return exp
+
+
+# --- facts of a query -------------------------------------------------------------------------
+
+
+def clicks_of(q: dict[str, Any]) -> int | None:
+    """num_clicks of a slider query (1 when absent); None when its slider_config cannot be read."""
+    cfg = q.get("slider_config")
+    if not isinstance(cfg, dict):
+        return None
+    if "num_clicks" in cfg:
+        clicks: int = cfg["num_clicks"]
+        return clicks
+    return None if "num_clicks" in _broken(cfg) else 1
+
+
+def slider_range(q: dict[str, Any]) -> tuple[float, float] | None:
+    """(min, max) of a slider query, or None when they cannot be read."""
+    cfg = q.get("slider_config")
+    if isinstance(cfg, dict) and "min" in cfg and "max" in cfg:
+        return cfg["min"], cfg["max"]
+    return None
+
+
+# --- totals over the whole experiment ---------------------------------------------------------
+
+
+@dataclass
+class QueryTypes:
+    used: set[str] = field(default_factory=set)  # the type of every readable query, trial or quiz
+    collecting: set[str] = field(default_factory=set)  # the types of trial queries that collect responses
+    unread: list[str] = field(default_factory=list)  # records holding a query whose type cannot be read
+
+
+def _query_types(exp: Experiment) -> QueryTypes:
+    out = QueryTypes()
+    trials, modules = exp.trial_records, exp.module_records
+    out.unread += [f"trial.jsonl line {line}" for line in trials.unread]
+    for i, trial in trials.readable:
+        queries = trial.get("queries")
+        if not isinstance(queries, list):
+            if "queries" in _broken(trial):
+                out.unread.append(trials.where(i, "trial.jsonl"))
+            continue
+        kinds = [q.get("type") if isinstance(q, dict) else None for q in queries]
+        if None in kinds:
+            out.unread.append(trials.where(i, "trial.jsonl"))
+        out.used.update(k for k in kinds if k is not None)
+        out.collecting.update(k for k in kinds if k is not None and k != "text-instruction")
+    # Quiz questions count as used (they may be listed) but need not be listed.
+    out.unread += [f"instruction.jsonl line {line}" for line in modules.unread]
+    for i, module in modules.readable:
+        kind = module.get("type")
+        if kind is None and ("queries" in module or "queries" in _broken(module)):
+            out.unread.append(modules.where(i, "instruction.jsonl"))  # it may be a quiz
+        elif kind == "comprehension_quiz":
+            queries = module.get("queries")
+            kinds = (
+                [q.get("type") if isinstance(q, dict) else None for q in queries]
+                if isinstance(queries, list)
+                else [None]
+            )
+            if None in kinds:
+                out.unread.append(modules.where(i, "instruction.jsonl"))
+            out.used.update(k for k in kinds if k is not None)
+    return out
+
+
+@dataclass
+class ResponseTypes:
+    """config.json's responseType against the query types."""
+
+    unused: list[tuple[int, str]] = field(default_factory=list)  # (position, listed type no query uses)
+    missing: list[str] = field(default_factory=list)  # types of collecting queries that are not listed
+    undecided: list[str] = field(default_factory=list)  # types either way, had the unread been read
+    unread: list[str] = field(default_factory=list)  # what could not be read
+
+
+def _response_types(exp: Experiment) -> ResponseTypes:
+    out = ResponseTypes()
+    stated = exp.settings.get("responseType")
+    if exp.trial_doc is None or not isinstance(stated, list):
+        return out
+    types = exp.types
+    for k, kind in enumerate(stated):
+        if isinstance(kind, str) and kind not in types.used:
+            if types.unread:  # an unread query may be of that type
+                out.undecided.append(kind)
+            else:
+                out.unused.append((k, kind))
+    out.unread = [f"the queries of {where}" for where in types.unread]
+    out.missing = sorted(types.collecting - {k for k in stated if isinstance(k, str)})
+    if not all(isinstance(k, str) for k in stated):  # a broken entry may be the one that lists them
+        out.undecided += out.missing
+        out.missing = []
+        out.unread.append("an entry of responseType")
+    return out
+
+
+@dataclass
+class Ratings:
+    """The individual ratings of the ind file, counted as judgment_count counts them."""
+
+    tags: int = 0  # in the arrays of query tags: judgment_count's definition
+    others: int = 0  # elements of the arrays under keys that are no tag (or of no trial)
+    unread: list[str] = field(default_factory=list)  # parts whose count cannot be known
+
+
+def _ratings(exp: Experiment) -> Ratings:
+    out = Ratings()
+    if exp.ind is None:
+        return out
+    for sid, stimulus in exp.ind.data.items():
+        if sid in META_KEYS:
+            continue
+        if not isinstance(stimulus, dict) or (sid not in exp.trials and not exp.trial_records.ids_complete):
+            out.unread.append(f"stimulus {sid!r}")  # or the trial whose id is unreadable
+            continue
+        if sid not in exp.trials:
+            out.others += sum(len(v) for v in stimulus.values() if isinstance(v, list))
+            continue
+        queries, complete = exp.queries(sid), exp.tags_complete(sid)
+        intact = exp.ind_data.get(sid)
+        for tag, responses in stimulus.items():
+            q = queries.get(tag)
+            if q is None:
+                if not complete:  # it may be the tag of a query whose tag is unreadable
+                    out.unread.append(f"{sid}/{tag}")
+                elif isinstance(responses, list):
+                    out.others += len(responses)
+            elif not isinstance(responses, list) or not _countable(q, responses, tag in _broken(intact)):
+                out.unread.append(f"{sid}/{tag}")
+            else:
+                out.tags += judgment_count_of(q, responses)
+    return out
+
+
+def _countable(q: dict[str, Any], responses: list[Any], broken: bool) -> bool:
+    """Whether judgment_count_of gives the number of ratings of an array. One per element does,
+    even when an element breaks the schema; a count inside the elements (num_clicks, the labels of
+    a multi-slider) does when the containers it counts are there, whatever their contents."""
+    if q["type"] == "single-slider":
+        clicks = clicks_of(q)
+        return clicks is not None and (clicks == 1 or not broken or not any(isinstance(r, dict) for r in responses))
+    if q["type"] == "multi-slider" and broken:
+        return all(isinstance(r, dict) and r and all(isinstance(v, list) for v in r.values()) for r in responses)
+    return True
+
+
+def judgment_count_of(query: dict[str, Any], responses: list[Any]) -> int:
+    """The number of individual ratings in one tag's responses, as judgment_count counts them:
+    one per answer (nulls included), one per click when num_clicks > 1, one per multi-select row,
+    and one per label value for multi-slider."""
+    if query["type"] == "multi-slider":
+        return sum(len(v) for r in responses if isinstance(r, dict) for v in r.values() if isinstance(v, list))
+    if query["type"] == "single-slider" and (clicks_of(query) or 1) > 1:
+        return sum(len(r) if isinstance(r, list) else 1 for r in responses)
+    return len(responses)

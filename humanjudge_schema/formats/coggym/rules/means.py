@@ -1,0 +1,196 @@
+"""Rules on human_data_mean.json: its keys name the trials' tags and options, every question that
+needs a mean has one, and every value is the aggregate of the individual responses
+(`aggregation`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ....engine import Hit
+from ....finding import pointer
+from ....numbers import fmt_number, same_value
+from ....registry import rule
+from ..aggregation import META_KEYS, aggregate_tag, choice_counts, option_key
+from ..model import Experiment, _broken, _keys
+from .phrasing import short, some
+
+# Query types whose mean a mean file must hold; the others' aggregates are optional.
+_MEAN_REQUIRED = frozenset({"single-slider", "multi-choice", "multi-slider"})
+# Query types whose mean is an object of one value per option.
+_OPTION_MEANS = frozenset({"multi-choice", "multi-slider", "multi-select"})
+# What a single-slider's answers may be for a mean to be computed: numbers, nulls, click lists.
+_SLIDER_TYPES = frozenset({int, float, type(None), list})
+
+
+def _mean_keys(q: dict[str, Any]) -> list[str] | None:
+    """The keys a mean object of this query may have, or None when the mean is a number/free.
+    The query must have its options (see `_means_readable`)."""
+    if q["type"] in _OPTION_MEANS:
+        return [option_key(q["tag"], k) for k in range(1, len(q["option"]) + 1)]
+    return None
+
+
+def _means_readable(q: dict[str, Any]) -> bool:
+    """Whether the query has what its mean keys are made from: options for the per-option types."""
+    return q["type"] not in _OPTION_MEANS or "option" in q
+
+
+def _stray_keys(value: dict[str, Any], keys: list[str]) -> list[str]:
+    """The keys of a mean object that are no option key, in the object's order."""
+    known = set(keys)
+    return [k for k in _keys(value) if k not in known]
+
+
+@rule(
+    "coggym/mean-key",
+    "mean keys match the trial's tags and option positions",
+    why="A mean file mirrors the ind file: tag -> number for sliders, tag -> {tag_K: value} for "
+    "choices (K = option position, 1-based). Keys are matched against the known tags and option "
+    "counts, never parsed, because tags can themselves end in _<digits>. A key that is no option "
+    "key while an option key is missing is one misnumbered key: it is reported once, at the key, "
+    "naming the missing ones, and its values are not compared until the keys match.",
+    bad='"option": ["a", "b"]; "goal": {"goal_1": 0.5, "goal_3": 0.5}',
+    good='"goal": {"goal_1": 0.5, "goal_2": 0.5}',
+)
+def mean_key(exp: Experiment) -> Iterator[Hit]:
+    if exp.mean is None or exp.trial_doc is None:
+        return
+    for sid, stimulus in exp.mean_data.items():
+        if sid in META_KEYS or not isinstance(stimulus, dict):
+            continue
+        queries = exp.queries(sid)
+        for tag, value in stimulus.items():
+            q = queries.get(tag)
+            if q is None or not _means_readable(q):
+                continue  # coggym/unknown-tag, or the schema error that broke the options
+            for path, message in _key_problems(q, tag, value):
+                yield exp.mean, pointer(sid, tag, *path), message
+
+
+def _key_problems(q: dict[str, Any], tag: str, value: Any) -> Iterator[tuple[tuple[str, ...], str]]:
+    """(path below the tag, message) of what is wrong with the form or the keys of one stored mean."""
+    keys = _mean_keys(q)
+    if keys is None:
+        if q["type"] == "single-slider" and not (value is None or isinstance(value, (int, float))):
+            yield (), f"the mean of a single-slider is a number, got {short(value)}"
+        return
+    if not isinstance(value, dict):
+        yield (), f"expected {{{keys[0] if keys else tag + '_1'}: ...}} per option, got {short(value)}"
+        return
+    missing = [k for k in keys if k not in value and k not in _broken(value)] if q["type"] == "multi-slider" else []
+    stray = _stray_keys(value, keys)
+    note = f"; no mean for {some([repr(k) for k in missing])}" if missing else ""
+    for key in stray:
+        yield (key,), f"{key!r} is not {tag}_K for an option K in 1..{len(keys)}{note}"
+    if not stray:
+        for key in missing:
+            yield (), f"no mean for {key!r}"
+
+
+@rule(
+    "coggym/mean-missing",
+    "every slider and choice question with responses has a mean",
+    why="For single-slider, multi-choice and multi-slider questions the mean file is the "
+    "summary people use; a stimulus or tag left out of it is silently missing from analyses.",
+    bad='ind: "trial_2": {"rating": [3, 4]}; mean: no "trial_2"',
+    good='mean: "trial_2": {"rating": 3.5}',
+)
+def mean_missing(exp: Experiment) -> Iterator[Hit]:
+    if exp.mean is None:
+        return
+    absent: set[str] = set()
+    for sid, tag, q, responses in exp.response_lists():
+        if q["type"] not in _MEAN_REQUIRED or not responses:
+            continue
+        stored = exp.mean.data.get(sid)
+        if stored is None and sid not in exp.mean.data:
+            if sid not in absent:  # one finding per stimulus, not one per tag
+                absent.add(sid)
+                yield exp.mean, "", f"no mean for stimulus {sid!r}"
+        elif isinstance(stored, dict) and tag not in stored:
+            yield exp.mean, pointer(sid), f"no mean for tag {tag!r}"
+
+
+def _choice_mismatches(
+    q: dict[str, Any], stored: dict[str, Any], responses: list[Any], tol: float
+) -> list[tuple[str, str]]:
+    counts, total = choice_counts(responses)
+    keys = {option_key(q["tag"], k + 1): k for k in range(len(q["option"]))}
+    values = [v for key, v in stored.items() if key in keys and isinstance(v, (int, float))]
+    # A proportion never exceeds 1; below that, a file whose every value is its count is a
+    # count file (1 of 1, 0 of 3). Otherwise every value is read as a proportion.
+    as_counts = any(v > 1 for v in values) or (
+        bool(values) and all(same_value(v, counts[keys[key]], 0) for key, v in stored.items() if key in keys)
+    )
+    kind = "count" if as_counts else "proportion"
+    out = []
+    broken = _broken(stored)
+    for key, k in keys.items():
+        want = counts[k] if as_counts else (counts[k] / total if total else None)
+        if key in stored:
+            if not same_value(stored[key], want, 0 if as_counts else tol):
+                out.append((key, f"{kind} {fmt_number(stored[key])}, the responses give {fmt_number(want)}"))
+        elif counts[k] and key not in broken:
+            out.append(("", f"no {key!r}, but {counts[k]} of {total} answers chose option {k + 1}"))
+    return out
+
+
+def _option_mismatches(
+    q: dict[str, Any], stored: dict[str, Any], exact: dict[str, Any], responses: list[Any], tol: float
+) -> Iterator[tuple[str, str]]:
+    """(key, message) of every stored per-option mean (multi-slider, multi-select) that is not
+    what the responses give."""
+    for key, want in exact.items():
+        if key not in stored:
+            continue
+        ok = same_value(stored[key], want, tol)
+        if not ok and q["type"] == "multi-select" and want is not None:
+            rows = sum(isinstance(r, list) for r in responses)
+            ok = same_value(stored[key], want * rows, 0)  # counts instead of proportions
+        if not ok:
+            yield key, f"{fmt_number(stored[key])}, the responses give {fmt_number(want)}"
+
+
+@rule(
+    "coggym/mean-value",
+    "mean values are the aggregates of the individual responses",
+    why="The mean file is derived data: every value must be what the ind file gives (a mean, or "
+    "a choice proportion or count), exactly, after rounding to the stored number of decimals, "
+    "or within the configured `tolerance`. A difference means one of the files is stale.",
+    bad='ind: "rating": [2, 6, 3]; mean: "rating": 2.88',
+    good='mean: "rating": 3.67',
+)
+def mean_value(exp: Experiment) -> Iterator[Hit]:
+    if exp.mean is None:
+        return
+    for sid, tag, q, responses in exp.responses():
+        stored_entry = exp.mean_data.get(sid)
+        if not isinstance(stored_entry, dict) or tag not in stored_entry or not _means_readable(q):
+            continue
+        stored = stored_entry[tag]
+        base = pointer(sid, tag)
+        if isinstance(stored, dict) and q["type"] in _OPTION_MEANS and _stray_keys(stored, _mean_keys(q) or []):
+            continue  # coggym/mean-key: values are compared once the keys name the options
+        if q["type"] == "multi-choice":
+            if isinstance(stored, dict):
+                for key, message in _choice_mismatches(q, stored, responses, exp.tolerance):
+                    yield exp.mean, base + (pointer(key) if key else ""), message
+            continue
+        if q["type"] == "single-slider" and not set(map(type, responses)) <= _SLIDER_TYPES:
+            continue  # a malformed answer: response-shape reports it, no mean can be computed
+        try:
+            exact = aggregate_tag(q, responses)
+        except TypeError:  # a malformed value inside a click list or a label array: response-shape's
+            continue
+        if exact is None and q["type"] != "single-slider":
+            continue
+        if isinstance(exact, dict):
+            if isinstance(stored, dict):  # else coggym/mean-key's
+                for key, message in _option_mismatches(q, stored, exact, responses, exp.tolerance):
+                    yield exp.mean, pointer(sid, tag, key), message
+        elif (isinstance(stored, (int, float)) or stored is None) and not same_value(stored, exact, exp.tolerance):
+            if exact is None:
+                yield exp.mean, base, f"{fmt_number(stored)}, but every answer is null: the mean is null"
+            else:
+                yield exp.mean, base, f"{fmt_number(stored)}, the mean of the responses is {fmt_number(exact)}"
