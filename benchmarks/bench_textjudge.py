@@ -1,53 +1,72 @@
-"""TextJudge: `humanjudge validate` (schema and every rule) against `check-jsonschema --schemafile`
-with the same schema on the same large dataset.
+"""TextJudge: `humanjudge validate` (schema and every rule) on datasets of several shapes, side by
+side with the floor (orjson parsing the file and jsonschema-rs validating it against the same
+dataset schema: benchmarks/floor.py) and with `check-jsonschema --schemafile` and the same schema.
 
     pip install -e '.[bench]'
-    python benchmarks/bench_textjudge.py         # generates benchmarks/data/textjudge-large.json first
+    python benchmarks/bench_textjudge.py                     # every shape
+    python benchmarks/bench_textjudge.py --shape lab60-voc3  # one (repeat --shape for more)
+    python benchmarks/bench_textjudge.py --no-cj             # without check-jsonschema: quick
+    python benchmarks/bench_textjudge.py --data DATASET.json # another file, as one shape
 
-Targets: validate at least 30x faster than check-jsonschema, with a peak memory no higher.
+Each shape is written first if missing by benchmarks/gen_textjudge.py --preset <shape> into
+benchmarks/data/textjudge-<shape>/dataset.json (python benchmarks/gen_textjudge.py --list shows
+them): labels per instance 3, 20, 60 and 100; 2, 3, 10 and 40 distinct labels; string labels (a
+categorical metric and its majority) and integer labels (a graded metric and its mean and
+majority); string and object instances.
+
+Targets, on every shape: within 2x of the floor, at least 30x faster than check-jsonschema.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
-from harness import generate, measure, options, report, row, tool
+from gen_textjudge import PRESETS
+from harness import DATA, ROOT, Shape, generate, pick, report, run_shapes, shape_options, tool
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+SCHEMA = ROOT / "schemas" / "textjudge" / "v1" / "dataset.schema.json"
+
+
+def describe(shape: dict[str, object]) -> str:
+    labels = "string" if shape["label_type"] == "str" else "integer"
+    graded = f", plus {shape['graded']} grades" if shape["graded"] != "0" else ""
+    return (
+        f"{shape['instances']:,} {shape['instance']} instances x {shape['labels']} {labels} labels "
+        f"of {shape['vocab']}{graded}"
+    )
+
+
+def shape(name: str, path: Path, what: str, hj: str, cj: str, preset: str | None = None) -> Shape:
+    def prepare(force: bool) -> None:
+        if preset is not None:
+            generate("gen_textjudge.py", path, path, "--preset", preset, force=force)
+
+    return Shape(
+        name=name,
+        what=what,
+        path=path,
+        humanjudge=[hj, "validate", str(path)],
+        floor=["textjudge", str(path)],
+        cj=lambda: [[cj, "--schemafile", str(SCHEMA), str(path)]],
+        prepare=prepare,
+    )
 
 
 def main() -> None:
-    args = options(__doc__, HERE / "data" / "textjudge-large.json", 3).parse_args()
-    generate("gen_textjudge.py", args.data, args.data)
-    hj = tool("humanjudge")
-    cj = tool("check-jsonschema")
-    schema = ROOT / "schemas" / "textjudge" / "v1" / "dataset.schema.json"
-    mb = args.data.stat().st_size / 1e6
-    cj_repeat = max(1, args.repeat - 1)  # a run of check-jsonschema takes about 25 s
-
-    print(f"{args.data.name}: {mb:.1f} MB; best of {args.repeat} runs (check-jsonschema: {cj_repeat})\n")
-    ours, ours_mem, rc1 = measure([hj, "validate", str(args.data)], args.repeat)
-    theirs, theirs_mem, rc2 = measure([cj, "--schemafile", str(schema), str(args.data)], cj_repeat)
-    print(row("humanjudge validate (schema + all rules)", ours, ours_mem, f"exit {rc1}"))
-    print(row("check-jsonschema --schemafile (schema only)", theirs, theirs_mem, f"exit {rc2}"))
-    speedup, memory = theirs / ours, ours_mem / theirs_mem
-    print(f"\n  speed-up vs check-jsonschema: {speedup:.1f}x (target >= 30x)")
-    print(f"  peak memory vs check-jsonschema: {memory:.2f} (target <= 1)")
-    report(
-        {
-            "file_mb": mb,
-            "humanjudge_s": ours,
-            "humanjudge_mb": ours_mem,
-            "humanjudge_exit": rc1,
-            "check_jsonschema_s": theirs,
-            "check_jsonschema_mb": theirs_mem,
-            "check_jsonschema_exit": rc2,
-            "speedup": speedup,
-            "memory_ratio": memory,
-        },
-        args.json,
-    )
+    args = shape_options(__doc__, list(PRESETS)).parse_args()
+    hj, cj = tool("humanjudge"), tool("check-jsonschema")
+    if args.data is not None:
+        if not args.data.is_file():
+            sys.exit(f"{args.data}: no such file")
+        shapes = [shape(args.data.name, args.data, str(args.data), hj, cj)]
+    else:
+        every = {
+            name: shape(name, DATA / f"textjudge-{name}" / "dataset.json", describe(p), hj, cj, preset=name)
+            for name, p in PRESETS.items()
+        }
+        shapes = pick(every, args)
+    report(run_shapes("textjudge", shapes, args), args.json)
 
 
 if __name__ == "__main__":
