@@ -123,14 +123,14 @@ def test_runs_find_what_the_whole_file_finds_in_the_corpus(monkeypatch: pytest.M
 
 # --- generated datasets ----------------------------------------------------------------------
 
-LABELS = [["Yes", "No"], ["yes", "no", "maybe"], ["A", "B", "C", "D", "E", "F"], ["only"]]
+LABELS = [["Yes", "No"], ["yes", "no", "maybe"], ["A", "B", "C", "D", "E", "F"], ["v", "w", "x", "y", "z"], ["only"]]
 
 
 def _score(rng: random.Random, decl: dict[str, Any]) -> dict[str, Any]:
     n = rng.choice([0, 1, 2, 3, 5, 8])
     if decl["category"] == "categorical":
         pool = decl["labels_list"] + [decl["labels_list"][0].upper(), "Unknown", 3, 1.5]
-        weights = [10] * len(decl["labels_list"]) + [1, 1, 1, 1]
+        weights = [10] * len(decl["labels_list"]) + [4, 1, 1, 1]
         scores = rng.choices(pool, weights=weights, k=n)
     else:
         lo, hi = sorted((decl["worst"], decl["best"]))

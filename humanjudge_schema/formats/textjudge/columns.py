@@ -17,13 +17,24 @@ generated datasets, and asserts the same findings.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cached_property
 from itertools import chain, compress, count, repeat
-from operator import add, contains, is_not, itemgetter, lt, ne, not_, truediv
+from operator import add, and_, contains, is_not, itemgetter, lt, ne, not_, truediv
 from typing import Any
 
+try:  # the loop in C behind Counter.update, without Counter's checks per call
+    from _collections import _count_elements
+except ImportError:  # another implementation of Python
+
+    def _count_elements(mapping: dict[Any, int], iterable: Iterable[Any]) -> None:
+        for x in iterable:
+            mapping[x] = mapping.get(x, 0) + 1
+
+
 NUMBER_TYPES = frozenset({int, float})
+_NOTHING = {object(): 0}  # what every tally starts from, so that an empty list's top count is 0
 COUNTED_LABELS = 4  # up to this many labels, scores are counted label by label (see label_counts)
 _SCORES = itemgetter("individual_human_scores")
 
@@ -160,37 +171,39 @@ class Column:
         except (OverflowError, ValueError, TypeError):
             return self.everything()
 
-    def minority_labels(self) -> list[int]:
-        """Objects whose scores are all labels and whose majority is a label, with another label
-        more frequent than the majority (and perhaps others: see unlabelled, odd_majority)."""
-        counts = self.label_counts
+    def outvoted(self) -> list[int]:
+        """Objects with a majority_human (not null) that fewer of their scores give than some
+        other score, and perhaps others (scores that are not labels). Scores are grouped by
+        equality, as the majority rule groups them: 1 and 1.0 are one score."""
         try:
-            return self._minority_counted(counts) if counts is not None else self._minority_hashed()
-        except TypeError:  # an unhashable majority: the schema keeps them out, but never guess
+            return self._outvoted()
+        except TypeError:  # an unhashable score or majority: the schema keeps them out
             return self.everything()
 
-    def _minority_counted(self, counts: dict[Any, list[int]]) -> list[int]:
-        none = [0] * len(self)  # the count of a majority that is not a label (odd_majority's)
-        own = map(list.__getitem__, map(counts.get, self.majorities, repeat(none)), count())
-        rows = list(counts.values())
-        top = map(max, *rows) if len(rows) > 1 else rows[0]
-        return positions(map(lt, own, top))
-
-    def _minority_hashed(self) -> list[int]:
-        lists, lengths = self.lists, self.lengths
-        own = list(map(list.count, lists, self.majorities))
-        # Holding at least half of the scores, the majority is a most frequent one: the rest
-        # cannot outnumber it. Only the others need every label counted.
-        weak = positions(map(lt, map(add, own, own), lengths))
+    def _outvoted(self) -> list[int]:
+        lists, lengths, majorities = self.lists, self.lengths, self.majorities
+        own = list(map(list.count, lists, majorities))
+        given = list(map(is_not, majorities, repeat(None)))
+        counts = self.label_counts
+        if counts is not None:  # labels counted already: the other scores are in unlabelled
+            rows = list(counts.values())
+            top = map(max, *rows) if len(rows) > 1 else rows[0]
+            return union(positions(map(and_, given, map(lt, own, top))), self.unlabelled)
+        # Given by at least half of the scores, the majority is a most frequent one: the rest
+        # cannot outnumber it. Only the others need every score counted.
+        weak = positions(map(and_, given, map(lt, map(add, own, own), lengths)))
         if not weak:
             return []
         pick = itemgetter(*weak) if len(weak) > 1 else (lambda seq: (seq[weak[0]],))
-        sub = pick(lists)
-        counts = [list(map(list.count, sub, repeat(label))) for label in self.labels]
-        if not counts:
-            return weak
-        top = list(map(max, *counts)) if len(counts) > 1 else counts[0]
+        top = _top_counts(pick(lists))
         return [weak[j] for j in positions(map(lt, pick(own), top))]
+
+
+def _top_counts(lists: Sequence[list[Any]]) -> list[int]:
+    """How often the most frequent score of each list occurs (0 for an empty list)."""
+    tallies = list(map(dict.copy, repeat(_NOTHING, len(lists))))
+    deque(map(_count_elements, tallies, lists), 0)
+    return list(map(max, map(dict.values, tallies)))
 
 
 def _within(scores: list[Any], lo: Any, hi: Any) -> bool:

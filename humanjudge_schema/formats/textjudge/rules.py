@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain, repeat
-from operator import ge, is_, is_not, itemgetter
+from operator import ge, is_, itemgetter
 from typing import Any
 
 from ...engine import Context, Hit, schema_errors
@@ -626,8 +626,8 @@ def mean_value(ds: Dataset) -> Iterator[Hit]:
 
 def _majority_suspects(col: Column) -> list[int]:
     if col.category == "categorical":
-        return union(col.unlabelled, col.odd_majority, col.minority_labels())
-    return positions(map(is_not, col.majorities, repeat(None)))
+        return union(col.unlabelled, col.odd_majority, col.outvoted())
+    return col.outvoted()
 
 
 @rule(
