@@ -18,8 +18,9 @@ import pytest
 
 from humanjudge_schema import validate
 from humanjudge_schema.finding import Finding
+from humanjudge_schema.formats.textjudge import check as textjudge_check
 from humanjudge_schema.formats.textjudge import columns as textjudge_columns
-from humanjudge_schema.formats.textjudge import rules as textjudge
+from humanjudge_schema.formats.textjudge import model as textjudge_model
 from humanjudge_schema.formats.textjudge import stream as textjudge_stream
 
 from .conftest import CORPUS, corpus
@@ -46,7 +47,7 @@ def _in_runs(
 ) -> tuple[list[tuple[Any, ...]], bool]:
     """The findings, checked in runs of about run_bytes, and whether the runs were used."""
     used = []
-    real = textjudge_stream.check_in_runs
+    real = textjudge_check.check_in_runs
 
     def spy(*args: Any) -> bool:
         used.append(real(*args))
@@ -54,7 +55,7 @@ def _in_runs(
 
     monkeypatch.setattr(textjudge_stream, "STREAM_FROM", 0)
     monkeypatch.setattr(textjudge_stream, "RUN_BYTES", run_bytes)
-    monkeypatch.setattr(textjudge_stream, "check_in_runs", spy)
+    monkeypatch.setattr(textjudge_check, "check_in_runs", spy)
     findings = _rows(validate([path], kind="textjudge", max_per_code=limit).findings)
     return findings, bool(used and used[0])
 
@@ -80,13 +81,13 @@ def test_runs_find_what_the_whole_file_finds_in_every_case(
 def test_a_small_run_size_makes_many_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     path = _dataset_files(REPO / "tests" / "cases" / "textjudge" / "invalid" / "duplicate-id")[0]
     starts: list[int] = []
-    begin = textjudge.Dataset.begin
+    make = textjudge_model.Run.__init__
 
-    def spy(self: textjudge.Dataset, instances: list[dict[str, Any]], offset: int, last: bool) -> None:
+    def spy(self: textjudge_model.Run, ds: textjudge_model.Dataset, instances: list[Any], offset: int = 0) -> None:
         starts.append(offset)
-        begin(self, instances, offset, last)
+        make(self, ds, instances, offset)
 
-    monkeypatch.setattr(textjudge.Dataset, "begin", spy)
+    monkeypatch.setattr(textjudge_model.Run, "__init__", spy)
     _, used = _in_runs(path, monkeypatch, 1)
     n = len(json.loads(path.read_text())["instances"])
     assert used and n > 1 and starts == list(range(n))  # one instance a run
@@ -211,7 +212,7 @@ def test_generated_datasets_find_the_same_both_ways(seed: int, tmp_path: Path, m
 
     # and every object kept: the screens drop only objects where rules find nothing
     monkeypatch.setattr(textjudge_stream, "STREAM_FROM", 1 << 62)
-    monkeypatch.setattr(textjudge, "kept", _every_object)
+    monkeypatch.setattr(textjudge_model, "kept", _every_object)
     assert _rows(validate([path], kind="textjudge").findings) == whole
 
 

@@ -21,7 +21,7 @@ FORMAT = Format(
     intro="A TextJudge dataset is one JSON file of any name: the metrics it annotates (with the prompt "
     "template an LLM judge is given), and the instances with their individual human scores and "
     "their aggregates. A JSON file is recognised as a dataset by its keys.",
-    check="humanjudge_schema.formats.textjudge.rules:check",
+    check="humanjudge_schema.formats.textjudge.check:check",
     aggregation=Aggregation(
         "humanjudge_schema.formats.textjudge.aggregate:aggregate_dataset",
         what="a TextJudge dataset (.json)",

@@ -15,11 +15,11 @@ from typing import Any
 import orjson
 
 from ...engine import schema_errors
-from ...finding import pointer
 from ...kinds import LFS_POINTER, Unit
 from ...numbers import decimals, same_value
 from ...readers.files import display_path, read_bytes
 from ...readers.jsonfile import JsonDocument, document
+from .model import score_pointer
 from .prompts import SCHEMA, usable
 
 NUMERIC = frozenset({"continuous", "graded"})
@@ -101,10 +101,6 @@ def majority_fix(s: dict[str, Any], decl: dict[str, Any]) -> tuple[list[Any], in
 # --- writing it -----------------------------------------------------------------------------
 
 
-def _sp(i: int, metric: str, *rest: object) -> str:
-    return pointer("instances", i, "annotations", metric, *rest)
-
-
 def _new_mean(stored: float, exact: float) -> float | int:
     d = decimals(stored)
     if d:  # keep the dataset's rounding
@@ -132,10 +128,10 @@ def corrections(data: dict[str, Any], tolerance: float) -> list[tuple[str, Any, 
                 continue
             exact = mean_fix(s, decl, tolerance)
             if exact is not None:
-                out.append((_sp(i, m, "mean_human"), s["mean_human"], _new_mean(s["mean_human"], exact)))
+                out.append((score_pointer(i, m, "mean_human"), s["mean_human"], _new_mean(s["mean_human"], exact)))
             top = majority_fix(s, decl)
             if top is not None:
-                out.append((_sp(i, m, "majority_human"), s["majority_human"], _new_majority(top[0], decl)))
+                out.append((score_pointer(i, m, "majority_human"), s["majority_human"], _new_majority(top[0], decl)))
     return out
 
 
@@ -164,7 +160,7 @@ def patch(text: str, changes: list[tuple[str, Any]]) -> str:
 def _stored_aggregates(data: dict[str, Any]) -> list[str]:
     """Pointers of every stored mean_human and majority_human."""
     return [
-        _sp(i, m, key)
+        score_pointer(i, m, key)
         for i, inst in enumerate(data["instances"])
         for m, s in inst["annotations"].items()
         if isinstance(s, dict)

@@ -1,7 +1,7 @@
 """A TextJudge dataset's scores as one column per declared metric, and the bulk checks that tell
 each score rule which score objects it needs to look at.
 
-The score rules in textjudge.py are written for one score object at a time: that code says
+The score rules (rules/scores.py, rules/aggregates.py) are written for one score object at a time: that code says
 what a finding is. Run over every object of a 100,000-instance dataset with 30 labels each,
 those Python loops took 2 s. The checks here run over whole columns with built-in functions
 (map, compress, set.issuperset, list.count, math.fsum: loops in C, no bytecode per score) and
@@ -10,7 +10,7 @@ as it would have looked at all of them.
 
 Every check is a sufficient condition for "this rule finds nothing in this object", nothing
 more: when in doubt (an unusual type, an exception) a check keeps the object.
-tests/test_stream.py runs each rule over all objects and over the kept ones, on
+tests/test_textjudge_stream.py runs each rule over all objects and over the kept ones, on
 generated datasets, and asserts the same findings.
 """
 
@@ -25,7 +25,7 @@ from operator import add, and_, contains, is_not, itemgetter, lt, ne, not_, true
 from typing import Any
 
 try:  # the loop in C behind Counter.update, without Counter's checks per call
-    from _collections import _count_elements
+    from _collections import _count_elements  # type: ignore[import-not-found]
 except ImportError:  # another implementation of Python
 
     def _count_elements(mapping: dict[Any, int], iterable: Iterable[Any]) -> None:

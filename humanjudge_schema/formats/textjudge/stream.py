@@ -11,9 +11,9 @@ The cuts are found with a regular expression (`}`, a comma, `{`) and proven by p
 that starts where an element starts parses as a JSON array only if it ends where an element
 ends, so a match inside a string or a nested object makes a run that does not parse. Anything
 unexpected (no top-level instances array, a run that does not parse, a duplicate key, a schema
-error) gives up: what was found so far is dropped and the caller checks the file whole, which
-reports the problem exactly. This path changes how fast a dataset is checked, never what is
-found; tests/test_stream.py checks every case and corpus file both ways.
+error) raises GiveUp: the check (check.py) drops what was found so far and checks the file whole,
+which reports the problem exactly. This path changes how fast a dataset is checked, never what is
+found; tests/test_textjudge_stream.py checks every case and corpus file both ways.
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from ...engine import Context, schema_errors
+from ...engine import schema_errors
 from ...readers.jsonfile import BROKEN, JsonDocument, has_duplicates, parse
 from ...schemas import compile_schema, load_schema
 from .prompts import SCHEMA, usable
@@ -42,21 +42,21 @@ _BETWEEN = re.compile(rb"\}" + _WS + rb"," + _WS + rb"\{")  # between two object
 _BOM = b"\xef\xbb\xbf"
 
 
-class _GiveUp(Exception):
+class GiveUp(Exception):
     """The file is not laid out as expected, or has a problem: check it whole."""
 
 
 def cuts(raw: bytes, run_bytes: int) -> tuple[bytes, list[tuple[int, int]]]:
     """The document without its instances (an empty array in their place), and the byte spans
-    of the runs of instances. Raises _GiveUp when the file is not laid out as expected; the
+    of the runs of instances. Raises GiveUp when the file is not laid out as expected; the
     spans are candidates until each run parses."""
     m = _ARRAY.search(raw)
     if m is None or raw.startswith(_BOM):
-        raise _GiveUp
+        raise GiveUp
     opening = m.end() - 1
     start = _SPACE.match(raw, m.end()).end()  # type: ignore[union-attr]
     if raw[start : start + 1] != b"{":
-        raise _GiveUp  # an empty array, or instances that are not objects
+        raise GiveUp  # an empty array, or instances that are not objects
     spans = []
     while True:
         nxt = _BETWEEN.search(raw, start + run_bytes)
@@ -69,7 +69,7 @@ def cuts(raw: bytes, run_bytes: int) -> tuple[bytes, list[tuple[int, int]]]:
     if _ARRAY.search(raw, closing):
         # Another "instances" array after this one: this one may be nested in a declaration,
         # and the top-level one after it.
-        raise _GiveUp
+        raise GiveUp
     return raw[: opening + 1] + raw[closing:], spans
 
 
@@ -78,19 +78,19 @@ def _array_end(raw: bytes, start: int) -> int:
     try:
         text = raw[start:].decode("utf-8")
     except UnicodeDecodeError:
-        raise _GiveUp from None
+        raise GiveUp from None
     decoder = json.JSONDecoder()
     at = 0
     while True:
         try:
             _, at = decoder.raw_decode(text, at)
         except (ValueError, RecursionError):
-            raise _GiveUp from None
+            raise GiveUp from None
         at = len(text) - len(text[at:].lstrip(" \t\n\r"))
         if text[at : at + 1] == "]":
             return start + len(text[:at].encode("utf-8"))
         if text[at : at + 1] != ",":
-            raise _GiveUp
+            raise GiveUp
         at = len(text) - len(text[at + 1 :].lstrip(" \t\n\r"))
 
 
@@ -105,39 +105,28 @@ def _instances_validator() -> Any:
     )
 
 
-def check_in_runs(path: Path, raw: bytes, ctx: Context, dataset: Any, rules: Sequence[Callable[..., Any]]) -> bool:
-    """Check a dataset run by run; False (and nothing reported) when it must be checked whole.
-    `dataset` makes the rules' view of the dataset: dataset(doc, tolerance, data)."""
-    point = ctx.checkpoint()
-    try:
-        _check(path, raw, ctx, dataset, rules)
-    except _GiveUp:
-        ctx.rollback(point)
-        return False
-    return True
-
-
-def _check(path: Path, raw: bytes, ctx: Context, dataset: Any, rules: Sequence[Callable[..., Any]]) -> None:
+def open_in_runs(path: Path, raw: bytes) -> tuple[JsonDocument, Iterator[tuple[list[Any], int]]]:
+    """The dataset without its instances, and its runs of instances: (instances, index of the
+    first). Raises GiveUp, here or while the runs are read, when the file must be checked whole."""
     skeleton, spans = cuts(raw, RUN_BYTES)
     data, problems = parse(skeleton)
     if problems or data is BROKEN or not isinstance(data, dict) or data.get("instances") != []:
-        raise _GiveUp
+        raise GiveUp
     if schema_errors(SCHEMA, data) or not usable(data, []):
-        raise _GiveUp
-    doc = JsonDocument(path, raw, data)
-    ctx.parsed(doc)
-    ds = dataset(doc, ctx.config.tolerance, data)
+        raise GiveUp
+    return JsonDocument(path, raw, data), _runs(raw, spans)
+
+
+def _runs(raw: bytes, spans: list[tuple[int, int]]) -> Iterator[tuple[list[Any], int]]:
     validator = _instances_validator()
     offset = 0
-    for n, (a, b) in enumerate(spans):
+    for a, b in spans:
         text = b"[" + raw[a:b] + b"]"
         try:
             instances = orjson.loads(text)
         except orjson.JSONDecodeError:
-            raise _GiveUp from None
+            raise GiveUp from None
         if has_duplicates(text, instances) or not validator.is_valid(instances):
-            raise _GiveUp
-        ds.begin(instances, offset, last=n == len(spans) - 1)
-        for r in rules:
-            ctx.run(r, ds)
+            raise GiveUp
+        yield instances, offset
         offset += len(instances)

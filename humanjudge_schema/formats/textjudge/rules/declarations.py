@@ -1,0 +1,85 @@
+"""The metric declarations, and which metrics the instances are scored on."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import chain
+from operator import itemgetter
+
+from ....engine import Hit
+from ....finding import pointer
+from ....registry import rule
+from ..model import Dataset, Run, score_pointer
+from .words import names
+
+
+@rule(
+    "textjudge/duplicate-metric",
+    "each metric is declared once",
+    why="Scores are keyed by metric name, so two declarations of one name describe the same "
+    "scores twice, usually with different scales or prompts. Upstream's evaluation silently "
+    "uses the last one.",
+    bad='"annotations": [{"metric": "fluency", "worst": 1, "best": 5, ...}, '
+    '{"metric": "fluency", "worst": 1, "best": 7, ...}]',
+    good='"annotations": [{"metric": "fluency", ...}, {"metric": "grammaticality", ...}]',
+)
+def duplicate_metric(ds: Dataset) -> Iterator[Hit]:
+    seen: dict[str, int] = {}
+    for k, decl in enumerate(ds.declarations):
+        name = decl["metric"]
+        if name in seen:
+            yield (
+                ds.doc,
+                pointer("annotations", k, "metric"),
+                f"metric {name!r} is already declared at /annotations/{seen[name]}",
+            )
+        else:
+            seen[name] = k
+
+
+@rule(
+    "textjudge/undeclared-metric",
+    "every metric an instance is scored on is declared",
+    why="A metric without a declaration has no category, scale or labels: its scores cannot "
+    "be aggregated, checked or evaluated, and upstream's evaluation never prompts for it. It is "
+    "usually a misspelt metric name.",
+    bad='"annotations": [{"metric": "fluency", ...}]; instance: "annotations": {"Fluency": {...}}',
+    good='instance: "annotations": {"fluency": {...}}',
+)
+def undeclared_metric(run: Run) -> Iterator[Hit]:
+    metrics = run.ds.metrics
+    if metrics.keys() >= set(chain.from_iterable(map(itemgetter("annotations"), run.instances))):
+        return
+    folded = {m.casefold().strip(): m for m in metrics}
+    for i, inst in run.indexed():
+        for name in inst["annotations"]:
+            if name not in metrics:
+                near = folded.get(name.casefold().strip())
+                hint = f"; did you mean {near!r}?" if near else f" (declared: {names(metrics)})"
+                yield run.doc, score_pointer(i, name), f"metric {name!r} is not declared{hint}"
+
+
+@rule(
+    "textjudge/missing-metric",
+    "every instance has scores for every declared metric",
+    why="The format keys every instance's `annotations` by the declared metrics. An instance "
+    "without a metric's scores is left out of that metric's evaluation, and upstream's "
+    "evaluation script stops with a KeyError when it stores a model's answer for it.",
+    bad='"annotations": [{"metric": "fluency", ...}, {"metric": "adequacy", ...}]; '
+    'instance: "annotations": {"fluency": {...}}',
+    good='instance: "annotations": {"fluency": {...}, "adequacy": {...}}',
+)
+def missing_metric(run: Run) -> Iterator[Hit]:
+    if all(len(col) == len(run.instances) for col in run.columns):
+        return
+    metrics = list(run.ds.metrics)
+    for i, inst in run.indexed():
+        scored = inst["annotations"]
+        missing = [m for m in metrics if m not in scored]
+        if missing:
+            plural = "s" if len(missing) > 1 else ""
+            yield (
+                run.doc,
+                pointer("instances", i, "annotations"),
+                f"no scores for declared metric{plural} {names(missing)}",
+            )
