@@ -34,6 +34,7 @@ except ImportError:  # another implementation of Python
 
 
 NUMBER_TYPES = frozenset({int, float})
+_FLOAT = frozenset({float})
 _NOTHING = {object(): 0}  # what every tally starts from, so that an empty list's top count is 0
 COUNTED_LABELS = 4  # up to this many labels, scores are counted label by label (see label_counts)
 _SCORES = itemgetter("individual_human_scores")
@@ -76,9 +77,19 @@ class Column:
         return list(map(dict.get, self.objs, repeat("mean_human")))
 
     @cached_property
+    def distinct(self) -> set[Any] | list[Any]:
+        """Every distinct individual score of the column (1 and 1.0 are one): usually a few
+        dozen values, which the questions below ask about instead of millions of scores."""
+        try:
+            return set(chain.from_iterable(self.lists))
+        except TypeError:  # an unhashable score: the schema keeps them out, but never guess
+            return list(chain.from_iterable(self.lists))
+
+    @cached_property
     def score_types(self) -> frozenset[type]:
-        """The types of every individual score in the column."""
-        return frozenset(map(type, chain.from_iterable(self.lists)))
+        """The types of the column's scores, enough to tell numbers from strings: a float equal
+        to an integer score may show as int only (it is a whole number either way)."""
+        return frozenset(map(type, self.distinct))
 
     @cached_property
     def labels(self) -> frozenset[Any]:
@@ -134,11 +145,12 @@ class Column:
             return []
         return positions(map(not_, map(types.issuperset, map(frozenset, map(map, repeat(type), self.lists)))))
 
-    def any_of(self, types: frozenset[type]) -> list[int]:
-        """Objects with an individual score of one of `types`."""
-        if self.score_types.isdisjoint(types):
+    def fractional(self) -> list[int]:
+        """Objects with a float among their scores, when the column has a score that is not a
+        whole number (a float equal to an integer is one, so only floats can be hidden by it)."""
+        if not any(isinstance(x, float) and not x.is_integer() for x in self.distinct):
             return []
-        return positions(map(not_, map(types.isdisjoint, map(map, repeat(type), self.lists))))
+        return positions(map(not_, map(_FLOAT.isdisjoint, map(map, repeat(type), self.lists))))
 
     def majority_of(self, types: frozenset[type]) -> list[int]:
         """Objects whose majority_human is of one of `types`."""
@@ -155,7 +167,7 @@ class Column:
         numbers (every object when the column holds anything but numbers)."""
         if not self.score_types <= NUMBER_TYPES:
             return self.everything()
-        scores = list(chain.from_iterable(self.lists))
+        scores = self.distinct
         if not scores or (lo <= min(scores) and max(scores) <= hi):
             return []
         return positions(map(ne, map(_within, self.lists, repeat(lo), repeat(hi)), repeat(True)))
@@ -195,13 +207,16 @@ class Column:
         if not weak:
             return []
         pick = itemgetter(*weak) if len(weak) > 1 else (lambda seq: (seq[weak[0]],))
-        top = _top_counts(pick(lists))
+        # Each tally starts with every score of the column at 0: counting then never grows it.
+        start = dict.fromkeys(self.distinct, 0) if len(self.distinct) <= 256 else _NOTHING
+        top = _top_counts(pick(lists), start or _NOTHING)
         return [weak[j] for j in positions(map(lt, pick(own), top))]
 
 
-def _top_counts(lists: Sequence[list[Any]]) -> list[int]:
-    """How often the most frequent score of each list occurs (0 for an empty list)."""
-    tallies = list(map(dict.copy, repeat(_NOTHING, len(lists))))
+def _top_counts(lists: Sequence[list[Any]], start: dict[Any, int]) -> list[int]:
+    """How often the most frequent score of each list occurs, each counted into a copy of
+    `start` (a dict of zeros, not empty: the top count of an empty list is 0)."""
+    tallies = list(map(dict.copy, repeat(start, len(lists))))
     deque(map(_count_elements, tallies, lists), 0)
     return list(map(max, map(dict.values, tallies)))
 

@@ -78,6 +78,8 @@ class Run:
         """The template variables of the run's instances, together."""
         if self.text_types == {dict}:
             return set(chain.from_iterable(self.texts))
+        if self.text_types == {str}:
+            return {"instance"}
         return set().union(*map(fields_of, self.texts))
 
     @cached_property

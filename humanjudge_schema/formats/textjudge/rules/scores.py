@@ -106,7 +106,7 @@ def missing_aggregate(run: Run) -> Iterator[Hit]:
 
 
 def _floats(col: Column) -> list[int]:
-    return union(col.any_of(frozenset({float})), col.majority_of(frozenset({float})))
+    return union(col.fractional(), col.majority_of(frozenset({float})))
 
 
 @rule(
