@@ -153,3 +153,24 @@ def test_the_plugin_aggregates_and_brings_its_own_command(site: Path, dataset: P
     assert run(site, "aggregate", "--check", str(dataset)).stdout == "means.json is up to date\n"
     refused = run(site, "aggregate", "--force", str(dataset))
     assert refused.returncode == 2 and "--force is for CogGym experiments, not toy ratings folders" in refused.stderr
+
+
+def test_entry_points_are_read_as_importlib_metadata_reads_them(site: Path) -> None:
+    """The catalog reads entry_points.txt itself (importlib.metadata is slow to import): with the
+    plug-in on the path, and a second copy of it later on the path that must lose, it finds what
+    importlib.metadata finds."""
+    code = (
+        "import json, sys; from importlib.metadata import entry_points; from humanjudge_schema import catalog; "
+        "g = catalog.GROUP; print(json.dumps([sorted(catalog.entry_points(g)), "
+        "sorted([p.name, p.value] for p in entry_points(group=g))]))"
+    )
+    shadow = site.parent / "shadow"
+    info = shadow / "humanjudge_toy-0.2.dist-info"
+    info.mkdir(parents=True, exist_ok=True)
+    (info / "entry_points.txt").write_text("[humanjudge_schema.formats]\ntoy = elsewhere:FORMAT\n")
+    path = os.pathsep.join([str(site), str(shadow), os.environ.get("PYTHONPATH", "")])
+    out = subprocess.run(
+        [sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": path}, capture_output=True, text=True, check=True
+    ).stdout
+    ours, theirs = json.loads(out)
+    assert ours == theirs and ["toy", "humanjudge_toy:FORMAT"] in ours and len(ours) == 5

@@ -224,3 +224,78 @@ def test_rules_never_crash_on_schema_valid_data(tmp_path: Path) -> None:
         after = {f.code for f in validate([path], kind="textjudge").findings}
         assert not after & {"textjudge/mean-value", "textjudge/majority-value"}, (data, fixes)
     assert checked > 100
+
+
+# --- templates checked without Jinja -----------------------------------------------------------
+
+_PIECES = [
+    "{{ instance }}",
+    "{{ source }}",
+    "{{instance}}",
+    "{{ x_1 }}",
+    "{{ _x }}",
+    "{{ range }}",
+    "{{ true }}",
+    "{{ None }}",
+    "{{ and }}",
+    "{{ if }}",
+    "{{ loop }}",
+    "{{ Q }}",
+    "{{ 1x }}",
+    "{{ a.b }}",
+    "{{  a }}",
+    "{%",
+    "%}",
+    "{#",
+    "#}",
+    "{",
+    "}",
+    "{{",
+    "}}",
+    "\r",
+    "\n",
+    " ",
+    "text",
+    "é",
+    "{% raw %}",
+    "-}}",
+]
+
+
+def _fields(check: Any) -> tuple[Any, ...]:
+    return (check.syntax_error, check.unsafe, check.variables, check.required, check.plain_problem, check.usable)
+
+
+def test_plain_templates_are_checked_without_jinja_as_jinja_checks_them() -> None:
+    from humanjudge_schema.formats.textjudge import prompts
+
+    rng = random.Random(7)
+    sources = ["", "Rate: {{ instance }}", "{{ a }}{{ b }}\n", "A {{ source }} and {{ translation }}.\n\n"]
+    sources += ["".join(rng.choice(_PIECES) for _ in range(rng.randint(1, 8))) for _ in range(3000)]
+    near = ["{{ instance }}", "{{ source }}", "{{ x_1 }}", "{{ Q }}", "{{ loop }}", "text", " ", "\n", "é", "}"]
+    sources += ["".join(rng.choice(near) for _ in range(rng.randint(1, 8))) for _ in range(1000)]
+    plain = 0
+    for source in sources:
+        fast = prompts._plain_check(source)
+        if fast is None:
+            continue
+        plain += 1
+        assert fast.plain and fast.usable
+        assert _fields(fast) == _fields(prompts._jinja_check(source)), source
+    assert plain > 500  # the generator reaches the fast path often enough to be a test
+    # and what the fast path refuses, Jinja decides
+    for source in ["{{ range }}", "{{ _x }}", "{{ true }}", "{{instance}}", "a } b", "a\r\n{{ x }}"]:
+        assert prompts._plain_check(source) is None
+        assert inspect_template(source) == prompts._jinja_check(source)
+
+
+def test_a_plain_template_renders_after_a_check_without_jinja(tmp_path: Path) -> None:
+    from humanjudge_schema.formats.textjudge.prompts import render_prompts
+
+    data = json.loads(MEAN.read_text())
+    for decl in data["annotations"]:
+        decl["prompt"] = "Judge: {{ instance }}"
+    path = _write(tmp_path, data)
+    assert inspect_template("Judge: {{ instance }}").plain
+    prompts = list(render_prompts(path))
+    assert prompts and all(p.prompt.startswith("Judge: ") and "{{" not in p.prompt for p in prompts)

@@ -7,9 +7,9 @@ severity registered here. Codes are API: never renamed, never reused.
 from __future__ import annotations
 
 from ..registry import register
-from .csvfile import MAX_CELL
-from .csvfile import MAX_LINE_BYTES as CSV_LINE
-from .gzjsonl import MAX_LINE_BYTES as GZ_LINE
+from .limits import CSV_MAX_CELL as MAX_CELL
+from .limits import CSV_MAX_LINE_BYTES as CSV_LINE
+from .limits import GZ_MAX_LINE_BYTES as GZ_LINE
 
 # Every reader: the file itself, its bytes and its encoding.
 register(

@@ -23,11 +23,10 @@ from typing import Any, BinaryIO
 
 from ..finding import split_pointer
 from .files import BOM, UTF16, Problem, blank_run, bom_problem, not_utf8, open_regular, utf16
+from .limits import CSV_MAX_CELL, CSV_MAX_LINE_BYTES
 
-# A cell longer than this (in characters) is refused, and reading stops: beyond it, an unclosed
-# quote and a giant cell look the same. A line longer than this (in bytes) ends the reading too.
-MAX_CELL = 8 * 1024 * 1024
-MAX_LINE_BYTES = 8 * 1024 * 1024
+MAX_CELL = CSV_MAX_CELL  # see limits.py
+MAX_LINE_BYTES = CSV_MAX_LINE_BYTES
 _CHUNK = 1 << 20
 _DELIMITERS = (";", "\t", "|")
 

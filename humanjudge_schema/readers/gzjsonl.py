@@ -21,14 +21,11 @@ import orjson
 from ..finding import split_pointer
 from .files import BOM, UTF16, Problem, blank_run, bom_problem, iter_lines, open_regular, utf16
 from .jsonfile import BROKEN, parse
+from .limits import GZ_MAX_DECOMPRESSED, GZ_MAX_LINE_BYTES
 from .locate import LineIndex, locate
 
-# A record longer than this is not a line of a dataset but a runaway (a missing newline, binary
-# data): it is reported and skipped without ever being held whole.
-MAX_LINE_BYTES = 16 * 1024 * 1024
-# The default of the `max-decompressed-bytes` option: a file that decompresses to more than this
-# is refused (a gzip bomb expands 1000-fold). The largest real file seen is 235 MB.
-DEFAULT_MAX_DECOMPRESSED = 512 * 1024 * 1024
+MAX_LINE_BYTES = GZ_MAX_LINE_BYTES  # see limits.py
+DEFAULT_MAX_DECOMPRESSED = GZ_MAX_DECOMPRESSED
 _READ = 1 << 16  # compressed bytes read at a time
 _STEP = 1 << 20  # most decompressed bytes produced by one step
 _GZIP_MAGIC = b"\x1f\x8b"

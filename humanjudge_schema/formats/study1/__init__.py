@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...catalog import DatasetFile, Format, Option
-from ...readers.gzjsonl import DEFAULT_MAX_DECOMPRESSED
+from ...readers.limits import GZ_MAX_DECOMPRESSED as DEFAULT_MAX_DECOMPRESSED
 
 _LINE = "each line (after decompression)"
 

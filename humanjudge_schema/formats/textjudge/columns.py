@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cached_property
 from itertools import chain, compress, count, repeat
-from operator import add, and_, contains, is_not, itemgetter, lt, ne, not_, truediv
+from operator import add, and_, contains, getitem, is_not, itemgetter, lt, ne, not_, truediv
 from typing import Any
 
 try:  # the loop in C behind Counter.update, without Counter's checks per call
@@ -117,6 +117,19 @@ class Column:
         return {label: list(map(list.count, self.lists, repeat(label))) for label in labels}
 
     @cached_property
+    def label_tallies(self) -> list[dict[Any, int]] | None:
+        """Each object's scores counted into a dict that starts with every label of a long
+        labels_list at 0 (None for a short or no labels_list): one pass over the scores answers
+        both which objects hold a score that is no label (their dict grew) and how often the
+        most frequent score of each occurs."""
+        labels = dict.fromkeys(self.decl.get("labels_list") or (), 0)
+        if len(labels) <= COUNTED_LABELS:
+            return None
+        tallies = list(map(dict.copy, repeat(labels, len(self.lists))))
+        deque(map(_count_elements, tallies, self.lists), 0)
+        return tallies
+
+    @cached_property
     def unlabelled(self) -> list[int]:
         """Objects with an individual score that is not exactly one of labels_list."""
         counts = self.label_counts
@@ -126,6 +139,9 @@ class Column:
                 total = map(add, total, row)
             return positions(map(ne, total, self.lengths))
         try:
+            tallies = self.label_tallies
+            if tallies is not None:
+                return positions(map(ne, map(len, tallies), repeat(len(self.labels))))
             return positions(map(not_, map(self.labels.issuperset, self.lists)))
         except TypeError:  # an unhashable score: the schema keeps them out, but never guess
             return self.everything()
@@ -193,17 +209,27 @@ class Column:
             return self.everything()
 
     def _outvoted(self) -> list[int]:
-        lists, lengths, majorities = self.lists, self.lengths, self.majorities
-        own = list(map(list.count, lists, majorities))
-        given = list(map(is_not, majorities, repeat(None)))
+        given = list(map(is_not, self.majorities, repeat(None)))
+        tallies = self.label_tallies
+        if tallies is not None:  # every score counted already
+            own: Iterable[int] = map(dict.get, tallies, self.majorities, repeat(0))
+            return positions(map(and_, given, map(lt, own, map(max, map(dict.values, tallies)))))
         counts = self.label_counts
         if counts is not None:  # labels counted already: the other scores are in unlabelled
             rows = list(counts.values())
             top = map(max, *rows) if len(rows) > 1 else rows[0]
+            # a majority that is no label is odd_majority's, and given by no label's count
+            zeros = [0] * len(self.lists)
+            own = map(getitem, map(counts.get, self.majorities, repeat(zeros)), range(len(self.lists)))
             return union(positions(map(and_, given, map(lt, own, top))), self.unlabelled)
+        return self._outvoted_weak(given)
+
+    def _outvoted_weak(self, given: list[bool]) -> list[int]:
+        lists = self.lists
+        own = list(map(list.count, lists, self.majorities))
         # Given by at least half of the scores, the majority is a most frequent one: the rest
         # cannot outnumber it. Only the others need every score counted.
-        weak = positions(map(and_, given, map(lt, map(add, own, own), lengths)))
+        weak = positions(map(and_, given, map(lt, map(add, own, own), self.lengths)))
         if not weak:
             return []
         pick = itemgetter(*weak) if len(weak) > 1 else (lambda seq: (seq[weak[0]],))

@@ -37,6 +37,7 @@ STREAM_FROM = 4 * 1024 * 1024  # smaller files are parsed whole: it is as fast
 
 _WS = rb"[ \t\n\r]*"
 _SPACE = re.compile(_WS)
+_TEXT_SPACE = re.compile(_WS.decode())  # skipped in place: slicing the rest of a run at each element is quadratic
 _ARRAY = re.compile(rb'"instances"' + _WS + rb":" + _WS + rb"\[")
 _BETWEEN = re.compile(rb"\}" + _WS + rb"," + _WS + rb"\{")  # between two objects of an array
 _BOM = b"\xef\xbb\xbf"
@@ -86,12 +87,12 @@ def _array_end(raw: bytes, start: int) -> int:
             _, at = decoder.raw_decode(text, at)
         except (ValueError, RecursionError):
             raise GiveUp from None
-        at = len(text) - len(text[at:].lstrip(" \t\n\r"))
+        at = _TEXT_SPACE.match(text, at).end()  # type: ignore[union-attr]
         if text[at : at + 1] == "]":
             return start + len(text[:at].encode("utf-8"))
         if text[at : at + 1] != ",":
             raise GiveUp
-        at = len(text) - len(text[at + 1 :].lstrip(" \t\n\r"))
+        at = _TEXT_SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
 
 
 @functools.cache
