@@ -8,11 +8,13 @@ output is computed from, or a link, is refused before anything is written.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 
 class WriteError(ValueError):
@@ -45,13 +47,22 @@ def _mode_for(path: Path) -> int:
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Write a file so that readers see the old content or the new, never half of it."""
-    check_target(path)
+    with open_atomic(path) as f:
+        f.write(data)
+
+
+@contextlib.contextmanager
+def open_atomic(path: Path, inputs: Iterable[Path] = ()) -> Iterator[BinaryIO]:
+    """A binary file to write `path` through, in pieces: it replaces `path` when the block ends
+    without an exception, and is removed otherwise (readers never see half of it). `inputs` are
+    the files the output is computed from: `path` must be none of them."""
+    check_target(path, inputs)
     mode = _mode_for(path)
     tmp: str | None = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            yield f
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, mode)

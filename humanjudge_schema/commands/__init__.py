@@ -17,7 +17,9 @@ import click
 from .._version import __version__
 from .aggregate import aggregate
 from .common import PARSED, fail
+from .export import export
 from .listing import formats, rules, schema
+from .stats import stats
 from .validate import validate
 
 
@@ -62,7 +64,7 @@ def cli() -> None:
     """
 
 
-for _command in (validate, formats, rules, aggregate, schema):
+for _command in (validate, export, stats, formats, rules, aggregate, schema):
     cli.add_command(_command)
 
 

@@ -83,13 +83,16 @@ def read_bytes(path: Path, max_bytes: int = DEFAULT_MAX_DOCUMENT) -> bytes | Pro
             return _too_large(size, max_bytes)
         try:
             parts: list[bytes] = []
-            total, step = 0, size + 1  # one read of the whole file, and one to see that it ended
+            # One read of the whole file and a byte more: a regular file gives less only when it
+            # has ended. A file that grew since fstat is read on in pieces, up to the limit.
+            total, step = 0, size + 1
             while total <= max_bytes:
-                data = f.read(min(step, max_bytes + 1 - total))
-                if not data:
-                    break
+                want = min(step, max_bytes + 1 - total)
+                data = f.read(want)
                 parts.append(data)
                 total += len(data)
+                if len(data) < want:
+                    break
                 step = _GROWN
         except OSError as exc:
             return Problem("parse/unreadable", f"cannot read the file: {exc.strerror or exc}")

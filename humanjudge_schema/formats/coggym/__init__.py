@@ -14,6 +14,7 @@ FORMAT = Format(
     "`human_data_mean.json` (the aggregates). The folder is checked as a whole: the rules "
     "compare the human data with the trials and the flow.",
     check="humanjudge_schema.formats.coggym.check:check",
+    judgments="humanjudge_schema.formats.coggym.judgments:judgments",
     aggregation=Aggregation(
         "humanjudge_schema.formats.coggym.aggregate:aggregate_experiment",
         what="a CogGym experiment folder",

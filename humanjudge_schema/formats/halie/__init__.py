@@ -15,6 +15,7 @@ FORMAT = Format(
     "is checked against its task's schema after every cell is read as the type its column "
     "declares; the files of a folder are then checked against each other.",
     check="humanjudge_schema.formats.halie.check:check",
+    judgments="humanjudge_schema.formats.halie.judgments:judgments",
     files=(
         DatasetFile("event_blocks.csv", "halie/v1/*/event-blocks", "each row", required=True, without=_SESSIONS),
         DatasetFile(

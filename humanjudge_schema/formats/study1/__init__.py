@@ -15,6 +15,7 @@ FORMAT = Format(
     "`study1_responses_llm.jsonl.gz`. The files of one folder are checked together: topics, "
     "responses and styles must resolve across them.",
     check="humanjudge_schema.formats.study1.check:check",
+    judgments="humanjudge_schema.formats.study1.judgments:judgments",
     files=(
         DatasetFile(
             "study1_tasks.jsonl.gz",

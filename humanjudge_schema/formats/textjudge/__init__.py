@@ -22,6 +22,7 @@ FORMAT = Format(
     "template an LLM judge is given), and the instances with their individual human scores and "
     "their aggregates. A JSON file is recognised as a dataset by its keys.",
     check="humanjudge_schema.formats.textjudge.check:check",
+    judgments="humanjudge_schema.formats.textjudge.judgments:judgments",
     aggregation=Aggregation(
         "humanjudge_schema.formats.textjudge.aggregate:aggregate_dataset",
         what="a TextJudge dataset (.json)",

@@ -1,0 +1,81 @@
+"""`humanjudge export`: the judgments of datasets as one tidy table."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import click
+
+from .common import FormatName, fail
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--to",
+    "to",
+    type=click.Choice(["csv", "jsonl", "parquet"]),
+    default="csv",
+    show_default=True,
+    help="Output format (parquet needs pyarrow: pip install 'humanjudge-schema[parquet]').",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write to this file (default: standard output; parquet needs a file).",
+)
+@click.option("--kind", type=FormatName(), help="Treat the paths as this format instead of recognising them.")
+@click.option("--strict", is_flag=True, help="Warnings fail too (exit code 1).")
+def export(paths: tuple[Path, ...], to: str, output: Path | None, kind: str | None, strict: bool) -> None:
+    """Write every individual judgment of the datasets as rows of one shape.
+
+    Columns: format, dataset, item, rater, question, option, value, file, pointer, line. The
+    datasets are validated first: the findings go to standard error, what is well formed is
+    exported, and the exit code is validate's (1 when there are errors).
+    """
+    from ..config import ConfigError
+    from ..judgments import datasets
+    from ..judgments.export import write_csv, write_jsonl, write_parquet
+    from ..kinds import UsageError
+    from ..report import render
+    from ..validation import validate as run
+    from ..writing import WriteError, open_atomic
+
+    if to == "parquet":
+        if output is None:
+            fail("--to parquet needs -o FILE")
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            fail("--to parquet needs pyarrow: pip install 'humanjudge-schema[parquet]'")
+    try:
+        result = run(list(paths), kind=kind)
+        found = list(datasets(list(paths), kind=kind))
+    except (UsageError, ConfigError) as exc:
+        fail(str(exc))
+    if result.findings:
+        click.echo(render(result, "text"), nl=False, err=True)
+    rows = (row for view in found for row in view.rows())
+    try:
+        if output is None:
+            if to == "csv":
+                write_csv(rows, sys.stdout)
+            else:
+                write_jsonl(rows, sys.stdout.buffer)
+        else:
+            with open_atomic(output, [f for view in found for f in view.files]) as out:
+                if to == "csv":
+                    text = io.TextIOWrapper(out, encoding="utf-8", newline="")
+                    write_csv(rows, text)
+                    text.flush()
+                    text.detach()  # the file is open_atomic's to close
+                elif to == "jsonl":
+                    write_jsonl(rows, out)
+                else:
+                    write_parquet(rows, out)
+    except WriteError as exc:
+        fail(str(exc))
+    sys.exit(1 if result.errors or (strict and result.warnings) else 0)

@@ -1,0 +1,79 @@
+"""`humanjudge stats`: what the judgments say, per dataset and question."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .common import FormatName, fail
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--kind", type=FormatName(), help="Treat the paths as this format instead of recognising them.")
+@click.option(
+    "--samples",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Bootstrap samples for alpha's 95% interval.",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap: the same seed, the same interval."
+)
+def stats(paths: tuple[Path, ...], fmt: str, kind: str | None, samples: int, seed: int) -> None:
+    """Count the judgments of every question and measure how well the raters agree.
+
+    Per dataset and question: items, judgments, raters per item (min/median/max), the
+    distribution of the answers, and Krippendorff's alpha at the question's level of measurement
+    (nominal for labels and choices, ordinal for graded scales, interval for sliders and
+    continuous scores) with a bootstrap 95% interval over items. Alpha is null where fewer than
+    two values are pairable. `humanjudge validate` says whether the files are well formed.
+    """
+    from ..config import ConfigError
+    from ..judgments import datasets
+    from ..judgments.stats import dataset_stats
+    from ..kinds import UsageError
+
+    try:
+        found = [dataset_stats(view, samples=samples, seed=seed) for view in datasets(list(paths), kind=kind)]
+    except (UsageError, ConfigError) as exc:
+        fail(str(exc))
+    if fmt == "json":
+        click.echo(json.dumps({"datasets": found}, indent=2, ensure_ascii=False))
+    else:
+        click.echo(_text(found), nl=False)
+    sys.exit(0)
+
+
+def _text(found: list[dict[str, Any]]) -> str:
+    lines: list[str] = []
+    for ds in found:
+        lines.append(f"{ds['dataset']} ({ds['format']})")
+        header = ("question", "level", "items", "judgments", "raters/item", "alpha", "95% interval")
+        rows = [header] + [_row(q) for q in ds["questions"]]
+        widths = [max(len(r[k]) for r in rows) for k in range(len(header))]
+        for r in rows:
+            cells = [c.rjust(w) if 2 <= k <= 5 else c.ljust(w) for k, (c, w) in enumerate(zip(r, widths, strict=True))]
+            lines.append(("  " + "  ".join(cells)).rstrip())
+        if not ds["questions"]:
+            lines.append("  no judgments")
+        lines.append("")
+    return "\n".join(lines) + ("\n" if lines else "No datasets.\n")
+
+
+def _row(q: dict[str, Any]) -> tuple[str, ...]:
+    spread = q["raters_per_item"]
+    per_item = "-" if spread is None else f"{spread['min']}/{_num(spread['median'])}/{spread['max']}"
+    alpha = "-" if q["alpha"] is None else f"{q['alpha']:.3f}"
+    ci = "-" if q["alpha_ci"] is None else f"[{q['alpha_ci'][0]:.3f}, {q['alpha_ci'][1]:.3f}]"
+    return (q["question"], q["level"] or "-", str(q["items"]), str(q["judgments"]), per_item, alpha, ci)
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"

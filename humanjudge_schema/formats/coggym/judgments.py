@@ -1,0 +1,100 @@
+"""The judgments of a CogGym experiment: one row per individual rating, exactly as
+`judgment_count` counts them (model.judgment_count_of): one per answer (null "I don't know"
+answers included, as None), one per click when num_clicks > 1, one per multi-select row, one per
+label value of a multi-slider.
+
+item = the stimulus id, rater = the participant's position in the response array (for a
+multi-slider, in the label's array), question = the query tag, option = the click number (1-based)
+or the multi-slider label. A multi-choice answer's value is its option index (0-based `idx`, as
+stored); a multi-select row's is the row; a ranking's is the option indices from first to last.
+Only what the model reads as intact is exported, through the same loader the check uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ...config import Config
+from ...engine import Context
+from ...finding import pointer
+from ...judgments.view import Judgment, Judgments, Level, Question
+from ...kinds import Unit
+from ...readers.files import display_path
+from .aggregation import META_KEYS, choice_index
+from .model import Experiment, _broken, _countable, clicks_of, load_experiment
+
+# The measurement level each query type implies for agreement; None: no level (free text, and
+# rankings taken whole).
+LEVELS: dict[str, Level | None] = {
+    "single-slider": "interval",
+    "multi-slider": "interval",
+    "multi-choice": "nominal",
+    "multi-select": "nominal",
+    "ranking": None,
+    "textbox": None,
+}
+
+
+def judgments(unit: Unit) -> Judgments:
+    exp = load_experiment(unit, Context(Config(), root=unit.root))
+    questions: dict[str, Question] = {}
+    for _, (_, record) in exp.trials.items():
+        for q in record.get("queries") or ():
+            if isinstance(q, dict) and isinstance(q.get("tag"), str) and q.get("type") in LEVELS:
+                questions.setdefault(q["tag"], Question(q["tag"], LEVELS[q["type"]]))
+    return Judgments("coggym", display_path(unit.root), lambda: _rows(exp), questions)
+
+
+def _rows(exp: Experiment) -> Iterator[Judgment]:
+    if exp.ind is None:
+        return
+    dataset, file = display_path(exp.folder), display_path(exp.ind.path)
+    for sid, stimulus in exp.ind.data.items():
+        if sid in META_KEYS or not isinstance(stimulus, dict) or sid not in exp.trials:
+            continue
+        queries, intact = exp.queries(sid), exp.ind_data.get(sid)
+        for tag, responses in stimulus.items():
+            q = queries.get(tag)
+            if q is None or not isinstance(responses, list) or not _countable(q, responses, tag in _broken(intact)):
+                continue
+            for option, rater, value, path in _ratings(q, responses):
+                yield Judgment("coggym", dataset, sid, rater, tag, option, value, file, pointer(sid, tag, *path))
+
+
+def _ratings(q: dict[str, Any], responses: list[Any]) -> Iterator[tuple[str | int, int, Any, tuple[Any, ...]]]:
+    """(option, rater, value, path below the tag) of each rating of one tag's responses."""
+    kind = q["type"]
+    if kind == "multi-slider":
+        for o, answer in enumerate(responses):
+            if isinstance(answer, dict):
+                for label, values in answer.items():
+                    if isinstance(values, list):
+                        for j, v in enumerate(values):
+                            yield label, j, v, (o, label, j)
+        return
+    clicks = kind == "single-slider" and (clicks_of(q) or 1) > 1
+    for j, answer in enumerate(responses):
+        if clicks and isinstance(answer, list):
+            for k, v in enumerate(answer):
+                yield k + 1, j, v, (j, k)
+        else:
+            yield "", j, _value(kind, answer), (j,)
+
+
+def _value(kind: str, answer: Any) -> Any:
+    if kind == "multi-choice":
+        return None if answer is None else choice_index(answer)
+    if kind == "ranking":
+        return _ranked(answer)
+    return answer
+
+
+def _ranked(answer: Any) -> list[int] | None:
+    """The option indices of a ranking from first to last, or None when it cannot be read."""
+    if not isinstance(answer, list):
+        return None
+    try:
+        return [item["idx"] for item in sorted(answer, key=lambda item: item["rank"])]
+    except (TypeError, KeyError):
+        return None

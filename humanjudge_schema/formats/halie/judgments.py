@@ -1,0 +1,189 @@
+"""The individual judgments of a HALIE task folder: one row per answered cell.
+
+survey_responses.csv: every column but the ones saying whose session a row is about is a
+question, the ratings and the free-text answers alike; the item is the session (dialogue: the
+turn, and the session for its overall `quality`). event_blocks.csv: the few columns that judge a
+block (metaphor: the sentence's ratings; summarization: the summaries' ratings by the user and by
+third parties; question: the user's answer, whose item is the question, so that the workers
+answering one question are compared). Crossword and dialogue event blocks hold none; accuracies
+are scores computed from the puzzle, not judgments.
+
+Cells are typed as validation types them, by the row schema of the task the headers show (the
+task is recognised as the model recognises it). An empty cell is a missing value: no row. Rows
+point as findings do: `/<data row index>/<column>`, on the line the cell starts on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import partial
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+from ...finding import pointer
+from ...judgments.view import Judgment, Judgments, Level, Question
+from ...kinds import Unit
+from ...readers.csvcells import Chunk, RowBuilder
+from ...readers.csvfile import CsvFile, read_header
+from ...readers.files import display_path
+from .model import EVENTS, FILES, SURVEY, detect, schema_name
+
+# Survey columns that say whose session a row is about, not what was answered.
+IDENTIFIERS = frozenset({"session_id", "worker_id", "model", "prompt", "prompt_dataset", "turn_id"})
+# The survey's rating scales, as the row schemas describe them: 5-point Likert answers are
+# ordinal; dialogue's per-turn ratings are yes / no (0.0 / 1.0), nominal. A survey column not
+# listed is free text (level None): helpfulness_freetext, change_freetext, adjectives, and any other.
+_LIKERT: Level = "ordinal"
+_YES_NO: Level = "nominal"
+SURVEY_LEVELS: dict[str, dict[str, Level]] = {
+    "crossword": {"fluency": _LIKERT, "helpfulness": _LIKERT, "ease": _LIKERT, "joy": _LIKERT},
+    "dialogue": {
+        **{name: _YES_NO for name in ("interestingness", "boringness", "preference", "fluency")},
+        **{name: _YES_NO for name in ("sensibility", "specificity", "humanness")},
+        "quality": _LIKERT,  # the session's overall rating, 1 to 5
+    },
+    "metaphor": {
+        name: _LIKERT for name in ("fluency", "helpfulness", "ease", "enjoyment", "satisfaction", "ownership", "reuse")
+    },
+    "question": {"fluency": _LIKERT, "helpfulness": _LIKERT, "ease": _LIKERT},
+    "summarization": {"improvement": _LIKERT, "edit": _LIKERT, "helpfulness": _LIKERT},
+}
+_SUMMARY = [f"{s}_{q}" for s in ("original", "edited") for q in ("consistency", "coherency", "relevance")]
+# The event-block columns that are judgments, from the event-block schemas. Metaphor: 0, 0.5 or
+# 1, ordinal (`overall` is their mean, an aggregate). Question: the choice a-d, nominal.
+# Summarization: the user's True / False, nominal; the third-party columns are means of the
+# third parties' ratings (0-1 or 1-5, rounded to 2 decimals), so interval.
+EVENT_LEVELS: dict[str, dict[str, Level]] = {
+    "metaphor": {"apt": "ordinal", "specific": "ordinal", "imageable": "ordinal"},
+    "question": {"user_answer": "nominal"},
+    "summarization": {
+        **{name: "nominal" for name in _SUMMARY},
+        **{f"{name}_third_party": "interval" for name in _SUMMARY},
+    },
+}
+THIRD_PARTY = "third-party"  # the rater of the *_third_party columns
+NOT_ASKED = {("crossword", "joy"): -1}  # a cell value that means the question was not asked
+_CHUNK = 1024  # rows typed at a time
+# The columns that place a judgment: its item and its rater.
+_PLACES = ("session_id", "worker_id", "turn_id", "order_id", "question_id")
+
+
+@dataclass(frozen=True)
+class _Table:
+    """One file's judgments: where they are, how its cells are typed, which columns they are."""
+
+    path: Path
+    task: str
+    schema: str
+    questions: dict[str, Question]
+
+
+def judgments(unit: Unit) -> Judgments:
+    """The judgments of a task folder, read anew (a chunk of rows at a time) by each call of
+    `rows()`. A folder whose task cannot be recognised, or a file that cannot be read, gives no
+    rows."""
+    headers = {f.name: h for f in unit.files if f.name in FILES and (h := read_header(f))}
+    task = detect(headers)
+    tables = [] if task is None else [t for f in unit.files if (t := _table(f, task, headers)) is not None]
+    dataset = display_path(unit.root)
+    questions = {name: q for t in tables for name, q in t.questions.items()}
+    return Judgments("halie", dataset, partial(_rows, tables, dataset), questions)
+
+
+def _table(path: Path, task: str, headers: dict[str, list[str]]) -> _Table | None:
+    schema = schema_name(task, path.name)
+    if schema is None:
+        return None
+    header = dict.fromkeys(headers.get(path.name, []))
+    if path.name == SURVEY:
+        levels = SURVEY_LEVELS.get(task, {})
+        questions = {c: Question(c, levels.get(c)) for c in header if c not in IDENTIFIERS}
+    elif path.name == EVENTS:
+        levels = EVENT_LEVELS.get(task, {})
+        questions = {c: Question(c, levels[c]) for c in header if c in levels}
+    else:
+        return None
+    return _Table(path, task, schema, questions) if questions else None
+
+
+def _rows(tables: list[_Table], dataset: str) -> Iterator[Judgment]:
+    for table in tables:
+        yield from _file_rows(table, dataset)
+
+
+def _file_rows(table: _Table, dataset: str) -> Iterator[Judgment]:
+    """The judgments of one file in file order, its rows typed a chunk at a time. The reader
+    reports nothing here: what it cannot read is left out, and validation says why."""
+    csv = CsvFile(table.path)
+    rows = csv.rows()
+    builder: RowBuilder | None = None
+    file = display_path(table.path)
+    while batch := list(islice(rows, _CHUNK)):
+        if builder is None:
+            builder = RowBuilder(csv.header or [], table.schema)
+        chunk = builder.chunk([index for index, _, _ in batch], [cells for _, _, cells in batch])
+        columns = {name: _column(chunk, name) for name in (*table.questions, *_PLACES)}
+        for i, (index, line, cells) in enumerate(batch):
+            item = _item(table, columns, i)
+            if item is None:  # a judgment of no known item: validation reports the empty cell
+                continue
+            for name in table.questions:
+                value, rater = columns[name][i], _rater(name, columns["worker_id"][i])
+                if value == "" or rater == "" or _not_asked(table.task, name, value):
+                    continue
+                k = builder.position[name]
+                where = pointer(index, name)
+                yield Judgment("halie", dataset, item, rater, name, "", value, file, where, _line(line, cells, k))
+
+
+def _column(chunk: Chunk, name: str) -> list[Any] | tuple[str, ...]:
+    """A column's values, typed; a column the schema does not know stays text (the chunk leaves
+    it out of the rows validation checks, but an answer in it is still an answer)."""
+    k = chunk.builder.position.get(name)
+    if k is not None and name in chunk.builder.unknown and chunk.texts is not None:
+        return chunk.texts[k]
+    return chunk.column(name)
+
+
+def _item(table: _Table, columns: dict[str, Any], i: int) -> str | int | None:
+    """What the judgments of row `i` are about; None when the cell naming it is empty."""
+    if table.task == "question" and table.path.name == EVENTS:
+        question = columns["question_id"][i]
+        return None if question == "" else _id(question)
+    session = columns["session_id"][i]
+    if session == "" or type(session) is not str:
+        return None
+    if table.path.name == SURVEY:
+        turn = columns["turn_id"][i]
+        if table.task != "dialogue" or turn == -1:  # dialogue: -1 is the session's own row
+            return session
+        return None if turn == "" else f"{session}/{_id(turn)}"
+    order = columns["order_id"][i]
+    return None if order == "" else f"{session}/{_id(order)}"
+
+
+def _id(value: Any) -> str | int:
+    """An id cell as an id: 3 for 3 and 3.0 (one block, however pandas wrote it), else its text."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value if type(value) in (int, str) else str(value)
+
+
+def _not_asked(task: str, column: str, value: Any) -> bool:
+    return (task, column) in NOT_ASKED and value == NOT_ASKED[task, column]
+
+
+def _rater(column: str, worker: Any) -> Any:
+    return THIRD_PARTY if column.endswith("_third_party") else worker
+
+
+def _line(start: int, cells: list[str], k: int) -> int:
+    """The line cell `k` of a row starting on line `start` starts on: one more per line break in
+    the cells before it (quoted cells may span lines)."""
+    head = cells[:k]
+    if not any("\n" in c or "\r" in c for c in head):
+        return start
+    text = ",".join(head)
+    return start + text.count("\n") + text.count("\r") - text.count("\r\n")

@@ -1,0 +1,64 @@
+"""The individual judgments of a study-1 folder: the eight survey ratings of every task.
+
+Only study1_tasks.jsonl.gz holds judgments; the other files hold texts. A task is one worker
+writing one response for a topic in one style, and each topic has three tasks (one per style),
+so the topic is the item the workers rated alike. The same worker may hold two tasks of a topic
+(52 of the 301 real topics): both ratings count. A rating the file states as null is a
+row with the value None; a rating the record lacks is no row (the schema reports it).
+
+Rows point as findings do: the record's 0-based index and the field (`/12/worker_knowledge`), on
+the record's line of the decompressed file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import partial
+from pathlib import Path
+
+from ...finding import pointer
+from ...judgments.view import Judgment, Judgments, Question
+from ...kinds import Unit
+from ...readers.files import display_path
+from ...readers.gzjsonl import GzipJsonLines
+from .model import TASKS
+
+# In the order the file writes them: the entry survey, then the exit survey. The data's README
+# gives 1 / 0 / -1 (true, maybe, false) for the query and satisfaction questions and 1 (low) to
+# 5 (high) for the scales: every one of them is ordinal.
+RATINGS = (
+    "query_answerable",
+    "query_controversial",
+    "worker_knowledge",
+    "worker_expertise",
+    "worker_satisfaction",
+    "references_quality",
+    "references_extra",
+    "references_omission",
+)
+QUESTIONS = {name: Question(name, "ordinal") for name in RATINGS}
+
+
+def judgments(unit: Unit) -> Judgments:
+    """The ratings of the folder's tasks, one row per task and rating, read anew (streamed) by
+    each call of `rows()`; a tasks file that is missing or cannot be read gives no rows."""
+    dataset = display_path(unit.root)
+    return Judgments("study1", dataset, partial(_rows, unit.file(TASKS), dataset), dict(QUESTIONS))
+
+
+def _rows(path: Path | None, dataset: str) -> Iterator[Judgment]:
+    if path is None:
+        return
+    file = display_path(path)
+    # The view is given no configuration to read max-decompressed-bytes from: the default holds.
+    for index, line, record, _ in GzipJsonLines(path):
+        if type(record) is not dict:  # a broken line, or JSON that is not a task: validation says so
+            continue
+        topic, worker = record.get("topic"), record.get("worker")
+        if not isinstance(topic, str) or not isinstance(worker, str):  # a rating of no known item or rater
+            continue
+        for name in RATINGS:
+            if name in record:
+                yield Judgment(
+                    "study1", dataset, topic, worker, name, "", record[name], file, pointer(index, name), line
+                )

@@ -1,0 +1,95 @@
+"""The judgments of a TextJudge dataset: one row per individual score.
+
+item = the instance's id, rater = the score's position in `individual_human_scores` (the format
+names no annotators), question = the metric, option empty. A large file is read a run of
+instances at a time, as the check reads it, so memory stays bounded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ...judgments.view import Judgment, Judgments, Level, Question
+from ...kinds import Unit
+from ...readers.files import display_path, read_bytes
+from ...readers.jsonfile import JsonDocument, document
+from . import stream
+from .model import score_pointer
+
+# The measurement level each category implies for agreement.
+LEVELS: dict[str, Level] = {"categorical": "nominal", "graded": "ordinal", "continuous": "interval"}
+
+
+def judgments(unit: Unit) -> Judgments:
+    path = unit.files[0]
+    return Judgments("textjudge", display_path(unit.root), lambda: _rows(path), _questions(path))
+
+
+def _runs(path: Path) -> tuple[dict[str, Any], Iterator[tuple[list[Any], int]]] | None:
+    """The top-level object and its runs of instances, or None when the file cannot be read."""
+    raw = read_bytes(path)
+    if not isinstance(raw, bytes):
+        return None
+    if len(raw) >= stream.STREAM_FROM:
+        try:
+            doc, runs = stream.open_in_runs(path, raw)
+            return doc.data, _guarded(runs, path)
+        except stream.GiveUp:
+            pass
+    whole, _ = document(path, raw)
+    if not isinstance(whole, JsonDocument) or not isinstance(whole.data, dict):
+        return None
+    instances = whole.data.get("instances")
+    return whole.data, iter([(instances if isinstance(instances, list) else [], 0)])
+
+
+def _guarded(runs: Iterator[tuple[list[Any], int]], path: Path) -> Iterator[tuple[list[Any], int]]:
+    """The runs, until one does not parse: then the whole file, from the instance after the last
+    one given (the whole path reads what the runs could not)."""
+    done = 0
+    try:
+        for instances, offset in runs:
+            yield instances, offset
+            done = offset + len(instances)
+    except stream.GiveUp:
+        doc, _ = document(path, read_bytes(path))
+        if isinstance(doc, JsonDocument) and isinstance(doc.data, dict) and isinstance(doc.data.get("instances"), list):
+            yield doc.data["instances"][done:], done
+
+
+def _questions(path: Path) -> dict[str, Question]:
+    """The declared metrics; the view reads the declarations only (they come first)."""
+    found = _runs(path)
+    if found is None:
+        return {}
+    data, _ = found
+    out: dict[str, Question] = {}
+    for decl in data.get("annotations") or ():
+        if isinstance(decl, dict) and isinstance(decl.get("metric"), str):
+            out.setdefault(decl["metric"], Question(decl["metric"], LEVELS.get(decl.get("category"))))  # type: ignore[arg-type]
+    return out
+
+
+def _rows(path: Path) -> Iterator[Judgment]:
+    found = _runs(path)
+    if found is None:
+        return
+    _, runs = found
+    dataset = file = display_path(path)
+    for instances, offset in runs:
+        for i, inst in enumerate(instances, offset):
+            if not isinstance(inst, dict) or not isinstance(inst.get("annotations"), dict):
+                continue
+            ident = inst.get("id")
+            item = ident if isinstance(ident, (str, int)) and not isinstance(ident, bool) else ""
+            for metric, scores in inst["annotations"].items():
+                listed = scores.get("individual_human_scores") if isinstance(scores, dict) else None
+                if not isinstance(listed, list):
+                    continue
+                for j, value in enumerate(listed):
+                    if isinstance(value, (dict, list)):
+                        continue  # not a score: the schema reports it
+                    where = score_pointer(i, metric, "individual_human_scores", j)
+                    yield Judgment("textjudge", dataset, item, j, metric, "", value, file, where)

@@ -1,0 +1,314 @@
+"""Counts, value distributions and Krippendorff's alpha for the judgments of one question.
+
+Everything is computed from per-item value counts, the input of the coincidence matrix in
+Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", never from a raters x items
+table: a streamed dataset needs memory in proportion to its distinct (item, value) pairs.
+
+>>> tally = Tally()
+>>> for item, value in [("a", 1), ("a", 1), ("b", 2), ("b", 2), ("c", 1), ("c", 2)]:
+...     tally.add(item, value)
+>>> round(alpha(tally, "nominal"), 3)
+0.444
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Hashable, Sequence
+from operator import mul
+from typing import Any, Literal, TypedDict
+
+Level = Literal["nominal", "ordinal", "interval", "ratio"]
+LEVELS: tuple[Level, ...] = ("nominal", "ordinal", "interval", "ratio")
+
+
+class NumericSummary(TypedDict):
+    mean: float
+    sd: float | None  # sample standard deviation; None for a single judgment
+    min: float
+    max: float
+
+
+def _missing(value: Hashable) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _number(value: Hashable) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+class Tally:
+    """The judgments of one question, fed one at a time: per item, how often each value was
+    given. None (and a float NaN) is a missing judgment and is not counted. Equal values are one
+    value, as in a dict: 1, 1.0 and True are the same."""
+
+    def __init__(self) -> None:
+        self._items: dict[Hashable, Counter[Hashable]] = {}
+        self._judgments = 0
+
+    def add(self, item: Hashable, value: Hashable) -> None:
+        """Count one judgment of `item`."""
+        if _missing(value):
+            return
+        counts = self._items.get(item)
+        if counts is None:
+            counts = self._items[item] = Counter()
+        counts[value] += 1
+        self._judgments += 1
+
+    @property
+    def items(self) -> int:
+        """The items with at least one judgment."""
+        return len(self._items)
+
+    @property
+    def judgments(self) -> int:
+        return self._judgments
+
+    def raters_per_item(self) -> tuple[int, float, int] | None:
+        """(min, median, max) of the judgments per item; the median of an even number of items
+        is the mean of the middle two, a float. None without items."""
+        sizes = sorted(Counter(sum(counts.values()) for counts in self._items.values()).items())
+        if not sizes:
+            return None
+        k = len(self._items)
+        low, high = _nth(sizes, (k - 1) // 2), _nth(sizes, k // 2)
+        median: float = low if k % 2 else (low + high) / 2
+        return sizes[0][0], median, sizes[-1][0]
+
+    def distribution(self) -> dict[Hashable, int]:
+        """How often each value was given, in the values' order when they have one."""
+        total: Counter[Any] = Counter()
+        for counts in self._items.values():
+            total.update(counts)
+        try:
+            keys = sorted(total)
+        except TypeError:
+            keys = sorted(total, key=lambda v: (type(v).__name__, repr(v)))
+        return {key: total[key] for key in keys}
+
+    def numeric_summary(self) -> NumericSummary | None:
+        """Mean, sample standard deviation, min and max when every value is a number (bools are
+        not); None otherwise or without judgments."""
+        total: dict[Any, int] = self.distribution()
+        if not total or not all(_number(v) for v in total):
+            return None
+        n = self._judgments
+        mean = math.fsum(x * k for x, k in total.items()) / n
+        sd = math.sqrt(math.fsum(k * (x - mean) ** 2 for x, k in total.items()) / (n - 1)) if n > 1 else None
+        return {"mean": mean, "sd": sd, "min": min(total), "max": max(total)}
+
+
+def _nth(sizes: list[tuple[int, int]], index: int) -> int:
+    """The element at `index` (from 0) of the sorted list that the (value, count) pairs stand for."""
+    seen = 0
+    for size, count in sizes:
+        seen += count
+        if seen > index:
+            return size
+    raise IndexError(index)
+
+
+def alpha(tally: Tally, level: Level, *, order: Sequence[Hashable] | None = None) -> float | None:
+    """Krippendorff's alpha of the tally at one level of measurement, computed as in Krippendorff
+    (2011): only the values of items with at least two values are pairable. "nominal" takes any
+    values; "ordinal" ranks the values in their natural order, or in `order` (for labels such as
+    "low" < "mid" < "high"); "interval" and "ratio" take numbers, "ratio" non-negative ones. None
+    when there are fewer than two pairable values or only one distinct value (no disagreement can
+    be expected). Raises ValueError when the values do not suit the level."""
+    pairable = _Pairable(tally, level, order)
+    return pairable.estimate(pairable.weights)
+
+
+def bootstrap(
+    tally: Tally,
+    level: Level,
+    *,
+    order: Sequence[Hashable] | None = None,
+    samples: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> tuple[float, float] | None:
+    """A percentile bootstrap interval (lo, hi) for `alpha(tally, level, order=order)`.
+
+    Each sample draws as many items as have at least two values, with replacement, from those
+    items in the order they were first added, with `random.Random(seed).choices`; the interval
+    is the linearly interpolated percentiles of the samples' alphas that exist (None ones are left
+    out). Krippendorff's own bootstrap resamples pairable values instead; resampling items keeps
+    the judgments of one item together, as they are not independent, and anyone can redo it from
+    the data alone. A sample costs one draw per pairable item plus work in proportion to the
+    distinct value-count patterns of the items (items with the same counts of the same values
+    are computed once), to the distinct values, and for "ratio" to their square. None when no
+    sample has an alpha."""
+    if samples < 1:
+        raise ValueError(f"samples must be at least 1, got {samples!r}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must lie between 0 and 1, got {confidence!r}")
+    pairable = _Pairable(tally, level, order)
+    if not pairable.population:
+        return None
+    rng = random.Random(seed)
+    estimates = []
+    for _ in range(samples):
+        estimate = pairable.estimate(pairable.draw(rng))
+        if estimate is not None:
+            estimates.append(estimate)
+    if not estimates:
+        return None
+    estimates.sort()
+    tail = (1 - confidence) / 2
+    return _quantile(estimates, tail), _quantile(estimates, 1 - tail)
+
+
+def _quantile(ordered: list[float], q: float) -> float:
+    """Linear interpolation between the closest ranks (numpy's default, R's type 7)."""
+    h = (len(ordered) - 1) * q
+    low = math.floor(h)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (h - low) * (ordered[high] - ordered[low])
+
+
+class _Pairable:
+    """The items with at least two values, grouped by their value counts (a profile): the items
+    of one profile add the same amount to the coincidence matrix. A sample is a number of items
+    per profile; its alpha comes from sums over the profiles that hold each value (the marginals)
+    and each pair of values (the coincidences), taken with `map` so that the loops run in C."""
+
+    def __init__(self, tally: Tally, level: Level, order: Sequence[Hashable] | None) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
+        if order is not None and level != "ordinal":
+            raise ValueError(f"an order applies to the ordinal level only, not to {level!r}")
+        self.level = level
+        found: dict[frozenset[tuple[Hashable, int]], int] = {}
+        shapes: list[Counter[Hashable]] = []
+        self.population: list[int] = []
+        for counts in tally._items.values():
+            if sum(counts.values()) < 2:
+                continue
+            key = frozenset(counts.items())
+            profile = found.get(key)
+            if profile is None:
+                profile = found[key] = len(shapes)
+                shapes.append(counts.copy())
+            self.population.append(profile)
+        self.weights = [0] * len(shapes)
+        for profile in self.population:
+            self.weights[profile] += 1
+        self.values = _domain([v for shape in shapes for v in shape], level, order)
+        index = {v: i for i, v in enumerate(self.values)}
+        # Per value, the profiles that hold it n times, by n; per pair of values i < j, the
+        # profiles whose off-diagonal coincidences o_ij + o_ji are a given share, by share. The
+        # diagonal never disagrees, so only these weigh in D_o.
+        self.by_value: list[dict[int, list[int]]] = [{} for _ in self.values]
+        self.by_pair: dict[tuple[int, int], dict[float, list[int]]] = {}
+        for profile, shape in enumerate(shapes):
+            m = sum(shape.values())
+            entries = sorted((index[v], n) for v, n in shape.items())
+            for a, (i, ni) in enumerate(entries):
+                self.by_value[i].setdefault(ni, []).append(profile)
+                for j, nj in entries[a + 1 :]:
+                    self.by_pair.setdefault((i, j), {}).setdefault(2 * ni * nj / (m - 1), []).append(profile)
+        # At every level but ordinal, the distance between two values does not depend on the
+        # data, so the share of D_o of each profile that disagrees is one number.
+        observed: dict[int, float] = {}
+        if level != "ordinal":
+            delta = _DELTAS[level]
+            for (i, j), groups in self.by_pair.items():
+                d = delta(self.values[i], self.values[j])
+                for share, profiles in groups.items():
+                    for profile in profiles:
+                        observed[profile] = observed.get(profile, 0.0) + share * d
+        self.disagreeing = list(observed)
+        self.observed = list(observed.values())
+
+    def draw(self, rng: random.Random) -> list[int]:
+        """How many items of each profile a resample of the items holds."""
+        weights = [0] * len(self.weights)
+        for profile in rng.choices(self.population, k=len(self.population)):
+            weights[profile] += 1
+        return weights
+
+    def estimate(self, weights: list[int]) -> float | None:
+        """Alpha of a sample that holds `weights[p]` items of profile p."""
+        size = weights.__getitem__
+        marginals = [sum(n * sum(map(size, profiles)) for n, profiles in groups.items()) for groups in self.by_value]
+        present = [(x, n) for x, n in zip(self.values, marginals, strict=True) if n]
+        if len(present) < 2:
+            return None
+        total = sum(marginals)
+        if self.level == "ordinal":
+            # delta_ck = (n_c + ... + n_k - (n_c + n_k) / 2)^2 is the squared distance between the
+            # midranks g_c = n_1 + ... + n_(c-1) + n_c / 2, whose mean is total / 2.
+            below = 0
+            ranks = []
+            for n in marginals:
+                ranks.append(below + n / 2)
+                below += n
+            observed = math.fsum(
+                (ranks[i] - ranks[j]) ** 2 * share * sum(map(size, profiles))
+                for (i, j), groups in self.by_pair.items()
+                for share, profiles in groups.items()
+            )
+            expected = 2 * total * math.fsum(n * (g - total / 2) ** 2 for g, n in zip(ranks, marginals, strict=True))
+        else:
+            observed = math.fsum(map(mul, map(size, self.disagreeing), self.observed))
+            expected = _expected(self.level, present, total)
+        if expected <= 0:
+            return None
+        return 1 - (total - 1) * observed / expected
+
+
+def _expected(level: Level, present: list[tuple[Any, int]], total: int) -> float:
+    """The sum over values c, k of n_c n_k delta_ck, that is n (n - 1) D_e."""
+    if level == "nominal":
+        return float(total * total - sum(n * n for _, n in present))
+    if level == "interval":
+        mean = math.fsum(x * n for x, n in present) / total
+        return 2 * total * math.fsum(n * (x - mean) ** 2 for x, n in present)
+    return 2 * math.fsum(nc * nk * _ratio(c, k) for a, (c, nc) in enumerate(present) for k, nk in present[a + 1 :])
+
+
+def _nominal(c: Any, k: Any) -> float:
+    return float(c != k)
+
+
+def _interval(c: Any, k: Any) -> float:
+    return float((c - k) ** 2)
+
+
+def _ratio(c: Any, k: Any) -> float:
+    return float(((c - k) / (c + k)) ** 2) if c + k else 0.0
+
+
+_DELTAS = {"nominal": _nominal, "interval": _interval, "ratio": _ratio}
+
+
+def _domain(values: list[Any], level: Level, order: Sequence[Hashable] | None) -> list[Any]:
+    """The distinct values: first seen first for nominal, in their order for the other levels."""
+    distinct = list(dict.fromkeys(values))
+    if level == "nominal":
+        return distinct
+    if order is not None:
+        rank = {v: i for i, v in enumerate(order)}
+        if len(rank) != len(order):
+            raise ValueError("the order lists a value twice")
+        unknown = [v for v in distinct if v not in rank]
+        if unknown:
+            raise ValueError(f"values missing from the order: {', '.join(map(repr, unknown[:5]))}")
+        return sorted(distinct, key=rank.__getitem__)
+    if level != "ordinal":
+        wrong = [v for v in distinct if not _number(v)]
+        if wrong:
+            raise ValueError(f"{level} values must be numbers, got {', '.join(map(repr, wrong[:5]))}")
+        if level == "ratio" and any(v < 0 for v in distinct):
+            raise ValueError("ratio values must not be negative")
+    try:
+        return sorted(distinct)
+    except TypeError:
+        raise ValueError("ordinal values of different kinds have no natural order: pass an order") from None
+
+
+__all__ = ["LEVELS", "Level", "NumericSummary", "Tally", "alpha", "bootstrap"]

@@ -1,0 +1,96 @@
+"""Per dataset and question: how many items and judgments, raters per item, the distribution of
+the answers and Krippendorff's alpha with a bootstrap interval (agreement.py).
+
+An item here is what the raters judged together: the row's item and, for answers made of parts
+(a multi-slider's labels, the clicks of a slider), its option. A missing answer (None) is not a
+judgment for agreement; it is counted apart. Lists (a multi-select row, a ranking) are compared
+whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .agreement import Tally, alpha, bootstrap
+from .view import Judgments, Level
+
+# Up to this many distinct values, the answers of a question without a level (free text) are
+# listed value by value; beyond, only how many distinct values there are.
+LISTED_VALUES = 20
+
+
+@dataclass
+class _Question:
+    level: Level | None
+    tally: Tally = field(default_factory=Tally)
+    missing: int = 0
+
+
+def _hashable(value: Any) -> Hashable:
+    return tuple(map(_hashable, value)) if isinstance(value, list) else value
+
+
+def dataset_stats(view: Judgments, *, samples: int = 1000, seed: int = 0) -> dict[str, Any]:
+    """The statistics of one dataset, as `humanjudge stats --format json` prints them."""
+    questions: dict[str, _Question] = {}
+    for row in view.rows():
+        q = questions.get(row.question)
+        if q is None:
+            declared = view.questions.get(row.question)
+            q = questions[row.question] = _Question(declared.level if declared else None)
+        if row.value is None:
+            q.missing += 1
+        else:
+            q.tally.add((row.item, row.option), _hashable(row.value))
+    return {
+        "dataset": view.dataset,
+        "format": view.format,
+        "questions": [_question(name, q, samples, seed) for name, q in questions.items()],
+    }
+
+
+def _question(name: str, q: _Question, samples: int, seed: int) -> dict[str, Any]:
+    tally = q.tally
+    spread = tally.raters_per_item()
+    out: dict[str, Any] = {
+        "question": name,
+        "level": q.level,
+        "items": tally.items,
+        "judgments": tally.judgments,
+        "missing": q.missing,
+        "raters_per_item": None if spread is None else dict(zip(("min", "median", "max"), spread, strict=True)),
+        "alpha": None,
+        "alpha_ci": None,
+        "distribution": _distribution(tally, q.level),
+    }
+    if q.level is not None:
+        try:
+            out["alpha"] = alpha(tally, q.level)
+            if out["alpha"] is not None:
+                ci = bootstrap(tally, q.level, samples=samples, seed=seed)
+                out["alpha_ci"] = None if ci is None else list(ci)
+        except ValueError as exc:  # values that do not suit the level: say so, compute nothing
+            out["note"] = str(exc)
+    return out
+
+
+def _distribution(tally: Tally, level: Level | None) -> dict[str, Any]:
+    if level in ("interval", "ratio"):
+        summary = tally.numeric_summary()
+        if summary is not None:
+            return dict(summary)
+    counts = tally.distribution()
+    if level is None and len(counts) > LISTED_VALUES:
+        return {"distinct": len(counts)}
+    return {"counts": {_key(value): n for value, n in counts.items()}}
+
+
+def _key(value: Hashable) -> str:
+    """A value as a JSON object key: text as it is, anything else as JSON would write it."""
+    import json
+
+    if isinstance(value, str):
+        return value
+    return json.dumps(list(value) if isinstance(value, tuple) else value)

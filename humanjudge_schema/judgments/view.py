@@ -1,0 +1,67 @@
+"""One tidy view of the individual judgments of every format.
+
+A format declares how its datasets' judgments are read (`Format.judgments`, "module:function",
+called as function(unit) and returning a `Judgments`). Every judgment is one row of the same
+shape, whatever the format: which dataset, which item was judged, by which rater, on which
+question, which part of the answer (`option`) and the value, and where the value is in its source
+(`file` and `pointer`, and `line` for the formats read line by line), so that any row leads back to
+the bytes it came from.
+
+A view reads only what is well formed: a value its schema or the rules reject is still a
+judgment if it can be placed (a score outside its scale is exported, and validation reports it),
+but a part whose place cannot be known (a response array under no known question) is left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, NamedTuple
+
+Level = Literal["nominal", "ordinal", "interval", "ratio"]
+
+FIELDS = ("format", "dataset", "item", "rater", "question", "option", "value", "file", "pointer", "line")
+
+
+class Judgment(NamedTuple):
+    """One individual judgment. `item`, `rater` and `option` are "" where the format has none;
+    `value` is a number, a string, None (a missing answer that the format counts) or, for an
+    answer made of several parts that is counted as one (a multi-select row, a ranking), a list."""
+
+    format: str
+    dataset: str
+    item: str | int
+    rater: str | int
+    question: str
+    option: str | int
+    value: Any
+    file: str
+    pointer: str
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Question:
+    """What a question's values are: its measurement level for agreement (None: free text, or
+    answers with no level, such as rankings as a whole) and, for ordinal labels, their order."""
+
+    name: str
+    level: Level | None
+    order: tuple[Any, ...] | None = None
+
+
+@dataclass
+class Judgments:
+    """The judgments of one dataset: its questions, and its rows read on demand (`rows()` may be
+    called more than once; each call reads the files again, in bounded memory for streamed
+    formats)."""
+
+    format: str
+    dataset: str  # as findings show its path
+    read: Callable[[], Iterator[Judgment]]
+    questions: dict[str, Question] = field(default_factory=dict)
+    files: tuple[Path, ...] = ()  # the dataset's files, which nothing may write over
+
+    def rows(self) -> Iterator[Judgment]:
+        return self.read()

@@ -1,0 +1,326 @@
+"""The tidy view of the judgments (CogGym, TextJudge and what every format shares), `humanjudge
+export` and `humanjudge stats`: row counts against the formats' own definitions and independent
+counts, pointers that lead back to the value, alpha against the `krippendorff` package."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import subprocess
+import sys
+import tracemalloc
+import warnings
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from humanjudge_schema import catalog, judgments, validate
+from humanjudge_schema.config import Config
+from humanjudge_schema.engine import Context
+from humanjudge_schema.finding import split_pointer
+from humanjudge_schema.formats.coggym.model import load_experiment
+from humanjudge_schema.judgments.stats import dataset_stats
+from humanjudge_schema.kinds import survey
+
+from .conftest import ROOT, corpus
+
+EXAMPLES = ROOT / "examples"
+
+
+def _resolve(data: Any, ptr: str) -> Any:
+    for token in split_pointer(ptr):
+        data = data[int(token)] if isinstance(data, list) else data[token]
+    return data
+
+
+def _units(path: Path) -> list[Any]:
+    return survey([path], skip_empty=True).units
+
+
+# --- CogGym: exactly judgment_count's ratings --------------------------------------------------
+
+
+def _coggym_checked(path: Path) -> None:
+    units = [u for u in _units(path) if u.family == "coggym"]
+    assert units
+    accepted = 0
+    for unit in units:
+        view = catalog.get("coggym").view(unit)
+        rows = list(view.rows())
+        exp = load_experiment(unit, Context(Config(), root=unit.root))
+        assert len(rows) == exp.ratings.tags, unit.root  # the model's count of judgment_count's ratings
+        codes = {f.code for f in validate([unit.root]).findings}
+        if "judgment_count" in exp.ind_data and not codes & {"coggym/judgment-count", "coggym/not-checked"}:
+            # the validator accepts the stated count: the rows are exactly that many
+            assert len(rows) == exp.ind_data["judgment_count"] or exp.ratings.others, unit.root
+            accepted += 1
+        ind = json.loads(exp.ind.path.read_bytes()) if exp.ind else {}
+        for row in rows[:: max(1, len(rows) // 50)]:
+            stored = _resolve(ind, row.pointer)
+            if view.questions[row.question].level == "interval":
+                assert stored == row.value
+            assert (
+                row.dataset == str(unit.root.relative_to(Path.cwd())) if unit.root.is_relative_to(Path.cwd()) else True
+            )
+    assert accepted
+
+
+def test_coggym_rows_are_the_judgment_count_of_the_example() -> None:
+    _coggym_checked(EXAMPLES / "coggym" / "valid")
+    view = catalog.get("coggym").view(_units(EXAMPLES / "coggym" / "valid")[0])
+    rows = list(view.rows())
+    by_question = defaultdict(list)
+    for row in rows:
+        by_question[row.question].append(row)
+    # a slider clicked three times: one rating per click, the click as option
+    assert {r.option for r in by_question["speed_estimates"]} == {1, 2, 3}
+    # a multi-slider's rating: one per label value, the label as option
+    assert {type(r.option) for r in by_question["statement_rating"]} == {str}
+    # a multi-choice answer is its option index; a ranking the indices from first to last
+    assert all(isinstance(r.value, int) for r in by_question["agent_goal"])
+    assert all(isinstance(r.value, list) for r in by_question["goal_ranking"])
+    assert view.questions["agent_goal"].level == "nominal" and view.questions["speed_estimates"].level == "interval"
+
+
+def test_coggym_rows_are_the_judgment_count_in_the_corpus() -> None:
+    _coggym_checked(corpus("coggym"))
+
+
+def test_coggym_clicks_are_one_row_each(tmp_path: Path) -> None:
+    folder = tmp_path / "exp"
+    (folder).mkdir()
+    source = EXAMPLES / "coggym" / "valid"
+    for f in source.iterdir():
+        if f.is_file():
+            (folder / f.name).write_bytes(f.read_bytes())
+    trials = [json.loads(line) for line in (folder / "trial.jsonl").read_text().splitlines() if line.strip()]
+    slider = next(q for t in trials for q in t["queries"] if q["type"] == "single-slider")
+    slider["slider_config"]["num_clicks"] = 2
+    (folder / "trial.jsonl").write_text("".join(json.dumps(t) + "\n" for t in trials))
+    ind = json.loads((folder / "human_data_ind.json").read_text())
+    sid = next(t["id"] for t in trials if slider in t["queries"])
+    ind[sid][slider["tag"]] = [[1, 2], None, [3, 4]]
+    (folder / "human_data_ind.json").write_text(json.dumps(ind))
+    rows = [r for r in judgments.rows([folder]) if r.question == slider["tag"] and r.item == sid]
+    assert [(r.rater, r.option, r.value, r.pointer) for r in rows] == [
+        (0, 1, 1, f"/{sid}/{slider['tag']}/0/0"),
+        (0, 2, 2, f"/{sid}/{slider['tag']}/0/1"),
+        (1, "", None, f"/{sid}/{slider['tag']}/1"),
+        (2, 1, 3, f"/{sid}/{slider['tag']}/2/0"),
+        (2, 2, 4, f"/{sid}/{slider['tag']}/2/1"),
+    ]
+
+
+# --- TextJudge: exactly the individual scores --------------------------------------------------
+
+
+def _scores(data: dict[str, Any]) -> int:
+    return sum(
+        len(s["individual_human_scores"])
+        for inst in data["instances"]
+        for s in inst["annotations"].values()
+        if isinstance(s.get("individual_human_scores"), list)
+    )
+
+
+def _textjudge_checked(path: Path) -> int:
+    checked = 0
+    for unit in _units(path):
+        if unit.family != "textjudge" or unit.files[0].read_bytes().startswith(b"version https://git-lfs"):
+            continue
+        data = json.loads(unit.files[0].read_bytes())
+        rows = list(catalog.get("textjudge").view(unit).rows())
+        assert len(rows) == _scores(data), unit.root
+        for row in rows[:: max(1, len(rows) // 40)]:
+            assert _resolve(data, row.pointer) == row.value
+            assert data["instances"][int(split_pointer(row.pointer)[1])]["id"] == row.item
+        checked += 1
+    return checked
+
+
+def test_textjudge_rows_are_the_individual_scores() -> None:
+    assert _textjudge_checked(EXAMPLES / "textjudge") == 2
+
+
+def test_textjudge_rows_are_the_individual_scores_in_the_corpus() -> None:
+    assert _textjudge_checked(corpus("judgebench")) >= 10
+
+
+def _big_dataset(tmp_path: Path, instances: int = 40_000) -> Path:
+    decl = {"metric": "fluency", "category": "graded", "worst": 1, "best": 5, "prompt": "Rate: {{ instance }}"}
+    data = {
+        "dataset": "big",
+        "dataset_url": "",
+        "expert_annotator": "false",
+        "original_prompt": False,
+        "annotations": [decl],
+        "instances": [
+            {
+                "id": i,
+                "instance": f"sentence {i}",
+                "annotations": {"fluency": {"mean_human": 3, "individual_human_scores": [2, 3, 4]}},
+            }
+            for i in range(instances)
+        ],
+    }
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_a_large_dataset_is_read_in_bounded_memory(tmp_path: Path) -> None:
+    path = _big_dataset(tmp_path)
+    size = path.stat().st_size
+    assert size > 4 * 1024 * 1024  # read in runs, not whole
+    tracemalloc.start()
+    n = sum(1 for _ in judgments.rows([path]))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert n == 120_000
+    # Parsed whole, these instances take about ten times the file's size; run by run, the file
+    # and a few runs of them.
+    assert peak < 3 * size, (peak, size)
+
+
+# --- every format: the shape, export and stats -------------------------------------------------
+
+
+def test_every_format_declares_a_view_and_every_example_has_judgments() -> None:
+    for name, fmt in catalog.formats().items():
+        if fmt.judgments is None:
+            continue
+        views = [v for v in judgments.datasets([EXAMPLES / name / "valid"])]
+        assert views and all(v.format == name for v in views)
+        assert sum(1 for v in views for _ in v.rows()) > 0, name
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "humanjudge_schema", *args], capture_output=True, timeout=300)
+
+
+def test_export_writes_every_row_in_every_format(tmp_path: Path) -> None:
+    expected = list(judgments.rows([EXAMPLES]))
+    as_csv = _cli("export", str(EXAMPLES))
+    assert as_csv.returncode == 1  # the broken examples have errors: they go to stderr
+    assert b"error coggym/mean-value" in as_csv.stderr and b"error" not in as_csv.stdout[:200]
+    table = list(csv.DictReader(io.StringIO(as_csv.stdout.decode())))
+    assert len(table) == len(expected) and list(table[0]) == list(judgments.FIELDS)
+    assert {r["format"] for r in table} == set(catalog.names()) - {"toy"}
+    lines = _cli("export", str(EXAMPLES / "textjudge" / "valid"), "--to", "jsonl")
+    assert lines.returncode == 0 and not lines.stderr
+    first = json.loads(lines.stdout.splitlines()[0])
+    assert first["value"] == 5 and first["rater"] == 0 and first["line"] is None
+    out = tmp_path / "rows.parquet"
+    pq = pytest.importorskip("pyarrow.parquet")
+    assert _cli("export", str(EXAMPLES / "coggym" / "valid"), "--to", "parquet", "-o", str(out)).returncode == 0
+    assert pq.read_table(out).num_rows == sum(1 for _ in judgments.rows([EXAMPLES / "coggym" / "valid"]))
+
+
+def test_export_refuses_what_it_cannot_do(tmp_path: Path) -> None:
+    missing = _cli("export", str(tmp_path / "nothing"))
+    assert missing.returncode == 2 and b"no such file or folder" in missing.stderr and not missing.stdout
+    parquet = _cli("export", str(EXAMPLES), "--to", "parquet")
+    assert parquet.returncode == 2 and b"--to parquet needs -o FILE" in parquet.stderr
+    target = EXAMPLES / "textjudge" / "valid" / "dataset.json"
+    before = target.read_bytes()
+    for to in ("csv", "jsonl", "parquet"):
+        into_input = _cli("export", str(target.parent), "--to", to, "-o", str(target))
+        assert into_input.returncode == 2 and b"which the output is computed from" in into_input.stderr
+        assert target.read_bytes() == before
+
+
+def _krippendorff(view: Any, question: str, level: str) -> float | None:
+    """The `krippendorff` package's alpha over a raters x items matrix built from the rows."""
+    krippendorff = pytest.importorskip("krippendorff")
+    units: dict[Any, list[Any]] = defaultdict(list)
+    for row in view.rows():
+        if row.question == question and row.value is not None:
+            units[(row.item, row.option)].append(row.value)
+    width = max(map(len, units.values()))
+    matrix = [[values[k] if k < len(values) else math.nan for values in units.values()] for k in range(width)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return float(krippendorff.alpha(reliability_data=matrix, level_of_measurement=level))
+
+
+def test_alpha_agrees_with_the_krippendorff_package_on_real_data() -> None:
+    compared = 0
+    for unit in _units(corpus("coggym")):
+        view = catalog.get("coggym").view(unit)
+        for q in dataset_stats(view, samples=20)["questions"]:
+            if q["level"] == "interval" and q["alpha"] is not None and q["items"] >= 5:
+                assert q["alpha"] == pytest.approx(_krippendorff(view, q["question"], "interval"), abs=1e-9)
+                compared += 1
+    for unit in _units(corpus("judgebench")):
+        if unit.files[0].read_bytes().startswith(b"version https://git-lfs"):
+            continue
+        view = catalog.get("textjudge").view(unit)
+        for q in dataset_stats(view, samples=20)["questions"]:
+            if q["level"] in ("nominal", "ordinal", "interval") and q["alpha"] is not None and q["items"] >= 5:
+                if q["level"] != "nominal" and not all(
+                    isinstance(k, str) and _is_number(k) for k in q["distribution"].get("counts", {"0": 0})
+                ):
+                    continue
+                assert q["alpha"] == pytest.approx(_krippendorff(view, q["question"], q["level"]), abs=1e-9), (
+                    unit.root,
+                    q["question"],
+                )
+                compared += 1
+    assert compared >= 10
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def test_stats_json_has_the_documented_shape_and_is_reproducible() -> None:
+    first = _cli("stats", str(EXAMPLES / "textjudge" / "valid"), "--format", "json")
+    again = _cli("stats", str(EXAMPLES / "textjudge" / "valid"), "--format", "json")
+    assert first.returncode == 0 and first.stdout == again.stdout  # the bootstrap is seeded
+    data = json.loads(first.stdout)
+    (ds,) = data["datasets"]
+    assert ds["format"] == "textjudge" and ds["dataset"].endswith("dataset.json")
+    fluency = next(q for q in ds["questions"] if q["question"] == "fluency")
+    assert set(fluency) >= {
+        "question",
+        "level",
+        "items",
+        "judgments",
+        "raters_per_item",
+        "alpha",
+        "alpha_ci",
+        "distribution",
+    }
+    assert fluency["level"] == "ordinal" and fluency["judgments"] == 9 and fluency["items"] == 3
+    assert fluency["raters_per_item"] == {"min": 3, "median": 3, "max": 3}
+    lo, hi = fluency["alpha_ci"]
+    assert lo <= fluency["alpha"] <= hi
+    assert sum(fluency["distribution"]["counts"].values()) == 9
+
+
+def test_stats_text_names_every_question() -> None:
+    out = _cli("stats", str(EXAMPLES / "coggym" / "valid"))
+    assert out.returncode == 0
+    text = out.stdout.decode()
+    for question in ("agent_goal", "goal_confidence", "speed_estimates", "strategy_description"):
+        assert f"  {question}" in text
+    assert "alpha" in text.splitlines()[1]
+
+
+def test_the_python_api_is_lazy_and_offers_a_dataframe() -> None:
+    rows = judgments.rows([EXAMPLES / "textjudge" / "valid"])
+    assert iter(rows) is rows  # a generator: nothing is read before it is asked for
+    first = next(rows)
+    assert first.format == "textjudge" and first.question == "fluency"
+    pd = pytest.importorskip("pandas")
+    frame = judgments.dataframe([EXAMPLES / "textjudge" / "valid"])
+    assert isinstance(frame, pd.DataFrame) and list(frame.columns) == list(judgments.FIELDS)
+    assert len(frame) == 17 and frame.groupby("question").size().to_dict() == {"fluency": 9, "grammatical": 8}
