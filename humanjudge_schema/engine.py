@@ -187,8 +187,11 @@ def _instance_path(data: Any, error: Any) -> list[Any]:
 
 def schema_errors(name: str, data: Any) -> list[tuple[str, str, str]]:
     """(code, pointer, message) for every error of `data` against the named schema."""
+    checker = validator(name)
+    if checker.is_valid(data):  # a fifth faster than collecting no errors, and the usual case
+        return []
     out = []
-    for error in validator(name).iter_errors(data):
+    for error in checker.iter_errors(data):
         kind = type(error.kind).__name__
         code = f"schema/{_kebab(kind)}"
         if kind == "Constant":
