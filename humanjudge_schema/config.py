@@ -35,6 +35,7 @@ _KEYS = {
     "tolerance",
     "max-per-code",
     "max-document-bytes",
+    "quality",
 }
 
 
@@ -54,6 +55,8 @@ class Config:
     # JSON and JSON Lines files are read whole, and parsing takes several times a file's size
     max_document_bytes: int = DEFAULT_MAX_DOCUMENT
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # the quality/ checks read every judgment again after validation: asked for, not by default
+    quality: bool = False
     root: Path | None = None  # folder of the config file: per-file patterns are relative to it
     source: Path | None = None
 
@@ -85,13 +88,18 @@ class Config:
         return declared.default
 
     def with_flags(
-        self, select: tuple[str, ...] | None, ignore: tuple[str, ...], max_per_code: int | None = None
+        self,
+        select: tuple[str, ...] | None,
+        ignore: tuple[str, ...],
+        max_per_code: int | None = None,
+        quality: bool | None = None,
     ) -> Config:
         return replace(
             self,
             select=select if select else self.select,
             ignore=self.ignore + ignore,
             max_per_code=self.max_per_code if max_per_code is None else max_per_code,
+            quality=self.quality if quality is None else quality,
         )
 
 
@@ -166,6 +174,9 @@ def parse_config(table: dict[str, Any], source: Path) -> Config:
     max_document_bytes = table.get("max-document-bytes", _DEFAULTS.max_document_bytes)
     if not isinstance(max_document_bytes, int) or isinstance(max_document_bytes, bool) or max_document_bytes < 1:
         raise ConfigError(f"{where}: max-document-bytes must be an integer > 0")
+    quality = table.get("quality", _DEFAULTS.quality)
+    if not isinstance(quality, bool):
+        raise ConfigError(f"{where}: quality must be true or false")
     options = _format_options(table, where)
     select = _codes(table.get("select", []), f"{where}: select")
     ignore = _codes(table.get("ignore", []), f"{where}: ignore")
@@ -184,6 +195,7 @@ def parse_config(table: dict[str, Any], source: Path) -> Config:
         max_per_code=max_per_code,
         max_document_bytes=max_document_bytes,
         options=options,
+        quality=quality,
         root=source.parent,
         source=source,
     )

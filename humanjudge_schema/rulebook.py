@@ -16,6 +16,7 @@ def load_all() -> dict[str, RuleDoc]:
     """Import every format's rules, and the core's codes, so the registry is complete."""
     for fmt in catalog.formats().values():
         importlib.import_module(fmt.module)
+    importlib.import_module("humanjudge_schema.judgments.quality")  # the quality/ codes
     return RULES
 
 

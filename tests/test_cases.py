@@ -55,4 +55,4 @@ def test_every_code_is_documented() -> None:
     for code, doc in load_all().items():
         assert doc.summary and doc.why and doc.bad and doc.good, code
         family = code.split("/")[0]
-        assert family in {"parse", "schema", "engine", "dataset", *catalog.names()}, code
+        assert family in {"parse", "schema", "engine", "dataset", "quality", *catalog.names()}, code

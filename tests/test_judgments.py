@@ -304,6 +304,7 @@ def test_stats_json_has_the_documented_shape_and_is_reproducible() -> None:
     lo, hi = fluency["alpha_ci"]
     assert lo <= fluency["alpha"] <= hi
     assert sum(fluency["distribution"]["counts"].values()) == 9
+    assert ds["quality"] == []  # and the quality/ checks find nothing in the example
 
 
 def test_stats_text_names_every_question() -> None:
@@ -324,3 +325,36 @@ def test_the_python_api_is_lazy_and_offers_a_dataframe() -> None:
     frame = judgments.dataframe([EXAMPLES / "textjudge" / "valid"])
     assert isinstance(frame, pd.DataFrame) and list(frame.columns) == list(judgments.FIELDS)
     assert len(frame) == 17 and frame.groupby("question").size().to_dict() == {"fluency": 9, "grammatical": 8}
+
+
+# --- the quality checks in validate --------------------------------------------------------------
+
+QUALITY_CASE = ROOT / "tests" / "cases" / "textjudge" / "invalid" / "quality-below-chance"
+
+
+def test_quality_checks_run_when_asked_and_only_then() -> None:
+    asked = _cli("validate", "--isolated", "--quality", "--format", "json", str(QUALITY_CASE))
+    plain = _cli("validate", "--isolated", "--format", "json", str(QUALITY_CASE))
+    configured = _cli("validate", "--format", "json", str(QUALITY_CASE))  # its humanjudge.toml says quality = true
+    codes = [[f["code"] for f in json.loads(p.stdout)["findings"]] for p in (asked, plain, configured)]
+    assert codes == [["quality/below-chance"], [], ["quality/below-chance"]]
+    finding = json.loads(asked.stdout)["findings"][0]
+    assert finding["severity"] == "warning" and finding["line"] == 23 and "alpha (ordinal) is -" in finding["message"]
+    assert asked.returncode == plain.returncode == 0  # warnings: the exit code is still 0
+
+
+def test_quality_findings_on_a_streamed_format_have_their_line(tmp_path: Path) -> None:
+    import gzip
+
+    folder = tmp_path / "study"
+    folder.mkdir()
+    for f in (EXAMPLES / "study1" / "valid").iterdir():
+        (folder / f.name).write_bytes(f.read_bytes())
+    tasks = folder / "study1_tasks.jsonl.gz"
+    records = [json.loads(line) for line in gzip.decompress(tasks.read_bytes()).splitlines() if line.strip()]
+    result = validate([folder], quality=True)
+    assert not [f for f in result.findings if f.code.startswith("quality/")]  # the example is fine
+    (folder / "humanjudge.toml").write_text("quality = 1\n")
+    bad = _cli("validate", str(folder))
+    assert bad.returncode == 2 and b"quality must be true or false" in bad.stderr
+    assert records  # the example has tasks to rate

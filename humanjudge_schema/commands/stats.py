@@ -33,15 +33,15 @@ def stats(paths: tuple[Path, ...], fmt: str, kind: str | None, samples: int, see
     distribution of the answers, and Krippendorff's alpha at the question's level of measurement
     (nominal for labels and choices, ordinal for graded scales, interval for sliders and
     continuous scores) with a bootstrap 95% interval over items. Alpha is null where fewer than
-    two values are pairable. `humanjudge validate` says whether the files are well formed.
+    two values are pairable. The quality/ checks' findings follow each dataset's table.
+    `humanjudge validate` says whether the files are well formed.
     """
     from ..config import ConfigError
     from ..judgments import datasets
-    from ..judgments.stats import dataset_stats
     from ..kinds import UsageError
 
     try:
-        found = [dataset_stats(view, samples=samples, seed=seed) for view in datasets(list(paths), kind=kind)]
+        found = [_dataset(view, samples, seed) for view in datasets(list(paths), kind=kind)]
     except (UsageError, ConfigError) as exc:
         fail(str(exc))
     if fmt == "json":
@@ -49,6 +49,19 @@ def stats(paths: tuple[Path, ...], fmt: str, kind: str | None, samples: int, see
     else:
         click.echo(_text(found), nl=False)
     sys.exit(0)
+
+
+def _dataset(view: Any, samples: int, seed: int) -> dict[str, Any]:
+    """A dataset's statistics and the findings of the quality/ checks."""
+    from ..judgments.quality import check
+    from ..judgments.stats import dataset_stats
+
+    out = dataset_stats(view, samples=samples, seed=seed)
+    out["quality"] = [
+        {"code": code, "message": message, "file": where.file, "pointer": where.pointer, "line": where.line}
+        for code, where, message in check(view)
+    ]
+    return out
 
 
 def _text(found: list[dict[str, Any]]) -> str:
@@ -63,6 +76,9 @@ def _text(found: list[dict[str, Any]]) -> str:
             lines.append(("  " + "  ".join(cells)).rstrip())
         if not ds["questions"]:
             lines.append("  no judgments")
+        for flag in ds["quality"]:
+            at = f"{flag['file']}:{flag['line']}" if flag["line"] else flag["file"]
+            lines.append(f"  {flag['code']}: {flag['message']} ({at}, {flag['pointer']})")
         lines.append("")
     return "\n".join(lines) + ("\n" if lines else "No datasets.\n")
 

@@ -30,6 +30,13 @@ from .common import PARSED, FormatName, fail, split
 )
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit code 1).")
 @click.option(
+    "--quality",
+    is_flag=True,
+    default=None,
+    help="Also run the quality/ checks over the judgments (agreement at chance, straight-lining, repeated "
+    "raters, sparse items): they read every judgment again. Configuration: quality = true.",
+)
+@click.option(
     "--select",
     multiple=True,
     metavar="CODES",
@@ -88,6 +95,7 @@ def validate(
     kind: str | None,
     fmt: str,
     strict: bool,
+    quality: bool | None,
     select: tuple[str, ...],
     ignore: tuple[str, ...],
     config_file: Path | None,
@@ -139,6 +147,7 @@ def validate(
             progress=bar,
             keep=PARSED,
             max_per_code=max_per_code,
+            quality=quality,
         )
     except (UsageError, ConfigError) as exc:
         fail(str(exc))

@@ -58,6 +58,10 @@ class Tally:
         counts[value] += 1
         self._judgments += 1
 
+    def per_item(self) -> dict[Hashable, Counter[Hashable]]:
+        """item -> how often each value was given to it (the tally's own counts: do not change)."""
+        return self._items
+
     @property
     def items(self) -> int:
         """The items with at least one judgment."""

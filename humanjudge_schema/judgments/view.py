@@ -62,6 +62,9 @@ class Judgments:
     read: Callable[[], Iterator[Judgment]]
     questions: dict[str, Question] = field(default_factory=dict)
     files: tuple[Path, ...] = ()  # the dataset's files, which nothing may write over
+    # whether `rater` names the same person across items (a worker id, a participant's place in
+    # arrays that hold every participant), so that one rater's answers can be compared
+    raters: bool = True
 
     def rows(self) -> Iterator[Judgment]:
         return self.read()

@@ -48,6 +48,7 @@ def _parser() -> _Parser:
     parser = _Parser(prog="args", add_help=False, allow_abbrev=False)
     parser.add_argument("--kind", choices=catalog.names())
     parser.add_argument("--strict", action="store_true")
+    parser.add_argument("--quality", action="store_true", default=None)
     parser.add_argument("--select", action="append", default=[])
     parser.add_argument("--ignore", action="append", default=[])
     parser.add_argument("--config", type=Path)
@@ -78,6 +79,7 @@ class Options:
 
     kind: str | None = None
     strict: bool = False
+    quality: bool | None = None  # None: as configured
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     config: Path | None = None
@@ -103,6 +105,7 @@ def parse_args(argv: Sequence[str]) -> Options:
     return Options(
         kind=known.kind,
         strict=known.strict,
+        quality=known.quality,
         select=_codes(known.select),
         ignore=_codes(known.ignore),
         config=known.config,

@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ...config import Config, ConfigError, load_file
@@ -64,6 +64,7 @@ def check(paths: Sequence[str], options: Options, base: BaseConfig | None = None
             jobs=options.jobs,
             skip_unknown=options.skip_unknown,
             max_per_code=options.max_per_code,
+            quality=options.quality,
         )
 
     if options.isolated:
@@ -125,48 +126,66 @@ def run_step(env: Mapping[str, str]) -> int:
         return _step(env, workspace)
 
 
-def _step(env: Mapping[str, str], workspace: Path) -> int:
-    sarif = env.get("HUMANJUDGE_SARIF", "").strip()
-    base_sha = env.get("HUMANJUDGE_BASE", "").strip()
-    config_from = env.get("HUMANJUDGE_CONFIG_FROM", "").strip() or "base"
-    summary_file = env.get("GITHUB_STEP_SUMMARY")
-    output_file = env.get("GITHUB_OUTPUT")
-    # the summary's notes: what was checked, with which configuration, what the configuration
-    # change is; in that order, whenever each is known
-    notes = {"checked": "", "configuration": "", "change": ""}
+@dataclass
+class _Report:
+    """Where the step reports besides its log: the job summary (with notes on what was checked,
+    with which configuration, and what a configuration change is, in that order, whenever each is
+    known) and the step's outputs."""
 
-    def noted() -> str:
-        return "\n\n".join(n for n in notes.values() if n)
+    workspace: Path
+    sarif: str
+    summary_file: str | None
+    output_file: str | None
+    notes: dict[str, str] = field(default_factory=lambda: dict.fromkeys(("checked", "configuration", "change"), ""))
 
-    def finish(result: Result | None, code: int, message: str = "") -> int:
+    def noted(self) -> str:
+        return "\n\n".join(n for n in self.notes.values() if n)
+
+    def finish(self, result: Result | None, code: int, message: str = "") -> int:
         if message:
             print(f"::error title=humanjudge::{escape_data(message)}")
-        if summary_file:
+        if self.summary_file:
             if result is None:
                 text = f"## humanjudge validate\n\n**Could not validate:** {cell(message)}\n"
-                if noted():
-                    text += "\n" + noted() + "\n"
-                append_to(summary_file, text)
+                if self.noted():
+                    text += "\n" + self.noted() + "\n"
+                append_to(self.summary_file, text)
             else:
-                append_to(summary_file, summary(result, note=noted()))
-        if output_file:
+                append_to(self.summary_file, summary(result, note=self.noted()))
+        if self.output_file:
             errors = "" if result is None else result.errors
             warnings = "" if result is None else result.warnings
-            written = sarif if result is not None and sarif and (workspace / sarif).is_file() else ""
-            append_to(output_file, outputs({"errors": errors, "warnings": warnings, "sarif": written}))
+            wrote = result is not None and self.sarif and (self.workspace / self.sarif).is_file()
+            written = self.sarif if wrote else ""
+            append_to(self.output_file, outputs({"errors": errors, "warnings": warnings, "sarif": written}))
         return code
 
+    def write_sarif(self, result: Result) -> None:
+        from ...report.sarif import render as render_sarif
+
+        target = self.workspace / self.sarif
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(render_sarif(result), encoding="utf-8")
+        print(f"SARIF written to {self.sarif}")
+
+
+def _step(env: Mapping[str, str], workspace: Path) -> int:
+    report = _Report(
+        workspace, env.get("HUMANJUDGE_SARIF", "").strip(), env.get("GITHUB_STEP_SUMMARY"), env.get("GITHUB_OUTPUT")
+    )
+    base_sha = env.get("HUMANJUDGE_BASE", "").strip()
+    config_from = env.get("HUMANJUDGE_CONFIG_FROM", "").strip() or "base"
     try:
         paths = _split(env.get("HUMANJUDGE_PATHS", ""))
         argv = _split(env.get("HUMANJUDGE_ARGS", ""))
     except ValueError as exc:  # an unbalanced quote
-        return finish(None, 2, f"cannot read the paths or args input: {exc}")
+        return report.finish(None, 2, f"cannot read the paths or args input: {exc}")
     try:
         options = parse_args(argv)
     except ArgsError as exc:
-        return finish(None, 2, f"args input: {exc}")
+        return report.finish(None, 2, f"args input: {exc}")
     if config_from not in ("base", "head"):
-        return finish(None, 2, f'config-from input: {config_from!r} is neither "base" nor "head"')
+        return report.finish(None, 2, f'config-from input: {config_from!r} is neither "base" nor "head"')
     git = _Git(workspace)
     base: BaseConfig | None = None
     try:
@@ -175,34 +194,29 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
             if config_from == "base":
                 base = BaseConfig(git, base_sha)
             if changes.configs:
-                notes["change"] = _changed_configuration(git, base_sha, changes.configs, base is not None)
+                report.notes["change"] = _changed_configuration(git, base_sha, changes.configs, base is not None)
             if not paths:
                 paths, note = _pull_request_paths(changes, base is None)
-                notes["checked"] = note
+                report.notes["checked"] = note
                 options = replace(options, skip_unknown=True)
                 if not paths:
                     print(note.splitlines()[0])
-                    return finish(Result([], 0), 0)
+                    return report.finish(Result([], 0), 0)
         elif not paths:
             paths = ["."]
         result = check(paths, options, base)
     except (GitError, UsageError, ConfigError) as exc:
-        return finish(None, 2, str(exc))
+        return report.finish(None, 2, str(exc))
     except Exception as exc:  # the promise: one line and exit 2, never a traceback
-        return finish(None, 2, f"internal error: {exc!r} (please report it)")
-    notes["configuration"] = _configuration_note(result, base, bool(base_sha))
+        return report.finish(None, 2, f"internal error: {exc!r} (please report it)")
+    report.notes["configuration"] = _configuration_note(result, base, bool(base_sha))
     if options.verbose:
-        print(_configuration_note(result, base, bool(base_sha)), file=sys.stderr)
+        print(report.notes["configuration"], file=sys.stderr)
     sys.stdout.write(render(result))
-    if sarif:
-        from ...report.sarif import render as render_sarif
-
-        target = workspace / sarif
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(render_sarif(result), encoding="utf-8")
-        print(f"SARIF written to {sarif}")
+    if report.sarif:
+        report.write_sarif(result)
     failed = result.errors or (options.strict and result.warnings)
-    return finish(result, 1 if failed else 0)
+    return report.finish(result, 1 if failed else 0)
 
 
 def _pull_request_paths(changes: Changes, head_config: bool) -> tuple[list[str], str]:

@@ -43,7 +43,23 @@ def judgments(unit: Unit) -> Judgments:
         for q in record.get("queries") or ():
             if isinstance(q, dict) and isinstance(q.get("tag"), str) and q.get("type") in LEVELS:
                 questions.setdefault(q["tag"], Question(q["tag"], LEVELS[q["type"]]))
-    return Judgments("coggym", display_path(unit.root), lambda: _rows(exp), questions)
+    return Judgments("coggym", display_path(unit.root), lambda: _rows(exp), questions, raters=_everyone(exp))
+
+
+def _everyone(exp: Experiment) -> bool:
+    """Whether every response array holds every participant, in which case a position is the
+    same participant in every array (else participants saw subsets, and positions name no one)."""
+    count = exp.ind_data.get("participants_info", {}).get("count") if isinstance(exp.ind_data, dict) else None
+    if not isinstance(count, int):
+        return False
+    for _, _, q, responses in exp.response_lists():
+        if q["type"] == "multi-slider":  # one object: an array per label
+            arrays = [v for r in responses if isinstance(r, dict) for v in r.values()]
+            if not all(isinstance(v, list) and len(v) == count for v in arrays):
+                return False
+        elif len(responses) != count:
+            return False
+    return True
 
 
 def _rows(exp: Experiment) -> Iterator[Judgment]:

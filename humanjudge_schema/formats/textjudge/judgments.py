@@ -24,7 +24,8 @@ LEVELS: dict[str, Level] = {"categorical": "nominal", "graded": "ordinal", "cont
 
 def judgments(unit: Unit) -> Judgments:
     path = unit.files[0]
-    return Judgments("textjudge", display_path(unit.root), lambda: _rows(path), _questions(path))
+    # A score's position in individual_human_scores names no annotator: raters are not compared.
+    return Judgments("textjudge", display_path(unit.root), lambda: _rows(path), _questions(path), raters=False)
 
 
 def _runs(path: Path) -> tuple[dict[str, Any], Iterator[tuple[list[Any], int]]] | None:

@@ -229,23 +229,34 @@ def _const_ok(node: nodes.Node) -> bool:
 
 def _unsafe(ast: nodes.Template) -> tuple[str, ...]:
     """Every construct of the template outside the allowed subset, each described once."""
-    from jinja2 import nodes
-    from jinja2.sandbox import (
-        UNSAFE_ASYNC_GENERATOR_ATTRIBUTES,
-        UNSAFE_COROUTINE_ATTRIBUTES,
-        UNSAFE_FUNCTION_ATTRIBUTES,
-        UNSAFE_GENERATOR_ATTRIBUTES,
-        UNSAFE_METHOD_ATTRIBUTES,
+    found: dict[str, None] = {}
+    for node, parent in _walk(ast):
+        problem = _problem(node, parent)
+        if problem is not None:
+            found.setdefault(problem)
+    return tuple(found)
+
+
+@functools.cache
+def _unsafe_attributes() -> frozenset[str]:
+    """The attributes the sandbox refuses: Python's ways into functions, methods and frames."""
+    from jinja2 import sandbox
+
+    return frozenset(
+        sandbox.UNSAFE_FUNCTION_ATTRIBUTES
+        | sandbox.UNSAFE_METHOD_ATTRIBUTES
+        | sandbox.UNSAFE_GENERATOR_ATTRIBUTES
+        | sandbox.UNSAFE_COROUTINE_ATTRIBUTES
+        | sandbox.UNSAFE_ASYNC_GENERATOR_ATTRIBUTES
     )
 
-    unsafe_attrs = (
-        UNSAFE_FUNCTION_ATTRIBUTES
-        | UNSAFE_METHOD_ATTRIBUTES
-        | UNSAFE_GENERATOR_ATTRIBUTES
-        | UNSAFE_COROUTINE_ATTRIBUTES
-        | UNSAFE_ASYNC_GENERATOR_ATTRIBUTES
-    )
-    allowed = (
+
+@functools.cache
+def _allowed() -> tuple[type, ...]:
+    """The nodes allowed as they are (the others are checked by `_problem`, or refused)."""
+    from jinja2 import nodes
+
+    return (
         nodes.Template,
         nodes.Output,
         nodes.TemplateData,
@@ -260,54 +271,64 @@ def _unsafe(ast: nodes.Template) -> tuple[str, ...]:
         nodes.List,
         nodes.Tuple,
     )
-    found: dict[str, None] = {}
-    for node, parent in _walk(ast):
-        problem: str | None = None
-        if isinstance(node, nodes.Name):
-            if node.name.startswith("_"):
-                problem = f"the name {node.name!r} (names starting with '_' reach Python internals)"
-            elif node.name in RESERVED_NAMES:
-                problem = f"{node.name!r} (a Jinja global or internal object, not an instance field)"
-            elif node.ctx != "load":
-                problem = "assignments"
-        elif isinstance(node, nodes.Getattr):
-            if node.attr.startswith("_") or node.attr in unsafe_attrs:
-                problem = f"the attribute {node.attr!r}"
-        elif isinstance(node, nodes.Getitem):
-            arg = node.arg
-            if isinstance(arg, nodes.Slice):
-                if not all(p is None or _const_ok(p) for p in (arg.start, arg.stop, arg.step)):
-                    problem = "a computed slice"
-            elif isinstance(arg, nodes.Const) and isinstance(arg.value, str) and arg.value.startswith("_"):
-                problem = f"the item {arg.value!r}"
-            elif not _const_ok(arg):
-                problem = "a computed subscript (only literal keys and indices are allowed)"
-        elif isinstance(node, nodes.Slice):
-            if not isinstance(parent, nodes.Getitem):
-                problem = "slices"
-        elif isinstance(node, nodes.Filter):
-            if node.name not in SAFE_FILTERS:
-                problem = f"the filter {node.name!r}"
-            elif node.kwargs or node.dyn_args or node.dyn_kwargs or node.node is None:
-                problem = f"keyword or computed arguments to the filter {node.name!r}"
-            elif node.args and (node.name not in ("default", "d") or not all(map(_const_ok, node.args))):
-                problem = f"arguments to the filter {node.name!r}"
-        elif isinstance(node, nodes.Test):
-            if node.name not in SAFE_TESTS:
-                problem = f"the test {node.name!r}"
-            elif node.args or node.kwargs or node.dyn_args or node.dyn_kwargs:
-                problem = f"arguments to the test {node.name!r}"
-        elif isinstance(node, (nodes.BinExpr, nodes.UnaryExpr)) and not isinstance(
-            node, (nodes.Not, nodes.And, nodes.Or)
-        ):
-            problem = f"the operator {node.operator!r}"
-        elif isinstance(node, nodes.Keyword):
-            problem = "keyword arguments"
-        elif not isinstance(node, allowed):
-            problem = _STATEMENTS.get(type(node).__name__, f"Jinja {type(node).__name__} nodes")
-        if problem is not None:
-            found.setdefault(problem)
-    return tuple(found)
+
+
+def _problem(node: nodes.Node, parent: nodes.Node | None) -> str | None:
+    """What is unsafe about one node, or None."""
+    from jinja2 import nodes
+
+    if isinstance(node, nodes.Name):
+        if node.name.startswith("_"):
+            return f"the name {node.name!r} (names starting with '_' reach Python internals)"
+        if node.name in RESERVED_NAMES:
+            return f"{node.name!r} (a Jinja global or internal object, not an instance field)"
+        return "assignments" if node.ctx != "load" else None
+    if isinstance(node, nodes.Getattr):
+        return (
+            f"the attribute {node.attr!r}" if node.attr.startswith("_") or node.attr in _unsafe_attributes() else None
+        )
+    if isinstance(node, nodes.Getitem):
+        return _subscript_problem(node.arg)
+    if isinstance(node, nodes.Slice):
+        return None if isinstance(parent, nodes.Getitem) else "slices"
+    if isinstance(node, nodes.Filter):
+        return _filter_problem(node)
+    if isinstance(node, nodes.Test):
+        if node.name not in SAFE_TESTS:
+            return f"the test {node.name!r}"
+        return (
+            f"arguments to the test {node.name!r}"
+            if node.args or node.kwargs or node.dyn_args or node.dyn_kwargs
+            else None
+        )
+    if isinstance(node, (nodes.BinExpr, nodes.UnaryExpr)) and not isinstance(node, (nodes.Not, nodes.And, nodes.Or)):
+        return f"the operator {node.operator!r}"
+    if isinstance(node, nodes.Keyword):
+        return "keyword arguments"
+    if not isinstance(node, _allowed()):
+        return _STATEMENTS.get(type(node).__name__, f"Jinja {type(node).__name__} nodes")
+    return None
+
+
+def _subscript_problem(arg: nodes.Node) -> str | None:
+    from jinja2 import nodes
+
+    if isinstance(arg, nodes.Slice):
+        bounds = (arg.start, arg.stop, arg.step)
+        return None if all(p is None or _const_ok(p) for p in bounds) else "a computed slice"
+    if isinstance(arg, nodes.Const) and isinstance(arg.value, str) and arg.value.startswith("_"):
+        return f"the item {arg.value!r}"
+    return None if _const_ok(arg) else "a computed subscript (only literal keys and indices are allowed)"
+
+
+def _filter_problem(node: nodes.Filter) -> str | None:
+    if node.name not in SAFE_FILTERS:
+        return f"the filter {node.name!r}"
+    if node.kwargs or node.dyn_args or node.dyn_kwargs or node.node is None:
+        return f"keyword or computed arguments to the filter {node.name!r}"
+    if node.args and (node.name not in ("default", "d") or not all(map(_const_ok, node.args))):
+        return f"arguments to the filter {node.name!r}"
+    return None
 
 
 def _names(ast: nodes.Template) -> tuple[frozenset[str], frozenset[str]]:
@@ -551,6 +572,33 @@ def render_prompts(
     if not PROMPT_FIELD.fullmatch(prompt_field):
         raise DatasetError(f"{prompt_field!r} is not a prompt field (prompt, prompt_fsp or prompt_paraphrase_N)")
     data = _load(dataset)
+    plans = _plans(data, metric, prompt_field)
+    instances = data["instances"]
+    if instance is not None:
+        instances = [x for x in instances if _same_id(x["id"], instance)]
+        if not instances:
+            raise DatasetError(f"no instance with id {instance!r}")
+    work = [(inst, plan) for inst in instances for plan in plans if _key(inst["id"]) not in plan.excluded]
+    if instance is not None and not work:
+        raise DatasetError(
+            f"instance {instance!r} is a few-shot example of every selected "
+            f"metric: {prompt_field} is not rendered for it"
+        )
+    for inst, plan in work:
+        missing = plan.check.required - fields_of(inst["instance"])
+        if missing:
+            names = ", ".join(sorted(missing))
+            raise TemplateError(
+                f"the {plan.field} of metric {plan.metric!r} uses {names}, which instance "
+                f"{inst['id']!r} does not have (its fields: "
+                f"{', '.join(sorted(fields_of(inst['instance']))) or 'none'})"
+            )
+    compiled = {plan.metric: _compile(plan) for plan in plans}
+    return _generate(work, compiled, max_bytes, max_seconds)
+
+
+def _plans(data: dict[str, Any], metric: str | None, prompt_field: str) -> list[_Plan]:
+    """The templates to render, each checked: DatasetError or TemplateError before any prompt."""
     declarations: dict[str, dict[str, Any]] = {}
     for decl in data["annotations"]:
         declarations[decl["metric"]] = decl  # the last one wins, as in upstream's evaluation
@@ -577,28 +625,7 @@ def render_prompts(
         plans.append(_Plan(name, prompt_field, check, frozenset(map(_key, ids or ()))))
     if not plans:
         raise DatasetError(f"no metric has a {prompt_field}")
-    instances = data["instances"]
-    if instance is not None:
-        instances = [x for x in instances if _same_id(x["id"], instance)]
-        if not instances:
-            raise DatasetError(f"no instance with id {instance!r}")
-    work = [(inst, plan) for inst in instances for plan in plans if _key(inst["id"]) not in plan.excluded]
-    if instance is not None and not work:
-        raise DatasetError(
-            f"instance {instance!r} is a few-shot example of every selected "
-            f"metric: {prompt_field} is not rendered for it"
-        )
-    for inst, plan in work:
-        missing = plan.check.required - fields_of(inst["instance"])
-        if missing:
-            names = ", ".join(sorted(missing))
-            raise TemplateError(
-                f"the {plan.field} of metric {plan.metric!r} uses {names}, which instance "
-                f"{inst['id']!r} does not have (its fields: "
-                f"{', '.join(sorted(fields_of(inst['instance']))) or 'none'})"
-            )
-    compiled = {plan.metric: _compile(plan) for plan in plans}
-    return _generate(work, compiled, max_bytes, max_seconds)
+    return plans
 
 
 def _with_clock(ast: nodes.Template) -> nodes.Template:

@@ -1,0 +1,288 @@
+"""Quality checks over a dataset's judgments: what no single value shows, but the judgments of a
+question show together. Each is a rule of the `quality` family, a warning, documented and listed
+like every rule; each finding is at the file and pointer (and line) of a judgment it is about.
+
+The checks read every judgment once (`Gathered`), so they cost about what `humanjudge export`
+costs: `humanjudge stats` runs them, and `humanjudge validate --quality` adds them to validation.
+
+Raters are compared only where the format identifies them (`Judgments.raters`): a TextJudge
+score's position names no annotator, and a CogGym participant's position is theirs across
+stimuli only when every response array holds every participant.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import Counter
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from ..engine import Context
+from ..kinds import Unit
+from ..readers.files import Problem, display_path
+from ..registry import rule, rules_of
+from .agreement import Tally, alpha
+from .view import Judgment, Judgments, Level
+
+# A question's agreement is judged when at least this many items have two values or more.
+MIN_PAIRABLE_ITEMS = 10
+# A rater's answers are compared when they cover at least this many items of a question
+# (straight-lining) or of the dataset (a repeated answer vector), and when what they show would
+# happen by chance less often than this, answers drawn from the question's own distribution of
+# answers (ten "no" in a row on a yes/no question where most answers are "no" is no pattern).
+MIN_RATER_ITEMS = 10
+MIN_VECTOR_ANSWERS = 20
+CHANCE = 1e-3
+# An item is sparse when its judgments, times this, are at most the median of its question's
+# items, and that median is at least SPARSE_MIN_MEDIAN.
+SPARSE_RATIO = 4
+SPARSE_MIN_MEDIAN = 4
+
+
+class Where(NamedTuple):
+    file: str
+    pointer: str
+    line: int | None
+
+
+Hit = tuple[Where, str]
+Place = tuple[Any, Any]  # (item, option): what raters judged together
+
+
+def _where(row: Judgment) -> Where:
+    return Where(row.file, row.pointer, row.line)
+
+
+def _hashable(value: Any) -> Hashable:
+    return tuple(map(_hashable, value)) if isinstance(value, list) else value
+
+
+@dataclass
+class Question:
+    """What the checks keep of one question's judgments."""
+
+    level: Level | None
+    first: Where
+    tally: Tally = field(default_factory=Tally)
+    counts: Counter[Place] = field(default_factory=Counter)  # unit -> its judgments
+    unit_first: dict[Place, Where] = field(default_factory=dict)
+    by_rater: dict[Hashable, dict[Place, Hashable]] = field(default_factory=dict)  # rater -> unit -> value
+    rater_first: dict[Hashable, Where] = field(default_factory=dict)
+
+
+@dataclass
+class Gathered:
+    """One pass over a dataset's judgments: per question, the facts every check needs. An item is
+    the row's item and option together (a multi-slider label, a click), as in the statistics."""
+
+    view: Judgments
+    questions: dict[str, Question] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, view: Judgments) -> Gathered:
+        out = cls(view)
+        for row in view.rows():
+            out._add(row)
+        return out
+
+    def _add(self, row: Judgment) -> None:
+        q = self.questions.get(row.question)
+        if q is None:
+            declared = self.view.questions.get(row.question)
+            q = self.questions[row.question] = Question(declared.level if declared else None, _where(row))
+        if row.value is None:
+            return
+        unit = (row.item, row.option)
+        value = _hashable(row.value)
+        q.tally.add(unit, value)
+        q.counts[unit] += 1
+        if unit not in q.unit_first:
+            q.unit_first[unit] = _where(row)
+        if self.view.raters and row.rater != "":
+            answers = q.by_rater.setdefault(row.rater, {})
+            answers.setdefault(unit, value)
+            if row.rater not in q.rater_first:
+                q.rater_first[row.rater] = _where(row)
+
+
+def check(view: Judgments) -> list[tuple[str, Where, str]]:
+    """(code, where, message) of every quality finding of a dataset, rule by rule."""
+    gathered = Gathered.of(view)
+    return [(r.code, where, message) for r in rules_of("quality") for where, message in r(gathered)]  # type: ignore[attr-defined]
+
+
+def _name(value: Hashable) -> str:
+    return repr(list(value)) if isinstance(value, tuple) else repr(value)
+
+
+@rule(
+    "quality/below-chance",
+    "the raters of a question agree no better than chance",
+    severity="warning",
+    why="Krippendorff's alpha at or below 0 means the raters' answers to an item are no closer to "
+    "each other than answers drawn at random from all answers. With enough items to judge (at "
+    f"least {MIN_PAIRABLE_ITEMS} with two answers or more) that is seldom what raters do: it is "
+    "usually a scale reversed for some raters, a column shifted by one row, or labels mixed up. "
+    "Any correlation reported against such judgments is a correlation with noise.",
+    bad="fluency, 420 items x 3 ratings: alpha -0.016",
+    good="informativeness, 420 items x 3 ratings: alpha 0.285",
+)
+def below_chance(g: Gathered) -> Iterator[Hit]:
+    for name, q in g.questions.items():
+        pairable = sum(1 for n in q.counts.values() if n >= 2)
+        if q.level is None or pairable < MIN_PAIRABLE_ITEMS:
+            continue
+        try:
+            value = alpha(q.tally, q.level)
+        except ValueError:  # values that do not suit the level: the statistics say so
+            continue
+        if value is not None and value <= 0:
+            yield (
+                q.first,
+                f"the raters of {name!r} agree no better than chance: Krippendorff's alpha ({q.level}) is "
+                f"{value:.3f} over {pairable} items",
+            )
+
+
+@rule(
+    "quality/straight-lining",
+    "a rater gives one answer to every item of a question",
+    severity="warning",
+    why="A rater who gives the same answer to every one of many items (at least "
+    f"{MIN_RATER_ITEMS}) while other raters' answers vary was usually not reading them: the "
+    "answers carry no information about the items, and they pull the question's mean and "
+    "agreement toward that answer.",
+    bad="worker 17: helpfulness 3, 3, 3, ... on all 40 items; other workers answer 1 to 5",
+    good="worker 17: helpfulness 3, 4, 2, 5, ...",
+)
+def straight_lining(g: Gathered) -> Iterator[Hit]:
+    for name, q in g.questions.items():
+        shares = _shares(q)
+        if len(shares) < 2:
+            continue  # every answer is the same: nothing tells one rater from the others
+        for rater, answers in q.by_rater.items():
+            values = set(answers.values())
+            if len(answers) < MIN_RATER_ITEMS or len(values) != 1:
+                continue
+            (value,) = values
+            n = len(answers)
+            if _all_alike(q, answers) < CHANCE:
+                yield (
+                    q.rater_first[rater],
+                    f"rater {rater!r} answers {_name(value)} to all {n} items of {name!r}, while "
+                    f"{1 - shares[value]:.0%} of the question's answers are something else",
+                )
+
+
+def _all_alike(q: Question, answers: dict[Place, Hashable]) -> float:
+    """The chance that answers drawn at random from each item's own answers are all one value."""
+    per_item = q.tally.per_item()
+    total = 0.0
+    for value in set(q.tally.distribution()):
+        chance = 1.0
+        for unit in answers:
+            counts = per_item[unit]
+            chance *= counts[value] / sum(counts.values())
+            if chance < 1e-12:
+                break
+        total += chance
+    return total
+
+
+def _shares(q: Question) -> dict[Hashable, float]:
+    """Each answer's share of the question's answers."""
+    counts = q.tally.distribution()
+    total = sum(counts.values())
+    return {value: n / total for value, n in counts.items()}
+
+
+@rule(
+    "quality/repeated-rater",
+    "two raters give the same answers, item for item",
+    severity="warning",
+    why="Two raters whose every answer to every question agrees, over many answers (at least "
+    f"{MIN_VECTOR_ANSWERS}, not all one value), are almost always one participant counted twice: "
+    "a response merged twice, or a row copied. The duplicate inflates the number of raters and "
+    "their agreement.",
+    bad="participants 4 and 31: the same 60 slider values, in the same order",
+    good="participants 4 and 31: answers that differ somewhere",
+)
+def repeated_rater(g: Gathered) -> Iterator[Hit]:
+    vectors: dict[Hashable, dict[tuple[str, Place], Hashable]] = {}
+    first: dict[Hashable, Where] = {}
+    for name, q in g.questions.items():
+        for rater, answers in q.by_rater.items():
+            vector = vectors.setdefault(rater, {})
+            for unit, value in answers.items():
+                vector[(name, unit)] = value
+            first.setdefault(rater, q.rater_first[rater])
+    # The chance that two raters give one answer to an item is the sum of the squared shares of
+    # that item's answers; a match of two whole vectors must be rare among all pairs of raters.
+    matching = {
+        (name, unit): math.log(max(sum((n / total) ** 2 for n in counts.values()), 1e-300))
+        for name, q in g.questions.items()
+        for unit, counts in q.tally.per_item().items()
+        if (total := sum(counts.values()))
+    }
+    pairs = math.log(max(len(vectors) * (len(vectors) - 1) / 2, 1))
+    seen: dict[frozenset[Any], Hashable] = {}
+    for rater, vector in vectors.items():
+        if len(vector) < MIN_VECTOR_ANSWERS or len(set(vector.values())) < 2:
+            continue
+        if pairs + sum(map(matching.__getitem__, vector)) >= math.log(CHANCE):
+            continue  # answers so alike across raters that two whole vectors may match by chance
+        key = frozenset(vector.items())
+        earlier = seen.setdefault(key, rater)
+        if earlier != rater:
+            yield (
+                first[rater],
+                f"rater {rater!r} gives the same {len(vector)} answers as rater {earlier!r}, item for item: "
+                "one participant counted twice?",
+            )
+
+
+@rule(
+    "quality/sparse-item",
+    "an item has far fewer judgments than the other items of its question",
+    severity="warning",
+    why="When most items of a question are judged by many raters and one by very few (at most a "
+    f"{SPARSE_RATIO}th of the median, and the median is at least {SPARSE_MIN_MEDIAN}), that item's "
+    "aggregate rests on too little, and the missing judgments were often lost in a merge or an "
+    "export.",
+    bad="item 57: 1 rating; the question's items have 10 (median)",
+    good="item 57: 10 ratings",
+)
+def sparse_item(g: Gathered) -> Iterator[Hit]:
+    for name, q in g.questions.items():
+        if not q.counts:
+            continue
+        median = statistics.median(q.counts.values())
+        if median < SPARSE_MIN_MEDIAN:
+            continue
+        for unit, n in q.counts.items():
+            if n * SPARSE_RATIO <= median:
+                item, option = unit
+                label = f"{item!r}" + (f" ({option})" if option != "" else "")
+                judgments = "judgment" if n == 1 else "judgments"
+                yield (
+                    q.unit_first[unit],
+                    f"item {label} has {n} {judgments} of {name!r}; the question's items have {median:g} (median)",
+                )
+
+
+def report(view: Judgments, unit: Unit, ctx: Context) -> None:
+    """Add a dataset's quality findings to the context its check reported into: at the document
+    the check parsed when the format points by JSON pointer alone, else at the file and line."""
+    files = {display_path(f): f for f in unit.files}
+    documents = {getattr(doc, "path", None): doc for doc in ctx.documents}
+    for code, where, message in check(view):
+        path = files.get(where.file)
+        if path is None or not ctx.config.wants(code, path):
+            continue
+        doc = documents.get(path)
+        if where.line is None and doc is not None:
+            ctx.add(code, doc, where.pointer, message)
+        else:
+            ctx.problems(path, [Problem(code, message, where.pointer, where.line)])
