@@ -45,9 +45,10 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~umask
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write a file so that readers see the old content or the new, never half of it."""
-    with open_atomic(path) as f:
+def write_atomic(path: Path, data: bytes, inputs: Iterable[Path] = ()) -> None:
+    """Write a file so that readers see the old content or the new, never half of it; never
+    over one of `inputs`."""
+    with open_atomic(path, inputs) as f:
         f.write(data)
 
 

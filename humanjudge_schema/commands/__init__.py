@@ -19,6 +19,7 @@ from .aggregate import aggregate
 from .common import PARSED, fail
 from .export import export
 from .listing import formats, rules, schema
+from .report import report
 from .stats import stats
 from .validate import validate
 
@@ -64,7 +65,7 @@ def cli() -> None:
     """
 
 
-for _command in (validate, export, stats, formats, rules, aggregate, schema):
+for _command in (validate, export, stats, report, formats, rules, aggregate, schema):
     cli.add_command(_command)
 
 

@@ -32,8 +32,10 @@ def _hashable(value: Any) -> Hashable:
     return tuple(map(_hashable, value)) if isinstance(value, list) else value
 
 
-def dataset_stats(view: Judgments, *, samples: int = 1000, seed: int = 0) -> dict[str, Any]:
-    """The statistics of one dataset, as `humanjudge stats --format json` prints them."""
+def dataset_stats(view: Judgments, *, samples: int = 1000, seed: int = 0, values: bool = False) -> dict[str, Any]:
+    """The statistics of one dataset, as `humanjudge stats --format json` prints them; with
+    `values`, each question also has `values`, [value, count] of every distinct answer (for
+    plots)."""
     questions: dict[str, _Question] = {}
     for row in view.rows():
         q = questions.get(row.question)
@@ -47,11 +49,11 @@ def dataset_stats(view: Judgments, *, samples: int = 1000, seed: int = 0) -> dic
     return {
         "dataset": view.dataset,
         "format": view.format,
-        "questions": [_question(name, q, samples, seed) for name, q in questions.items()],
+        "questions": [_question(name, q, samples, seed, values) for name, q in questions.items()],
     }
 
 
-def _question(name: str, q: _Question, samples: int, seed: int) -> dict[str, Any]:
+def _question(name: str, q: _Question, samples: int, seed: int, values: bool) -> dict[str, Any]:
     tally = q.tally
     spread = tally.raters_per_item()
     out: dict[str, Any] = {
@@ -73,6 +75,8 @@ def _question(name: str, q: _Question, samples: int, seed: int) -> dict[str, Any
                 out["alpha_ci"] = None if ci is None else list(ci)
         except ValueError as exc:  # values that do not suit the level: say so, compute nothing
             out["note"] = str(exc)
+    if values:
+        out["values"] = list(tally.distribution().items())
     return out
 
 

@@ -1,0 +1,67 @@
+"""`humanjudge report`: a page people would rather look at than read."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .common import FormatName, fail
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    required=True,
+    help="The HTML file to write (one self-contained page).",
+)
+@click.option("--kind", type=FormatName(), help="Treat the paths as this format instead of recognising them.")
+@click.option(
+    "--samples",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Bootstrap samples for alpha's 95% interval.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+def report(paths: tuple[Path, ...], output: Path, kind: str | None, samples: int, seed: int) -> None:
+    """Write one HTML page about the datasets: what validation found, and per question the
+    distribution of the answers, the agreement and the quality findings.
+
+    The page is self-contained (plots are inline SVG; nothing is fetched). Needs matplotlib:
+    pip install 'humanjudge-schema[report]'. The exit code is validate's.
+    """
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        fail("report needs matplotlib: pip install 'humanjudge-schema[report]'")
+    from ..config import ConfigError
+    from ..judgments import datasets
+    from ..judgments.html import page
+    from ..judgments.quality import check
+    from ..judgments.stats import dataset_stats
+    from ..kinds import UsageError
+    from ..readers.files import display_path
+    from ..validation import validate as run
+    from ..writing import WriteError, write_atomic
+
+    try:
+        result = run(list(paths), kind=kind)
+        found = []
+        inputs: list[Path] = []
+        for view in datasets(list(paths), kind=kind):
+            stats = dataset_stats(view, samples=samples, seed=seed, values=True)
+            stats["quality"] = [{"code": c, "message": m} for c, _, m in check(view)]
+            stats["files"] = [display_path(f) for f in view.files]
+            inputs += view.files
+            found.append(stats)
+        write_atomic(output, page(result, found).encode("utf-8"), inputs)
+    except (UsageError, ConfigError, WriteError) as exc:
+        fail(str(exc))
+    counts = [(len(found), "dataset"), (result.errors, "error"), (result.warnings, "warning")]
+    click.echo(f"wrote {output}: " + ", ".join(f"{n} {word}{'' if n == 1 else 's'}" for n, word in counts))
+    sys.exit(1 if result.errors else 0)
