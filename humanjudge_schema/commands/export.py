@@ -58,7 +58,7 @@ def export(paths: tuple[Path, ...], to: str, output: Path | None, kind: str | No
         fail(str(exc))
     if result.findings:
         click.echo(render(result, "text"), nl=False, err=True)
-    rows = (row for view in found for row in view.rows())
+    rows = (batch for view in found for batch in view.tuples())
     try:
         if output is None:
             if to == "csv":

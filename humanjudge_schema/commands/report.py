@@ -41,6 +41,7 @@ def report(paths: tuple[Path, ...], output: Path, kind: str | None, samples: int
         fail("report needs matplotlib: pip install 'humanjudge-schema[report]'")
     from ..config import ConfigError
     from ..judgments import datasets
+    from ..judgments.gather import Gathered
     from ..judgments.html import page
     from ..judgments.quality import check
     from ..judgments.stats import dataset_stats
@@ -54,8 +55,9 @@ def report(paths: tuple[Path, ...], output: Path, kind: str | None, samples: int
         found = []
         inputs: list[Path] = []
         for view in datasets(list(paths), kind=kind):
-            stats = dataset_stats(view, samples=samples, seed=seed, values=True)
-            stats["quality"] = [{"code": c, "message": m} for c, _, m in check(view)]
+            gathered = Gathered.of(view)  # one pass over the judgments for both
+            stats = dataset_stats(view, samples=samples, seed=seed, values=True, gathered=gathered)
+            stats["quality"] = [{"code": c, "message": m} for c, _, m in check(view, gathered)]
             stats["files"] = [display_path(f) for f in view.files]
             inputs += view.files
             found.append(stats)

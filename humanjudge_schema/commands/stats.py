@@ -53,13 +53,15 @@ def stats(paths: tuple[Path, ...], fmt: str, kind: str | None, samples: int, see
 
 def _dataset(view: Any, samples: int, seed: int) -> dict[str, Any]:
     """A dataset's statistics and the findings of the quality/ checks."""
+    from ..judgments.gather import Gathered
     from ..judgments.quality import check
     from ..judgments.stats import dataset_stats
 
-    out = dataset_stats(view, samples=samples, seed=seed)
+    gathered = Gathered.of(view)  # one pass over the judgments for both
+    out = dataset_stats(view, samples=samples, seed=seed, gathered=gathered)
     out["quality"] = [
         {"code": code, "message": message, "file": where.file, "pointer": where.pointer, "line": where.line}
-        for code, where, message in check(view)
+        for code, where, message in check(view, gathered)
     ]
     return out
 

@@ -178,7 +178,8 @@ class _Pairable:
     """The items with at least two values, grouped by their value counts (a profile): the items
     of one profile add the same amount to the coincidence matrix. A sample is a number of items
     per profile; its alpha comes from sums over the profiles that hold each value (the marginals)
-    and each pair of values (the coincidences), taken with `map` so that the loops run in C."""
+    and over the profiles' disagreements, taken with `map` so that the loops run in C where they
+    can."""
 
     def __init__(self, tally: Tally, level: Level, order: Sequence[Hashable] | None) -> None:
         if level not in LEVELS:
@@ -203,30 +204,37 @@ class _Pairable:
             self.weights[profile] += 1
         self.values = _domain([v for shape in shapes for v in shape], level, order)
         index = {v: i for i, v in enumerate(self.values)}
-        # Per value, the profiles that hold it n times, by n; per pair of values i < j, the
-        # profiles whose off-diagonal coincidences o_ij + o_ji are a given share, by share. The
-        # diagonal never disagrees, so only these weigh in D_o.
+        # Per value, the profiles that hold it n times, by n (the marginals of a sample); per
+        # profile, its values and counts. Nothing is kept per pair of values: an item with a
+        # hundred distinct slider values has five thousand pairs, and a file has thousands of
+        # such items. The disagreement within a profile has a closed form instead (below).
         self.by_value: list[dict[int, list[int]]] = [{} for _ in self.values]
-        self.by_pair: dict[tuple[int, int], dict[float, list[int]]] = {}
+        self.entries: list[tuple[list[int], list[int], int]] = []  # (value indices, counts, m)
         for profile, shape in enumerate(shapes):
-            m = sum(shape.values())
             entries = sorted((index[v], n) for v, n in shape.items())
-            for a, (i, ni) in enumerate(entries):
-                self.by_value[i].setdefault(ni, []).append(profile)
-                for j, nj in entries[a + 1 :]:
-                    self.by_pair.setdefault((i, j), {}).setdefault(2 * ni * nj / (m - 1), []).append(profile)
+            for i, n in entries:
+                self.by_value[i].setdefault(n, []).append(profile)
+            self.entries.append(([i for i, _ in entries], [n for _, n in entries], sum(shape.values())))
         # At every level but ordinal, the distance between two values does not depend on the
-        # data, so the share of D_o of each profile that disagrees is one number.
-        observed: dict[int, float] = {}
-        if level != "ordinal":
-            delta = _DELTAS[level]
-            for (i, j), groups in self.by_pair.items():
-                d = delta(self.values[i], self.values[j])
-                for share, profiles in groups.items():
-                    for profile in profiles:
-                        observed[profile] = observed.get(profile, 0.0) + share * d
-        self.disagreeing = list(observed)
-        self.observed = list(observed.values())
+        # data, so the disagreement of each profile is one number.
+        self.observed = [] if level == "ordinal" else [self._observed(p) for p in range(len(shapes))]
+
+    def _observed(self, profile: int) -> float:
+        """The sum over the profile's pairs of values c != k of n_c n_k delta_ck, over m - 1: its
+        part of n D_o. Nominal: m^2 - sum n_c^2; interval: 2 m sum n_c (c - mean)^2."""
+        idx, ns, m = self.entries[profile]
+        if self.level == "nominal":
+            return (m * m - sum(n * n for n in ns)) / (m - 1)
+        xs = [self.values[i] for i in idx]
+        if self.level == "interval":
+            mean = math.fsum(map(mul, xs, ns)) / m
+            return 2 * m * math.fsum(n * (x - mean) ** 2 for x, n in zip(xs, ns, strict=True)) / (m - 1)
+        pairs = (
+            2 * nc * nk * _ratio(c, k)
+            for a, (c, nc) in enumerate(zip(xs, ns, strict=True))
+            for k, nk in zip(xs[a + 1 :], ns[a + 1 :], strict=True)
+        )
+        return math.fsum(pairs) / (m - 1)
 
     def draw(self, rng: random.Random) -> list[int]:
         """How many items of each profile a resample of the items holds."""
@@ -251,18 +259,23 @@ class _Pairable:
             for n in marginals:
                 ranks.append(below + n / 2)
                 below += n
-            observed = math.fsum(
-                (ranks[i] - ranks[j]) ** 2 * share * sum(map(size, profiles))
-                for (i, j), groups in self.by_pair.items()
-                for share, profiles in groups.items()
-            )
+            observed = math.fsum(self._ordinal_observed(p, w, ranks) for p, w in enumerate(weights) if w)
             expected = 2 * total * math.fsum(n * (g - total / 2) ** 2 for g, n in zip(ranks, marginals, strict=True))
         else:
-            observed = math.fsum(map(mul, map(size, self.disagreeing), self.observed))
+            observed = math.fsum(map(mul, weights, self.observed))
             expected = _expected(self.level, present, total)
         if expected <= 0:
             return None
         return 1 - (total - 1) * observed / expected
+
+    def _ordinal_observed(self, profile: int, weight: int, ranks: list[float]) -> float:
+        """`weight` items of a profile: the sum over its pairs of values of n_c n_k times the
+        squared distance of their midranks, over m - 1: 2 m sum n_c (g_c - mean)^2 / (m - 1)."""
+        idx, ns, m = self.entries[profile]
+        g = [ranks[i] for i in idx]
+        mean = math.fsum(map(mul, ns, g)) / m  # centred: ranks run to the number of values
+        spread = m * math.fsum(n * (x - mean) ** 2 for n, x in zip(ns, g, strict=True))
+        return weight * 2 * spread / (m - 1)
 
 
 def _expected(level: Level, present: list[tuple[Any, int]], total: int) -> float:

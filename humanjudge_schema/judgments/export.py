@@ -10,14 +10,15 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Iterable
+from itertools import repeat
+from operator import itemgetter
 from typing import IO, Any
 
 import orjson
 
-from .view import FIELDS, Judgment
+from .view import FIELDS, Batch
 
 FORMATS = ("csv", "jsonl", "parquet")
-_BATCH = 65_536
 
 
 def as_text(value: Any) -> str | None:
@@ -29,56 +30,55 @@ def as_text(value: Any) -> str | None:
     return json.dumps(value, ensure_ascii=False)
 
 
-def write_csv(rows: Iterable[Judgment], out: IO[str]) -> int:
+# Values the csv module writes as JSON would (None as an empty cell, numbers as repr): a batch of
+# only these is written as it is, in C.
+_AS_IS = frozenset({str, int, float, type(None)})
+_VALUE = FIELDS.index("value")
+
+
+def _cells(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    return (*row[:_VALUE], as_text(row[_VALUE]), *row[_VALUE + 1 :])
+
+
+def write_csv(batches: Iterable[Batch], out: IO[str]) -> int:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(FIELDS)
     n = 0
-    for row in rows:
-        value = as_text(row.value)
-        writer.writerow(
-            (*row[:6], "" if value is None else value, row.file, row.pointer, "" if row.line is None else row.line)
-        )
-        n += 1
-    return n
-
-
-def write_jsonl(rows: Iterable[Judgment], out: IO[bytes]) -> int:
-    n = 0
-    for row in rows:
-        out.write(orjson.dumps(row._asdict(), option=orjson.OPT_APPEND_NEWLINE))
-        n += 1
-    return n
-
-
-def write_parquet(rows: Iterable[Judgment], out: IO[bytes]) -> int:
-    """Parquet through pyarrow (the `parquet` extra); item, rater and option are text."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    schema = pa.schema(
-        [(name, pa.int64() if name == "line" else pa.string()) for name in FIELDS],
-    )
-    n = 0
-    with pq.ParquetWriter(out, schema) as writer:
-        batch: list[Judgment] = []
-        for row in rows:
-            batch.append(row)
-            if len(batch) == _BATCH:
-                writer.write_table(_table(pa, schema, batch))
-                n += len(batch)
-                batch = []
-        writer.write_table(_table(pa, schema, batch))
+    for batch in batches:
+        if not _AS_IS.issuperset(map(type, map(itemgetter(_VALUE), batch))):
+            batch = list(map(_cells, batch))  # booleans and lists as JSON
+        writer.writerows(batch)
         n += len(batch)
     return n
 
 
-def _table(pa: Any, schema: Any, batch: list[Judgment]) -> Any:
-    columns: dict[str, list[Any]] = {name: [] for name in FIELDS}
-    for row in batch:
-        for name, value in zip(FIELDS, row, strict=True):
-            if name == "value":
-                value = as_text(value)
-            elif name in ("item", "rater", "option"):
-                value = str(value)
-            columns[name].append(value)
+def write_jsonl(batches: Iterable[Batch], out: IO[bytes]) -> int:
+    n = 0
+    for batch in batches:
+        objects = map(dict, map(zip, repeat(FIELDS), batch))
+        out.write(b"".join(map(orjson.dumps, objects, repeat(None), repeat(orjson.OPT_APPEND_NEWLINE))))
+        n += len(batch)
+    return n
+
+
+def write_parquet(batches: Iterable[Batch], out: IO[bytes]) -> int:
+    """Parquet through pyarrow (the `parquet` extra); item, rater and option are text."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pa.schema([(name, pa.int64() if name == "line" else pa.string()) for name in FIELDS])
+    n = 0
+    with pq.ParquetWriter(out, schema) as writer:
+        for batch in batches:
+            if batch:
+                writer.write_table(_table(pa, schema, batch))
+                n += len(batch)
+    return n
+
+
+def _table(pa: Any, schema: Any, batch: Batch) -> Any:
+    columns = dict(zip(FIELDS, map(list, zip(*batch, strict=True)), strict=True))
+    columns["value"] = list(map(as_text, columns["value"]))
+    for name in ("item", "rater", "option"):
+        columns[name] = list(map(str, columns[name]))
     return pa.table(columns, schema=schema)

@@ -14,17 +14,16 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections import Counter
 from collections.abc import Hashable, Iterator
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..engine import Context
 from ..kinds import Unit
 from ..readers.files import Problem, display_path
 from ..registry import rule, rules_of
-from .agreement import Tally, alpha
-from .view import Judgment, Judgments, Level
+from .agreement import alpha
+from .gather import Gathered, Place, Question, Where
+from .view import Judgments
 
 # A question's agreement is judged when at least this many items have two values or more.
 MIN_PAIRABLE_ITEMS = 10
@@ -35,81 +34,17 @@ MIN_PAIRABLE_ITEMS = 10
 MIN_RATER_ITEMS = 10
 MIN_VECTOR_ANSWERS = 20
 CHANCE = 1e-3
+Hit = tuple[Where, str]
 # An item is sparse when its judgments, times this, are at most the median of its question's
 # items, and that median is at least SPARSE_MIN_MEDIAN.
 SPARSE_RATIO = 4
 SPARSE_MIN_MEDIAN = 4
 
 
-class Where(NamedTuple):
-    file: str
-    pointer: str
-    line: int | None
-
-
-Hit = tuple[Where, str]
-Place = tuple[Any, Any]  # (item, option): what raters judged together
-
-
-def _where(row: Judgment) -> Where:
-    return Where(row.file, row.pointer, row.line)
-
-
-def _hashable(value: Any) -> Hashable:
-    return tuple(map(_hashable, value)) if isinstance(value, list) else value
-
-
-@dataclass
-class Question:
-    """What the checks keep of one question's judgments."""
-
-    level: Level | None
-    first: Where
-    tally: Tally = field(default_factory=Tally)
-    counts: Counter[Place] = field(default_factory=Counter)  # unit -> its judgments
-    unit_first: dict[Place, Where] = field(default_factory=dict)
-    by_rater: dict[Hashable, dict[Place, Hashable]] = field(default_factory=dict)  # rater -> unit -> value
-    rater_first: dict[Hashable, Where] = field(default_factory=dict)
-
-
-@dataclass
-class Gathered:
-    """One pass over a dataset's judgments: per question, the facts every check needs. An item is
-    the row's item and option together (a multi-slider label, a click), as in the statistics."""
-
-    view: Judgments
-    questions: dict[str, Question] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, view: Judgments) -> Gathered:
-        out = cls(view)
-        for row in view.rows():
-            out._add(row)
-        return out
-
-    def _add(self, row: Judgment) -> None:
-        q = self.questions.get(row.question)
-        if q is None:
-            declared = self.view.questions.get(row.question)
-            q = self.questions[row.question] = Question(declared.level if declared else None, _where(row))
-        if row.value is None:
-            return
-        unit = (row.item, row.option)
-        value = _hashable(row.value)
-        q.tally.add(unit, value)
-        q.counts[unit] += 1
-        if unit not in q.unit_first:
-            q.unit_first[unit] = _where(row)
-        if self.view.raters and row.rater != "":
-            answers = q.by_rater.setdefault(row.rater, {})
-            answers.setdefault(unit, value)
-            if row.rater not in q.rater_first:
-                q.rater_first[row.rater] = _where(row)
-
-
-def check(view: Judgments) -> list[tuple[str, Where, str]]:
-    """(code, where, message) of every quality finding of a dataset, rule by rule."""
-    gathered = Gathered.of(view)
+def check(view: Judgments, gathered: Gathered | None = None) -> list[tuple[str, Where, str]]:
+    """(code, where, message) of every quality finding of a dataset, rule by rule (`gathered`:
+    the pass over its judgments, when the caller made it already)."""
+    gathered = gathered or Gathered.of(view)
     return [(r.code, where, message) for r in rules_of("quality") for where, message in r(gathered)]  # type: ignore[attr-defined]
 
 
@@ -131,7 +66,7 @@ def _name(value: Hashable) -> str:
 )
 def below_chance(g: Gathered) -> Iterator[Hit]:
     for name, q in g.questions.items():
-        pairable = sum(1 for n in q.counts.values() if n >= 2)
+        pairable = sum(1 for n in g.sizes(name).values() if n >= 2)
         if q.level is None or pairable < MIN_PAIRABLE_ITEMS:
             continue
         try:
@@ -256,12 +191,13 @@ def repeated_rater(g: Gathered) -> Iterator[Hit]:
 )
 def sparse_item(g: Gathered) -> Iterator[Hit]:
     for name, q in g.questions.items():
-        if not q.counts:
+        sizes = g.sizes(name)
+        if not sizes:
             continue
-        median = statistics.median(q.counts.values())
+        median = statistics.median(sizes.values())
         if median < SPARSE_MIN_MEDIAN:
             continue
-        for unit, n in q.counts.items():
+        for unit, n in sizes.items():
             if n * SPARSE_RATIO <= median:
                 item, option = unit
                 label = f"{item!r}" + (f" ({option})" if option != "" else "")

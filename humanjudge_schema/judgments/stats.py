@@ -10,10 +10,10 @@ whole.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field
 from typing import Any
 
 from .agreement import Tally, alpha, bootstrap
+from .gather import Gathered, Question
 from .view import Judgments, Level
 
 # Up to this many distinct values, the answers of a question without a level (free text) are
@@ -21,39 +21,21 @@ from .view import Judgments, Level
 LISTED_VALUES = 20
 
 
-@dataclass
-class _Question:
-    level: Level | None
-    tally: Tally = field(default_factory=Tally)
-    missing: int = 0
-
-
-def _hashable(value: Any) -> Hashable:
-    return tuple(map(_hashable, value)) if isinstance(value, list) else value
-
-
-def dataset_stats(view: Judgments, *, samples: int = 1000, seed: int = 0, values: bool = False) -> dict[str, Any]:
+def dataset_stats(
+    view: Judgments, *, samples: int = 1000, seed: int = 0, values: bool = False, gathered: Gathered | None = None
+) -> dict[str, Any]:
     """The statistics of one dataset, as `humanjudge stats --format json` prints them; with
     `values`, each question also has `values`, [value, count] of every distinct answer (for
-    plots)."""
-    questions: dict[str, _Question] = {}
-    for row in view.rows():
-        q = questions.get(row.question)
-        if q is None:
-            declared = view.questions.get(row.question)
-            q = questions[row.question] = _Question(declared.level if declared else None)
-        if row.value is None:
-            q.missing += 1
-        else:
-            q.tally.add((row.item, row.option), _hashable(row.value))
+    plots). `gathered`: the pass over its judgments, when the caller made it already."""
+    gathered = gathered or Gathered.of(view)
     return {
         "dataset": view.dataset,
         "format": view.format,
-        "questions": [_question(name, q, samples, seed, values) for name, q in questions.items()],
+        "questions": [_question(name, q, samples, seed, values) for name, q in gathered.questions.items()],
     }
 
 
-def _question(name: str, q: _Question, samples: int, seed: int, values: bool) -> dict[str, Any]:
+def _question(name: str, q: Question, samples: int, seed: int, values: bool) -> dict[str, Any]:
     tally = q.tally
     spread = tally.raters_per_item()
     out: dict[str, Any] = {

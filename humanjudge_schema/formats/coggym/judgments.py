@@ -13,12 +13,13 @@ Only what the model reads as intact is exported, through the same loader the che
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import repeat
 from typing import Any
 
 from ...config import Config
 from ...engine import Context
-from ...finding import pointer
-from ...judgments.view import Judgment, Judgments, Level, Question
+from ...finding import escape_token, pointer
+from ...judgments.view import Batch, Judgments, Level, Question
 from ...kinds import Unit
 from ...readers.files import display_path
 from .aggregation import META_KEYS, choice_index
@@ -36,6 +37,10 @@ LEVELS: dict[str, Level | None] = {
 }
 
 
+_CONVERTED = frozenset({"multi-choice", "ranking"})  # answers stored otherwise than exported
+_BATCH = 8192
+
+
 def judgments(unit: Unit) -> Judgments:
     exp = load_experiment(unit, Context(Config(), root=unit.root))
     questions: dict[str, Question] = {}
@@ -43,7 +48,9 @@ def judgments(unit: Unit) -> Judgments:
         for q in record.get("queries") or ():
             if isinstance(q, dict) and isinstance(q.get("tag"), str) and q.get("type") in LEVELS:
                 questions.setdefault(q["tag"], Question(q["tag"], LEVELS[q["type"]]))
-    return Judgments("coggym", display_path(unit.root), lambda: _rows(exp), questions, raters=_everyone(exp))
+    return Judgments(
+        "coggym", display_path(unit.root), questions=questions, raters=_everyone(exp), batches=lambda: _batches(exp)
+    )
 
 
 def _everyone(exp: Experiment) -> bool:
@@ -62,10 +69,11 @@ def _everyone(exp: Experiment) -> bool:
     return True
 
 
-def _rows(exp: Experiment) -> Iterator[Judgment]:
+def _batches(exp: Experiment) -> Iterator[Batch]:
     if exp.ind is None:
         return
     dataset, file = display_path(exp.folder), display_path(exp.ind.path)
+    batch: Batch = []
     for sid, stimulus in exp.ind.data.items():
         if sid in META_KEYS or not isinstance(stimulus, dict) or sid not in exp.trials:
             continue
@@ -74,28 +82,51 @@ def _rows(exp: Experiment) -> Iterator[Judgment]:
             q = queries.get(tag)
             if q is None or not isinstance(responses, list) or not _countable(q, responses, tag in _broken(intact)):
                 continue
-            for option, rater, value, path in _ratings(q, responses):
-                yield Judgment("coggym", dataset, sid, rater, tag, option, value, file, pointer(sid, tag, *path))
+            base = pointer(sid, tag) + "/"
+            for option, raters, values, paths in _ratings(q, responses):
+                n = len(values)
+                batch.extend(
+                    zip(
+                        repeat("coggym", n),
+                        repeat(dataset, n),
+                        repeat(sid, n),
+                        raters,
+                        repeat(tag, n),
+                        repeat(option, n),
+                        values,
+                        repeat(file, n),
+                        map(base.__add__, paths),
+                        repeat(None, n),
+                        strict=True,
+                    )
+                )
+            if len(batch) >= _BATCH:
+                yield batch
+                batch = []
+    yield batch
 
 
-def _ratings(q: dict[str, Any], responses: list[Any]) -> Iterator[tuple[str | int, int, Any, tuple[Any, ...]]]:
-    """(option, rater, value, path below the tag) of each rating of one tag's responses."""
+def _ratings(q: dict[str, Any], responses: list[Any]) -> Iterator[tuple[str | int, Any, list[Any], Any]]:
+    """(option, raters, values, paths below the tag) of one tag's ratings, by option: a list of
+    values at a time, so that the rows are made in C."""
     kind = q["type"]
     if kind == "multi-slider":
         for o, answer in enumerate(responses):
             if isinstance(answer, dict):
                 for label, values in answer.items():
                     if isinstance(values, list):
-                        for j, v in enumerate(values):
-                            yield label, j, v, (o, label, j)
+                        where = f"{o}/{escape_token(label)}/"
+                        yield label, range(len(values)), values, map(where.__add__, map(str, range(len(values))))
         return
-    clicks = kind == "single-slider" and (clicks_of(q) or 1) > 1
-    for j, answer in enumerate(responses):
-        if clicks and isinstance(answer, list):
-            for k, v in enumerate(answer):
-                yield k + 1, j, v, (j, k)
-        else:
-            yield "", j, _value(kind, answer), (j,)
+    if kind == "single-slider" and (clicks_of(q) or 1) > 1 and list in set(map(type, responses)):
+        for j, answer in enumerate(responses):
+            if isinstance(answer, list):
+                yield from ((k + 1, [j], [v], [f"{j}/{k}"]) for k, v in enumerate(answer))
+            else:
+                yield "", [j], [answer], [str(j)]
+        return
+    values = responses if kind not in _CONVERTED else [_value(kind, answer) for answer in responses]
+    yield "", range(len(values)), values, map(str, range(len(values)))
 
 
 def _value(kind: str, answer: Any) -> Any:

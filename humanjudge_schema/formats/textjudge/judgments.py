@@ -8,16 +8,18 @@ instances at a time, as the check reads it, so memory stays bounded.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
-from ...judgments.view import Judgment, Judgments, Level, Question
+from ...finding import escape_token
+from ...judgments.view import Batch, Judgments, Level, Question
 from ...kinds import Unit
 from ...readers.files import display_path, read_bytes
 from ...readers.jsonfile import JsonDocument, document
 from . import stream
-from .model import score_pointer
 
+_SCALARS = frozenset({int, float, str, bool, type(None)})  # what a score may be, schema or not
 # The measurement level each category implies for agreement.
 LEVELS: dict[str, Level] = {"categorical": "nominal", "graded": "ordinal", "continuous": "interval"}
 
@@ -25,7 +27,9 @@ LEVELS: dict[str, Level] = {"categorical": "nominal", "graded": "ordinal", "cont
 def judgments(unit: Unit) -> Judgments:
     path = unit.files[0]
     # A score's position in individual_human_scores names no annotator: raters are not compared.
-    return Judgments("textjudge", display_path(unit.root), lambda: _rows(path), _questions(path), raters=False)
+    return Judgments(
+        "textjudge", display_path(unit.root), questions=_questions(path), raters=False, batches=lambda: _batches(path)
+    )
 
 
 def _runs(path: Path) -> tuple[dict[str, Any], Iterator[tuple[list[Any], int]]] | None:
@@ -73,13 +77,15 @@ def _questions(path: Path) -> dict[str, Question]:
     return out
 
 
-def _rows(path: Path) -> Iterator[Judgment]:
+def _batches(path: Path) -> Iterator[Batch]:
+    """One batch per run of instances; each list of scores becomes its rows in C-level maps."""
     found = _runs(path)
     if found is None:
         return
     _, runs = found
     dataset = file = display_path(path)
     for instances, offset in runs:
+        batch: Batch = []
         for i, inst in enumerate(instances, offset):
             if not isinstance(inst, dict) or not isinstance(inst.get("annotations"), dict):
                 continue
@@ -87,10 +93,27 @@ def _rows(path: Path) -> Iterator[Judgment]:
             item = ident if isinstance(ident, (str, int)) and not isinstance(ident, bool) else ""
             for metric, scores in inst["annotations"].items():
                 listed = scores.get("individual_human_scores") if isinstance(scores, dict) else None
-                if not isinstance(listed, list):
+                if not isinstance(listed, list) or not listed:
                     continue
-                for j, value in enumerate(listed):
-                    if isinstance(value, (dict, list)):
-                        continue  # not a score: the schema reports it
-                    where = score_pointer(i, metric, "individual_human_scores", j)
-                    yield Judgment("textjudge", dataset, item, j, metric, "", value, file, where)
+                places: Any = range(len(listed))
+                if not _SCALARS.issuperset(map(type, listed)):  # not a score: the schema reports it
+                    places = [j for j, x in enumerate(listed) if not isinstance(x, (dict, list))]
+                    listed = [listed[j] for j in places]
+                base = f"/instances/{i}/annotations/{escape_token(metric)}/individual_human_scores/"
+                n = len(listed)
+                batch.extend(
+                    zip(
+                        repeat("textjudge", n),
+                        repeat(dataset, n),
+                        repeat(item, n),
+                        places,
+                        repeat(metric, n),
+                        repeat("", n),
+                        listed,
+                        repeat(file, n),
+                        map(base.__add__, map(str, places)),
+                        repeat(None, n),
+                        strict=True,
+                    )
+                )
+        yield batch
