@@ -685,3 +685,27 @@ def test_a_fenced_block_no_line_can_close() -> None:
     block = _fenced(text, "diff")
     assert block.startswith("`````diff\n") and block.endswith("\n`````")
     assert "\x1b" not in block and "\\x1b[31m" in block
+
+
+def test_the_report_input_writes_the_report_and_a_table_per_question(runner: Runner) -> None:
+    pytest.importorskip("matplotlib")
+    ws = runner.workspace
+    shutil.copytree(EXAMPLES / "valid", ws / "exp")
+    proc = runner.validate(HUMANJUDGE_PATHS="exp", HUMANJUDGE_REPORT="reports/judgments.html")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Report written to judgments.html" in proc.stdout
+    html = (ws / "reports" / "judgments.html").read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>") and "<svg" in html
+    summary = runner.summary()
+    assert "### The judgments" in summary
+    assert "| <code>exp</code> | goal_confidence | interval | 1 | 3 | 3 / 3 / 3 |" in summary
+
+
+def test_a_report_that_cannot_be_written_leaves_validation_standing(runner: Runner) -> None:
+    ws = runner.workspace
+    shutil.copytree(EXAMPLES / "valid", ws / "exp")
+    (ws / "taken").write_text("a file where the report's folder should be\n")
+    proc = runner.validate(HUMANJUDGE_PATHS="exp", HUMANJUDGE_REPORT="taken/judgments.html")
+    assert proc.returncode == 0
+    assert "::warning title=humanjudge::no report:" in proc.stdout
+    assert "No problems" in proc.stdout

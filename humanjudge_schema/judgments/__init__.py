@@ -15,15 +15,18 @@ from typing import Any
 from .view import FIELDS, Judgment, Judgments, Level, Question
 
 
-def datasets(paths: Sequence[Path | str], *, kind: str | None = None) -> Iterator[Judgments]:
-    """The judgments of every dataset under the paths, found as `validate` finds them; datasets
-    of a format that declares no view are left out."""
+def datasets(
+    paths: Sequence[Path | str], *, kind: str | None = None, skip_unknown: bool = False
+) -> Iterator[Judgments]:
+    """The judgments of every dataset under the paths, found as `validate` finds them (with
+    `skip_unknown`, files of no format are passed over); datasets of a format that declares no
+    view are left out."""
     from .. import catalog
     from ..kinds import survey
 
     if isinstance(paths, (str, Path)):
         paths = [paths]
-    for unit in survey([Path(p) for p in paths], kind).units:
+    for unit in survey([Path(p) for p in paths], kind, skip_empty=skip_unknown).units:
         view = catalog.get(unit.family).view(unit)
         if view is not None:
             view.files = unit.files

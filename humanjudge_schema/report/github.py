@@ -14,6 +14,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Mapping
+from typing import Any
 
 from ..finding import Finding, Severity, escape_control
 from ..kinds import tally
@@ -177,3 +178,30 @@ def outputs(values: Mapping[str, object]) -> str:
             raise ValueError(f"output {key!r} must be one line")
         lines.append(f"{key}={text}")
     return "\n".join(lines) + "\n"
+
+
+def questions_table(datasets: list[dict[str, Any]]) -> str:
+    """Per dataset and question (`humanjudge stats --format json`'s datasets): the Markdown table
+    of the job summary."""
+    out = [
+        "### The judgments",
+        "",
+        "| dataset | question | level | items | judgments | raters per item | alpha [95%] |",
+    ]
+    out.append("|---|---|---|---:|---:|---|---|")
+    for ds in datasets:
+        for q in ds["questions"]:
+            spread = q["raters_per_item"]
+            per_item = "" if spread is None else f"{spread['min']} / {spread['median']:g} / {spread['max']}"
+            alpha = ""
+            if q["alpha"] is not None:
+                ci = q["alpha_ci"]
+                alpha = f"{q['alpha']:.3f}" + ("" if ci is None else f" [{ci[0]:.3f}, {ci[1]:.3f}]")
+            out.append(
+                f"| {code_span(ds['dataset'])} | {cell(str(q['question']))} | {q['level'] or ''} | {q['items']} "
+                f"| {q['judgments']} | {per_item} | {alpha} |"
+            )
+    flags = [(ds["dataset"], f) for ds in datasets for f in ds.get("quality", [])]
+    if flags:
+        out += ["", *(f"- {code_span(f['code'])} {code_span(d)}: {cell(f['message'])}" for d, f in flags)]
+    return "\n".join(out)

@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from ...config import Config, ConfigError, load_file
 from ...finding import Finding
@@ -136,7 +137,9 @@ class _Report:
     sarif: str
     summary_file: str | None
     output_file: str | None
-    notes: dict[str, str] = field(default_factory=lambda: dict.fromkeys(("checked", "configuration", "change"), ""))
+    notes: dict[str, str] = field(
+        default_factory=lambda: dict.fromkeys(("checked", "configuration", "change", "judgments"), "")
+    )
 
     def noted(self) -> str:
         return "\n\n".join(n for n in self.notes.values() if n)
@@ -215,8 +218,42 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
     sys.stdout.write(render(result))
     if report.sarif:
         report.write_sarif(result)
+    target = env.get("HUMANJUDGE_REPORT", "").strip()
+    if target:
+        report.notes["judgments"] = _judgments(paths, options, result, workspace / target)
     failed = result.errors or (options.strict and result.warnings)
     return report.finish(result, 1 if failed else 0)
+
+
+def _judgments(paths: Sequence[str], options: Options, result: Result, target: Path) -> str:
+    """Write the HTML report of the checked datasets to `target`, and return the job summary's
+    table per question. A report that cannot be made is a warning: validation stands."""
+    try:
+        from ...judgments import datasets
+        from ...judgments.gather import Gathered
+        from ...judgments.html import page
+        from ...judgments.quality import check as quality
+        from ...judgments.stats import dataset_stats
+        from ...readers.files import display_path
+        from ...report.github import questions_table
+        from ...writing import write_atomic
+
+        found: list[dict[str, Any]] = []
+        inputs: list[Path] = []
+        for view in datasets(list(paths), kind=options.kind, skip_unknown=True):
+            gathered = Gathered.of(view)
+            stats = dataset_stats(view, samples=200, values=True, gathered=gathered)
+            stats["quality"] = [{"code": c, "message": m} for c, _, m in quality(view, gathered)]
+            stats["files"] = [display_path(f) for f in view.files]
+            inputs += view.files
+            found.append(stats)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, page(result, found).encode("utf-8"), inputs)
+    except Exception as exc:  # matplotlib missing, a file that cannot be written: say so, go on
+        print(f"::warning title=humanjudge::{escape_data(f'no report: {exc}')}")
+        return ""
+    print(f"Report written to {target.name}")
+    return questions_table(found)
 
 
 def _pull_request_paths(changes: Changes, head_config: bool) -> tuple[list[str], str]:

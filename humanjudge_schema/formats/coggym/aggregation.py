@@ -76,7 +76,7 @@ def aggregate_tag(query: dict[str, Any], responses: list[Any]) -> Any:
         labels = responses[0] if responses and isinstance(responses[0], dict) else {}
         return {option_key(tag, i + 1): mean(labels.get(str(label), [])) for i, label in enumerate(options)}
     if kind == "multi-select":
-        rows = [r for r in responses if isinstance(r, list)]
+        rows = responses if set(map(type, responses)) == {list} else [r for r in responses if isinstance(r, list)]
         if not rows:
             return None
         if set(map(len, rows)) == {len(options)}:
