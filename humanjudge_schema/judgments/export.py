@@ -8,7 +8,7 @@ answer (None) as an empty cell or null.
 from __future__ import annotations
 
 import csv
-import json
+import re
 from collections.abc import Iterable
 from itertools import repeat
 from operator import itemgetter
@@ -27,7 +27,7 @@ def as_text(value: Any) -> str | None:
         return None
     if isinstance(value, str):
         return value
-    return json.dumps(value, ensure_ascii=False)
+    return orjson.dumps(value).decode()
 
 
 # Values the csv module writes as JSON would (None as an empty cell, numbers as repr): a batch of
@@ -45,11 +45,43 @@ def write_csv(batches: Iterable[Batch], out: IO[str]) -> int:
     writer.writerow(FIELDS)
     n = 0
     for batch in batches:
+        if not batch:
+            continue
         if not _AS_IS.issuperset(map(type, map(itemgetter(_VALUE), batch))):
-            batch = list(map(_cells, batch))  # booleans and lists as JSON
-        writer.writerows(batch)
+            batch = [row if type(row[_VALUE]) in _AS_IS else _cells(row) for row in batch]  # booleans, lists: JSON
+        lines = _plain_lines(batch)
+        if lines is None:
+            writer.writerows(batch)
+        else:
+            out.write(lines)
         n += len(batch)
     return n
+
+
+_PLAIN_CELL = frozenset({str, int, float})
+_SPECIAL = re.compile('[,"\r\n]')
+
+
+def _plain_lines(batch: Batch) -> str | None:
+    """The batch as CSV lines joined column by column in C, exactly as the csv module writes them,
+    when no cell needs quoting or is None; else None (the csv module writes the batch). Columns
+    that hold one value (the format, the dataset, the file) are turned into text once."""
+    columns: list[Iterable[str]] = []
+    for column in zip(*batch, strict=True):
+        first = column[0]
+        if column.count(first) == len(column) and type(first) in _PLAIN_CELL | {type(None)}:
+            text = "" if first is None else str(first)
+            if _SPECIAL.search(text):
+                return None
+            columns.append(repeat(text, len(column)))
+            continue
+        if not _PLAIN_CELL.issuperset(map(type, column)):
+            return None
+        texts = list(map(str, column))
+        if _SPECIAL.search("".join(texts)):
+            return None
+        columns.append(texts)
+    return "\n".join(map(",".join, zip(*columns, strict=True))) + "\n"
 
 
 def write_jsonl(batches: Iterable[Batch], out: IO[bytes]) -> int:
