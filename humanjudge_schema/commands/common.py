@@ -42,3 +42,21 @@ def split(values: tuple[str, ...]) -> tuple[str, ...]:
 # takes 0.1 s, about a tenth of the whole run; the console command leaves them to the operating
 # system instead (see commands.main).
 PARSED: list[object] = []
+
+
+def bootstrap_options(command: Any) -> Any:
+    """The options `stats` and `report` share: --samples and --seed of the bootstrap."""
+    command = click.option(
+        "--seed",
+        type=int,
+        default=0,
+        show_default=True,
+        help="Seed of the bootstrap: the same seed, the same interval.",
+    )(command)
+    return click.option(
+        "--samples",
+        type=click.IntRange(min=1),
+        default=1000,
+        show_default=True,
+        help="Bootstrap samples for alpha's 95% interval.",
+    )(command)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .common import FormatName, fail
+from .common import FormatName, bootstrap_options, fail
 
 
 @click.command()
@@ -20,14 +20,7 @@ from .common import FormatName, fail
     help="The HTML file to write (one self-contained page).",
 )
 @click.option("--kind", type=FormatName(), help="Treat the paths as this format instead of recognising them.")
-@click.option(
-    "--samples",
-    type=click.IntRange(min=1),
-    default=1000,
-    show_default=True,
-    help="Bootstrap samples for alpha's 95% interval.",
-)
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+@bootstrap_options
 def report(paths: tuple[Path, ...], output: Path, kind: str | None, samples: int, seed: int) -> None:
     """Write one HTML page about the datasets: what validation found, and per question the
     distribution of the answers, the agreement and the quality findings.

@@ -9,23 +9,14 @@ from typing import Any
 
 import click
 
-from .common import FormatName, fail
+from .common import FormatName, bootstrap_options, fail
 
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--kind", type=FormatName(), help="Treat the paths as this format instead of recognising them.")
-@click.option(
-    "--samples",
-    type=click.IntRange(min=1),
-    default=1000,
-    show_default=True,
-    help="Bootstrap samples for alpha's 95% interval.",
-)
-@click.option(
-    "--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap: the same seed, the same interval."
-)
+@bootstrap_options
 def stats(paths: tuple[Path, ...], fmt: str, kind: str | None, samples: int, seed: int) -> None:
     """Count the judgments of every question and measure how well the raters agree.
 
