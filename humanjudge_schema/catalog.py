@@ -83,8 +83,7 @@ class Aggregation:
     flags: tuple[str, ...] = ()  # the options beyond --check and -o it takes: "force", "in_place"
 
     def call(self, path: Path, **options: Any) -> tuple[str, int]:
-        module, _, function = self.function.partition(":")
-        done: tuple[str, int] = getattr(importlib.import_module(module), function)(path, **options)
+        done: tuple[str, int] = load(self.function)(path, **options)
         return done
 
 
@@ -116,15 +115,11 @@ class Format:
         return self.check.partition(":")[0]
 
     def run(self, unit: Unit, ctx: Context) -> None:
-        module, _, function = self.check.partition(":")
-        getattr(importlib.import_module(module), function)(unit, ctx)
+        load(self.check)(unit, ctx)
 
     def view(self, unit: Unit) -> Any:
         """The unit's judgments (see `judgments`); None when the format declares no view."""
-        if self.judgments is None:
-            return None
-        module, _, function = self.judgments.partition(":")
-        return getattr(importlib.import_module(module), function)(unit)
+        return None if self.judgments is None else load(self.judgments)(unit)
 
     def file(self, name: str) -> DatasetFile | None:
         return next((f for f in self.files if f.name == name), None)
@@ -154,7 +149,7 @@ def formats() -> dict[str, Format]:
     found: dict[str, Format] = {}
     for name, value in entry_points(GROUP):
         try:
-            declared = _load(value)
+            declared = load(value)
         except Exception as exc:  # a plug-in that does not import names itself, not a traceback
             raise CatalogError(f"the format {name!r} ({value}) cannot be loaded: {exc!r}") from None
         if not isinstance(declared, Format):
@@ -224,8 +219,9 @@ def _section(text: str, group: str) -> list[tuple[str, str]]:
     return out
 
 
-def _load(value: str) -> Any:
-    """The object an entry point names: "package.module:attribute" (extras in [] ignored)."""
+def load(value: str) -> Any:
+    """The object a "package.module:attribute" names (an entry point's extras in [] ignored):
+    what a declaration names for its check, view, aggregation and commands."""
     module, _, attribute = value.partition("[")[0].strip().partition(":")
     obj = importlib.import_module(module.strip())
     for part in filter(None, attribute.strip().split(".")):

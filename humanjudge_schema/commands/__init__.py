@@ -38,16 +38,14 @@ class _Commands(click.Group):
 
 
 def _format_commands() -> dict[str, click.Command]:
-    import importlib
-
     from ..catalog import formats as catalog
+    from ..catalog import load
 
     out: dict[str, click.Command] = {}
     for fmt in catalog().values():
         for target in fmt.commands:
-            module, _, attribute = target.partition(":")
-            command = getattr(importlib.import_module(module), attribute)
-            out[command.name or attribute] = command
+            command = load(target)
+            out[command.name or target.rpartition(":")[2]] = command
     return out
 
 
