@@ -174,3 +174,12 @@ def test_entry_points_are_read_as_importlib_metadata_reads_them(site: Path) -> N
     ).stdout
     ours, theirs = json.loads(out)
     assert ours == theirs and ["toy", "humanjudge_toy:FORMAT"] in ours and len(ours) == 5
+
+
+def test_a_format_without_judgments_is_said_so_never_an_empty_table(site: Path, dataset: Path) -> None:
+    for command in (["export"], ["stats"]):
+        proc = run(site, *command, str(dataset))
+        assert proc.returncode == 2, command
+        assert "the toy format declares no judgments" in proc.stderr
+        assert "none of these datasets is of a format that declares its judgments" in proc.stderr
+        assert "format,dataset" not in proc.stdout and "question" not in proc.stdout

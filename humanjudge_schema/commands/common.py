@@ -4,6 +4,7 @@ documents `validate` keeps so that the console command can leave them to the ope
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any, NoReturn
 
 import click
@@ -60,3 +61,18 @@ def bootstrap_options(command: Any) -> Any:
         show_default=True,
         help="Bootstrap samples for alpha's 95% interval.",
     )(command)
+
+
+def judged(paths: tuple[Path, ...], kind: str | None, skip_unknown: bool = False) -> list[Any]:
+    """The datasets under the paths whose format declares judgments; a note on stderr for each
+    other one, and a usage error (exit 2) when there is none: export, stats and report never
+    answer with an empty table for data they could not read."""
+    from ..judgments import units
+    from ..readers.files import display_path
+
+    with_view, without = units(list(paths), kind=kind, skip_unknown=skip_unknown)
+    for unit in without:
+        click.echo(f"humanjudge: {display_path(unit.root)}: the {unit.family} format declares no judgments", err=True)
+    if not with_view and without:
+        fail("none of these datasets is of a format that declares its judgments")
+    return with_view

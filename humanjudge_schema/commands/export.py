@@ -8,7 +8,9 @@ from pathlib import Path
 
 import click
 
-from .common import FormatName, fail
+from .common import FormatName, fail, judged
+
+FORMATS = ("csv", "jsonl", "parquet")  # judgments/export.py writes each
 
 
 @click.command()
@@ -16,7 +18,7 @@ from .common import FormatName, fail
 @click.option(
     "--to",
     "to",
-    type=click.Choice(["csv", "jsonl", "parquet"]),
+    type=click.Choice(FORMATS),
     default="csv",
     show_default=True,
     help="Output format (parquet needs pyarrow: pip install 'humanjudge-schema[parquet]').",
@@ -37,7 +39,7 @@ def export(paths: tuple[Path, ...], to: str, output: Path | None, kind: str | No
     exported, and the exit code is validate's (1 when there are errors).
     """
     from ..config import ConfigError
-    from ..judgments import datasets
+    from ..judgments import views
     from ..judgments.export import write_csv, write_jsonl, write_parquet
     from ..kinds import UsageError
     from ..report import render
@@ -53,12 +55,12 @@ def export(paths: tuple[Path, ...], to: str, output: Path | None, kind: str | No
             fail("--to parquet needs pyarrow: pip install 'humanjudge-schema[parquet]'")
     try:
         result = run(list(paths), kind=kind)
-        found = list(datasets(list(paths), kind=kind))
+        found = judged(paths, kind)
     except (UsageError, ConfigError) as exc:
         fail(str(exc))
     if result.findings:
         click.echo(render(result, "text"), nl=False, err=True)
-    rows = (batch for view in found for batch in view.tuples())
+    rows = (batch for view in views(found) for batch in view.tuples())  # a dataset at a time
     try:
         if output is None:
             if to == "csv":
@@ -66,7 +68,7 @@ def export(paths: tuple[Path, ...], to: str, output: Path | None, kind: str | No
             else:
                 write_jsonl(rows, sys.stdout.buffer)
         else:
-            with open_atomic(output, [f for view in found for f in view.files]) as out:
+            with open_atomic(output, [f for unit in found for f in unit.files]) as out:
                 if to == "csv":
                     text = io.TextIOWrapper(out, encoding="utf-8", newline="")
                     write_csv(rows, text)

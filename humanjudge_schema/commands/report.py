@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .common import FormatName, bootstrap_options, fail
+from .common import FormatName, bootstrap_options, fail, judged
 
 
 @click.command()
@@ -33,28 +33,15 @@ def report(paths: tuple[Path, ...], output: Path, kind: str | None, samples: int
     except ImportError:
         fail("report needs matplotlib: pip install 'humanjudge-schema[report]'")
     from ..config import ConfigError
-    from ..judgments import datasets
-    from ..judgments.gather import Gathered
-    from ..judgments.html import page
-    from ..judgments.quality import check
-    from ..judgments.stats import dataset_stats
+    from ..judgments import views
+    from ..judgments.html import write_report
     from ..kinds import UsageError
-    from ..readers.files import display_path
     from ..validation import validate as run
-    from ..writing import WriteError, write_atomic
+    from ..writing import WriteError
 
     try:
         result = run(list(paths), kind=kind)
-        found = []
-        inputs: list[Path] = []
-        for view in datasets(list(paths), kind=kind):
-            gathered = Gathered.of(view)  # one pass over the judgments for both
-            stats = dataset_stats(view, samples=samples, seed=seed, values=True, gathered=gathered)
-            stats["quality"] = [{"code": c, "message": m} for c, _, m in check(view, gathered)]
-            stats["files"] = [display_path(f) for f in view.files]
-            inputs += view.files
-            found.append(stats)
-        write_atomic(output, page(result, found).encode("utf-8"), inputs)
+        found = write_report(result, views(judged(paths, kind)), output, samples=samples, seed=seed)
     except (UsageError, ConfigError, WriteError) as exc:
         fail(str(exc))
     counts = [(len(found), "dataset"), (result.errors, "error"), (result.warnings, "warning")]

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from .common import FormatName, bootstrap_options, fail
+from .common import FormatName, bootstrap_options, fail, judged
 
 
 @click.command()
@@ -28,11 +28,12 @@ def stats(paths: tuple[Path, ...], fmt: str, kind: str | None, samples: int, see
     `humanjudge validate` says whether the files are well formed.
     """
     from ..config import ConfigError
-    from ..judgments import datasets
+    from ..judgments import views
+    from ..judgments.stats import describe
     from ..kinds import UsageError
 
     try:
-        found = [_dataset(view, samples, seed) for view in datasets(list(paths), kind=kind)]
+        found = [describe(view, samples=samples, seed=seed) for view in views(judged(paths, kind))]
     except (UsageError, ConfigError) as exc:
         fail(str(exc))
     if fmt == "json":
@@ -40,21 +41,6 @@ def stats(paths: tuple[Path, ...], fmt: str, kind: str | None, samples: int, see
     else:
         click.echo(_text(found), nl=False)
     sys.exit(0)
-
-
-def _dataset(view: Any, samples: int, seed: int) -> dict[str, Any]:
-    """A dataset's statistics and the findings of the quality/ checks."""
-    from ..judgments.gather import Gathered
-    from ..judgments.quality import check
-    from ..judgments.stats import dataset_stats
-
-    gathered = Gathered.of(view)  # one pass over the judgments for both
-    out = dataset_stats(view, samples=samples, seed=seed, gathered=gathered)
-    out["quality"] = [
-        {"code": code, "message": message, "file": where.file, "pointer": where.pointer, "line": where.line}
-        for code, where, message in check(view, gathered)
-    ]
-    return out
 
 
 def _text(found: list[dict[str, Any]]) -> str:

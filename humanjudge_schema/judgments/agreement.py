@@ -190,7 +190,7 @@ class _Pairable:
         found: dict[frozenset[tuple[Hashable, int]], int] = {}
         shapes: list[Counter[Hashable]] = []
         self.population: list[int] = []
-        for counts in tally._items.values():
+        for counts in tally.per_item().values():
             if sum(counts.values()) < 2:
                 continue
             key = frozenset(counts.items())

@@ -18,8 +18,6 @@ import orjson
 
 from .view import FIELDS, Batch
 
-FORMATS = ("csv", "jsonl", "parquet")
-
 
 def as_text(value: Any) -> str | None:
     """A value as one CSV or Parquet cell."""

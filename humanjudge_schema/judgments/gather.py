@@ -14,13 +14,16 @@ Place = tuple[Any, Any]  # (item, option): what raters judged together
 
 
 class Where(NamedTuple):
+    """A judgment a finding is about: where it is, and its question."""
+
     file: str
     pointer: str
     line: int | None
+    question: str
 
 
 def _where(row: Judgment) -> Where:
-    return Where(row.file, row.pointer, row.line)
+    return Where(row.file, row.pointer, row.line, row.question)
 
 
 def _hashable(value: Any) -> Hashable:

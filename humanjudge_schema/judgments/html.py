@@ -9,11 +9,14 @@ SVG in the page. Every text from the data is escaped.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from html import escape
+from pathlib import Path
 from typing import Any
 
 from ..finding import Finding
 from ..validation import Result
+from .view import Judgments
 
 # Findings of one code listed per dataset; the rest are counted.
 LISTED_PER_CODE = 50
@@ -36,8 +39,8 @@ details { margin: .3rem 0; } summary { cursor: pointer; }
 
 
 def page(result: Result, datasets: list[dict[str, Any]], title: str = "humanjudge report") -> str:
-    """The report. `datasets` are `dataset_stats(..., values=True)` with their `quality` list and
-    `files` (the dataset's files, as findings show them)."""
+    """The report. `datasets` are `stats.describe(..., values=True)` with their `files` (the
+    dataset's files, as findings show them)."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -53,6 +56,25 @@ def page(result: Result, datasets: list[dict[str, Any]], title: str = "humanjudg
         parts.append("<h2>Other files</h2>" + _findings(findings[len(datasets)]))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def write_report(
+    result: Result, views: Iterable[Judgments], target: Path, *, samples: int, seed: int = 0
+) -> list[dict[str, Any]]:
+    """Write the report of the datasets to `target` (whole or not at all, never over one of
+    their files) and return what it shows of each (`stats.describe`, with its files)."""
+    from ..readers.files import display_path
+    from ..writing import write_atomic
+    from .stats import describe
+
+    found: list[dict[str, Any]] = []
+    inputs: list[Path] = []
+    for view in views:
+        found.append(describe(view, samples=samples, seed=seed, values=True))
+        found[-1]["files"] = [display_path(f) for f in view.files]
+        inputs += view.files
+    write_atomic(target, page(result, found).encode("utf-8"), inputs)
+    return found
 
 
 def _count(n: int, word: str) -> str:
@@ -106,7 +128,7 @@ def _dataset(k: int, ds: dict[str, Any], findings: list[Finding]) -> str:
         parts.append(_findings(findings))
     flags: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for flag in ds["quality"]:
-        flags[_question_of(flag["message"], ds)].append(flag)
+        flags[flag["question"]].append(flag)
     parts.append('<div class="questions">')
     for q in ds["questions"]:
         parts.append(_question(q, flags.get(q["question"], [])))
@@ -115,14 +137,6 @@ def _dataset(k: int, ds: dict[str, Any], findings: list[Finding]) -> str:
         parts.append("<p>No judgments.</p>")
     parts.append("</section>")
     return "\n".join(parts)
-
-
-def _question_of(message: str, ds: dict[str, Any]) -> str:
-    """The question a quality finding names (its message quotes it)."""
-    for q in ds["questions"]:
-        if repr(q["question"]) in message:
-            return str(q["question"])
-    return ""
 
 
 def _findings(findings: list[Finding]) -> str:

@@ -35,6 +35,21 @@ def dataset_stats(
     }
 
 
+def describe(view: Judgments, *, samples: int = 1000, seed: int = 0, values: bool = False) -> dict[str, Any]:
+    """A dataset's statistics (`dataset_stats`) and the findings of the quality checks, from one
+    pass over its judgments: what `stats`, `report` and the Action show."""
+    from .quality import check
+
+    gathered = Gathered.of(view)
+    out = dataset_stats(view, samples=samples, seed=seed, values=values, gathered=gathered)
+    out["quality"] = [
+        {"code": code, "question": where.question, "message": message}
+        | {"file": where.file, "pointer": where.pointer, "line": where.line}
+        for code, where, message in check(view, gathered)
+    ]
+    return out
+
+
 def _question(name: str, q: Question, samples: int, seed: int, values: bool) -> dict[str, Any]:
     tally = q.tally
     spread = tally.raters_per_item()

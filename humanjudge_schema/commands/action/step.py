@@ -16,7 +16,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from ...config import Config, ConfigError, load_file
 from ...finding import Finding
@@ -230,25 +229,12 @@ def _judgments(paths: Sequence[str], options: Options, result: Result, target: P
     table per question. A report that cannot be made is a warning: validation stands."""
     try:
         from ...judgments import datasets
-        from ...judgments.gather import Gathered
-        from ...judgments.html import page
-        from ...judgments.quality import check as quality
-        from ...judgments.stats import dataset_stats
-        from ...readers.files import display_path
+        from ...judgments.html import write_report
         from ...report.github import questions_table
-        from ...writing import write_atomic
 
-        found: list[dict[str, Any]] = []
-        inputs: list[Path] = []
-        for view in datasets(list(paths), kind=options.kind, skip_unknown=True):
-            gathered = Gathered.of(view)
-            stats = dataset_stats(view, samples=200, values=True, gathered=gathered)
-            stats["quality"] = [{"code": c, "message": m} for c, _, m in quality(view, gathered)]
-            stats["files"] = [display_path(f) for f in view.files]
-            inputs += view.files
-            found.append(stats)
         target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(target, page(result, found).encode("utf-8"), inputs)
+        views = datasets(list(paths), kind=options.kind, skip_unknown=True)
+        found = write_report(result, views, target, samples=200)
     except Exception as exc:  # matplotlib missing, a file that cannot be written: say so, go on
         print(f"::warning title=humanjudge::{escape_data(f'no report: {exc}')}")
         return ""

@@ -110,15 +110,16 @@ class Rendering:
     index: int  # of its declaration
     name: str  # the template field: prompt, prompt_fsp, prompt_paraphrase_N
     check: TemplateCheck
+    excluded: frozenset[Any] = frozenset()  # ids it is not rendered with: prompt_fsp's few-shot examples
     targets: int = 0  # instances it is rendered with
     missing: dict[str, tuple[int, int]] = field(default_factory=dict)  # variable -> (instances lacking it, the first)
     fields: set[str] = field(default_factory=set)  # every field of those instances
 
-    def gather(self, run: Run, excluded: frozenset[Any]) -> None:
-        """Add a run; `excluded` are the ids the template is not rendered with (few-shot examples)."""
+    def gather(self, run: Run) -> None:
+        """Add a run."""
         targets = range(len(run.instances))
-        if excluded:
-            targets = [j for j, ident in enumerate(run.ids) if ident not in excluded]  # type: ignore[assignment]
+        if self.excluded:
+            targets = [j for j, ident in enumerate(run.ids) if ident not in self.excluded]  # type: ignore[assignment]
         self.targets += len(targets)
         if len(targets) == len(run.instances) and run.all_have(self.check.required):
             self.fields |= run.fields
@@ -167,7 +168,11 @@ class Dataset:
     @cached_property
     def renderings(self) -> list[Rendering]:
         """The templates that need variables (and parse, and are safe)."""
-        return [Rendering(k, name, check) for k, name, check in self.templates if check.usable and check.required]
+        return [
+            Rendering(k, name, check, _few_shot(self.declarations[k]) if name == "prompt_fsp" else frozenset())
+            for k, name, check in self.templates
+            if check.usable and check.required
+        ]
 
     def gather(self, run: Run) -> None:
         """Keep what the rules about the whole dataset need to know of a run."""
@@ -178,8 +183,7 @@ class Dataset:
             if col.empty:
                 self.empty.setdefault(col.metric, []).extend(col.rows[k] for k in col.empty)
         for r in self.renderings:
-            excluded = self.declarations[r.index].get("fsp_examples_id") if r.name == "prompt_fsp" else None
-            r.gather(run, frozenset(excluded or ()))
+            r.gather(run)
 
     def _gather_ids(self, run: Run) -> None:
         seen, ids = self.first_index, run.ids
@@ -210,6 +214,11 @@ class Dataset:
                     odd = self.odd_fields[name] = OddField(i, set())
                 odd.types.add(json_type(v))
                 odd.count += 1
+
+
+def _few_shot(decl: dict[str, Any]) -> frozenset[Any]:
+    """The ids of a declaration's few-shot examples, which prompt_fsp is not rendered with."""
+    return frozenset(decl.get("fsp_examples_id") or ())
 
 
 def json_type(v: Any) -> str:
