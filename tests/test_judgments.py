@@ -17,6 +17,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 from humanjudge_schema import catalog, judgments, validate
@@ -361,36 +362,81 @@ def test_quality_findings_on_a_streamed_format_have_their_line(tmp_path: Path) -
     assert records  # the example has tasks to rate
 
 
+def _random_batches(rng: random.Random, trial: int) -> list[Any]:
+    """(rows, column batch) pairs of random rows; some columns shared by the whole batch."""
+    from humanjudge_schema.judgments.view import Batch
+
+    pieces = ["a", "b c", "x,y", 'q"r', "line\nbreak", "cr\r", "", " lead", "é", "1.5", "ünï\u2028"]
+    batches = []
+    for _ in range(rng.randint(1, 3)):
+        rows = []
+        for r in range(rng.randint(1, 20)):
+            value = rng.choice([rng.choice(pieces), rng.randint(-5, 100), rng.random() * 10, None, True, [1, 0]])
+            if trial % 2:
+                value = rng.choice([rng.randint(1, 5), rng.random(), "label"])  # columns that need no quoting
+            dataset = rng.choice(["ds", "d,s"]) if trial % 5 == 0 else "ds"
+            item = rng.choice([rng.randint(0, 9), rng.choice(pieces)]) if trial % 3 == 0 else r
+            line = r if trial % 2 else rng.choice([None, r])
+            rows.append(("fmt", dataset, item, rng.randint(0, 5), "q1", "", value, "file", f"/p/{r}", line))
+        batch = Batch.of_rows(rows)
+        for name in judgments.FIELDS:  # a column every row shares may be given once
+            column = batch.lists[name]
+            if len(batch.lists) > 1 and column.count(column[0]) == len(column) and rng.random() < 0.7:
+                batch = Batch({**batch.same, name: column[0]}, {k: v for k, v in batch.lists.items() if k != name})
+        batches.append((rows, batch))
+    return batches
+
+
 def test_csv_batches_are_written_as_the_csv_module_writes_them() -> None:
-    """Batches without cells to quote are joined in C; the bytes must be the csv module's."""
-    from humanjudge_schema.judgments.export import _cells, write_csv
+    """Columns are joined in C; the bytes must be the csv module's, quoting included (a cell with
+    a carriage return is quoted too, which the csv module of Python 3.11 does not do with "\\n"
+    lines), and read back as the cells."""
+    from humanjudge_schema.judgments.export import as_text, write_csv
 
     rng = random.Random(3)
-    pieces = ["a", "b c", "x,y", 'q"r', "line\nbreak", "", " lead", "é", "1.5"]
-    fast = 0
+    shared = quoted = 0
     for trial in range(300):
-        batches = []
-        for _ in range(rng.randint(1, 3)):
-            batch = []
-            for r in range(rng.randint(1, 20)):
-                value = rng.choice([rng.choice(pieces), rng.randint(-5, 100), rng.random() * 10, None, True, [1, 0]])
-                if trial % 2:
-                    value = rng.choice([rng.randint(1, 5), rng.random(), "label"])  # batches that need no quoting
-                dataset = rng.choice(["ds", "d,s"]) if trial % 5 == 0 else "ds"
-                item = rng.choice([rng.randint(0, 9), rng.choice(pieces)]) if trial % 3 == 0 else r
-                line = r if trial % 2 else rng.choice([None, r])
-                batch.append(("fmt", dataset, item, rng.randint(0, 5), "q1", "", value, "file", f"/p/{r}", line))
-            batches.append(batch)
+        batches = _random_batches(rng, trial)
         ours = io.StringIO()
-        write_csv(batches, ours)
+        assert write_csv([b for _, b in batches], ours) == sum(len(rows) for rows, _ in batches)
         reference = io.StringIO()
         writer = csv.writer(reference, lineterminator="\n")
         writer.writerow(judgments.FIELDS)
-        for batch in batches:
-            writer.writerows(map(_cells, batch))
-        assert ours.getvalue() == reference.getvalue(), trial
-        fast += all(_needs_no_quoting(b) for b in batches)
-    assert fast > 50  # the joined path was taken
+        cells = [(*row[:6], as_text(row[6]), *row[7:]) for rows, _ in batches for row in rows]
+        writer.writerows(cells)
+        if "\r" not in reference.getvalue():
+            assert ours.getvalue() == reference.getvalue(), trial
+        back = list(csv.reader(io.StringIO(ours.getvalue(), newline="")))
+        assert back[1:] == [["" if c is None else str(c) for c in row] for row in cells], trial
+        shared += any(b.same for _, b in batches)
+        quoted += not all(_needs_no_quoting(rows) for rows, _ in batches)
+    assert shared > 100 and quoted > 50  # both kinds of column, and cells to quote, were written
+
+
+def test_jsonl_batches_are_one_orjson_object_per_row() -> None:
+    from humanjudge_schema.judgments.export import write_jsonl
+
+    rng = random.Random(5)
+    for trial in range(200):
+        batches = _random_batches(rng, trial)
+        ours = io.BytesIO()
+        assert write_jsonl([b for _, b in batches], ours) == sum(len(rows) for rows, _ in batches)
+        rows = [row for rows, _ in batches for row in rows]
+        objects = (dict(zip(judgments.FIELDS, row, strict=True)) for row in rows)
+        assert ours.getvalue() == b"".join(orjson.dumps(o) + b"\n" for o in objects)
+        assert [tuple(json.loads(line).values()) for line in ours.getvalue().splitlines()] == rows
+
+
+def test_jsonl_writes_integers_beyond_64_bits() -> None:
+    """orjson writes no integer beyond 64 bits; such a score is still written, as JSON has it."""
+    from humanjudge_schema.judgments.export import write_jsonl
+    from humanjudge_schema.judgments.view import Batch
+
+    rows = [("fmt", "ds", 1, 0, "q", "", 2**70, "f", "/0", None), ("fmt", "ds", 2, 0, "q", "", "é", "f", "/1", None)]
+    out = io.BytesIO()
+    write_jsonl([Batch.of_rows(rows)], out)
+    assert [json.loads(line)["value"] for line in out.getvalue().splitlines()] == [2**70, "é"]
+    assert b'"value":1180591620717411303424,' in out.getvalue()
 
 
 def _needs_no_quoting(batch: list[tuple[Any, ...]]) -> bool:

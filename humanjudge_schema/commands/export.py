@@ -60,7 +60,7 @@ def export(paths: tuple[Path, ...], to: str, output: Path | None, kind: str | No
         fail(str(exc))
     if result.findings:
         click.echo(render(result, "text"), nl=False, err=True)
-    rows = (batch for view in views(found) for batch in view.tuples())  # a dataset at a time
+    rows = (batch for view in views(found) for batch in view.in_batches())  # a dataset at a time
     try:
         if output is None:
             if to == "csv":

@@ -72,8 +72,10 @@ def _everyone(exp: Experiment) -> bool:
 def _batches(exp: Experiment) -> Iterator[Batch]:
     if exp.ind is None:
         return
-    dataset, file = display_path(exp.folder), display_path(exp.ind.path)
-    batch: Batch = []
+    same = {"format": "coggym", "dataset": display_path(exp.folder), "file": display_path(exp.ind.path), "line": None}
+    names = ("item", "rater", "question", "option", "value", "pointer")
+    lists: dict[str, list[Any]] = {name: [] for name in names}
+    items, raters, tags, options, values, pointers = (lists[name].extend for name in names)
     for sid, stimulus in exp.ind.data.items():
         if sid in META_KEYS or not isinstance(stimulus, dict) or sid not in exp.trials:
             continue
@@ -83,27 +85,20 @@ def _batches(exp: Experiment) -> Iterator[Batch]:
             if q is None or not isinstance(responses, list) or not _countable(q, responses, tag in _broken(intact)):
                 continue
             base = pointer(sid, tag) + "/"
-            for option, raters, values, paths in _ratings(q, responses):
-                n = len(values)
-                batch.extend(
-                    zip(
-                        repeat("coggym", n),
-                        repeat(dataset, n),
-                        repeat(sid, n),
-                        raters,
-                        repeat(tag, n),
-                        repeat(option, n),
-                        values,
-                        repeat(file, n),
-                        map(base.__add__, paths),
-                        repeat(None, n),
-                        strict=True,
-                    )
-                )
-            if len(batch) >= _BATCH:
-                yield batch
-                batch = []
-    yield batch
+            for option, who, answers, paths in _ratings(q, responses):
+                n = len(answers)
+                items(repeat(sid, n))
+                raters(who)
+                tags(repeat(tag, n))
+                options(repeat(option, n))
+                values(answers)
+                pointers(map(base.__add__, paths))
+            if len(lists["value"]) >= _BATCH:
+                yield Batch(same, lists)
+                lists = {name: [] for name in names}
+                items, raters, tags, options, values, pointers = (lists[name].extend for name in names)
+    if lists["value"]:
+        yield Batch(same, lists)
 
 
 def _ratings(q: dict[str, Any], responses: list[Any]) -> Iterator[tuple[str | int, Any, list[Any], Any]]:

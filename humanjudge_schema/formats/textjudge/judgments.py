@@ -78,14 +78,19 @@ def _questions(path: Path) -> dict[str, Question]:
 
 
 def _batches(path: Path) -> Iterator[Batch]:
-    """One batch per run of instances; each list of scores becomes its rows in C-level maps."""
+    """One batch per run of instances; each list of scores becomes its rows in C-level extends."""
     found = _runs(path)
     if found is None:
         return
     _, runs = found
     dataset = file = display_path(path)
+    same = {"format": "textjudge", "dataset": dataset, "option": "", "file": file, "line": None}
     for instances, offset in runs:
-        batch: Batch = []
+        items: list[Any] = []
+        raters: list[int] = []
+        metrics: list[str] = []
+        values: list[Any] = []
+        pointers: list[str] = []
         for i, inst in enumerate(instances, offset):
             if not isinstance(inst, dict) or not isinstance(inst.get("annotations"), dict):
                 continue
@@ -101,19 +106,11 @@ def _batches(path: Path) -> Iterator[Batch]:
                     listed = [listed[j] for j in places]
                 base = f"/instances/{i}/annotations/{escape_token(metric)}/individual_human_scores/"
                 n = len(listed)
-                batch.extend(
-                    zip(
-                        repeat("textjudge", n),
-                        repeat(dataset, n),
-                        repeat(item, n),
-                        places,
-                        repeat(metric, n),
-                        repeat("", n),
-                        listed,
-                        repeat(file, n),
-                        map(base.__add__, map(str, places)),
-                        repeat(None, n),
-                        strict=True,
-                    )
-                )
-        yield batch
+                items.extend(repeat(item, n))
+                raters.extend(places)
+                metrics.extend(repeat(metric, n))
+                values.extend(listed)
+                pointers.extend(map(base.__add__, map(str, places)))
+        if values:
+            lists = {"item": items, "rater": raters, "question": metrics, "value": values, "pointer": pointers}
+            yield Batch(same, lists)
