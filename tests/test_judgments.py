@@ -378,13 +378,19 @@ def _random_batches(rng: random.Random, trial: int) -> list[Any]:
             item = rng.choice([rng.randint(0, 9), rng.choice(pieces)]) if trial % 3 == 0 else r
             line = r if trial % 2 else rng.choice([None, r])
             rows.append(("fmt", dataset, item, rng.randint(0, 5), "q1", "", value, "file", f"/p/{r}", line))
-        batch = Batch.of_rows(rows)
-        for name in judgments.FIELDS:  # a column every row shares may be given once
-            column = batch.lists[name]
-            if len(batch.lists) > 1 and column.count(column[0]) == len(column) and rng.random() < 0.7:
-                batch = Batch({**batch.same, name: column[0]}, {k: v for k, v in batch.lists.items() if k != name})
-        batches.append((rows, batch))
+        batches.append((rows, _shared(Batch.of_rows(rows), rng)))
     return batches
+
+
+def _shared(batch: Any, rng: random.Random) -> Any:
+    """The batch with some of the columns that hold one value given once."""
+    from humanjudge_schema.judgments.view import Batch
+
+    for name in judgments.FIELDS:
+        column = batch.lists[name]
+        if len(batch.lists) > 1 and column.count(column[0]) == len(column) and rng.random() < 0.7:
+            batch = Batch({**batch.same, name: column[0]}, {k: v for k, v in batch.lists.items() if k != name})
+    return batch
 
 
 def test_csv_batches_are_written_as_the_csv_module_writes_them() -> None:
@@ -446,3 +452,71 @@ def _needs_no_quoting(batch: list[tuple[Any, ...]]) -> bool:
         for row in batch
         for c in row
     )
+
+
+def _gathered_row_by_row(view: Any, rows: list[tuple[Any, ...]]) -> dict[str, Any]:
+    """What one pass keeps per question, computed a row at a time from its definition."""
+    out: dict[str, Any] = {}
+    for _, _, item, rater, question, option, value, file, pointer, line in rows:
+        where = (file, pointer, line, question)
+        if question not in out:
+            declared = view.questions.get(question)
+            level = declared.level if declared else None
+            out[question] = {"level": level, "first": where, "counts": {}, "missing": 0, "unit_first": {}}
+            out[question] |= {"by_rater": {}, "rater_first": {}}
+        q = out[question]
+        if value is None:
+            q["missing"] += 1
+            continue
+        unit = (item, option)
+        value = tuple(value) if isinstance(value, list) else value
+        if not (isinstance(value, float) and math.isnan(value)):
+            q["counts"].setdefault(unit, {}).setdefault(value, 0)
+            q["counts"][unit][value] += 1
+        q["unit_first"].setdefault(unit, where)
+        if view.raters and rater != "":
+            q["by_rater"].setdefault(rater, {}).setdefault(unit, value)
+            q["rater_first"].setdefault(rater, where)
+    return out
+
+
+@pytest.mark.parametrize("raters", [True, False])
+def test_one_pass_over_column_batches_keeps_what_a_row_by_row_pass_keeps(raters: bool) -> None:
+    """The pass counts a batch's columns in C; what it keeps, in order, must be the definition's."""
+    from humanjudge_schema.judgments.gather import Gathered
+    from humanjudge_schema.judgments.view import Batch, Judgments, Question
+
+    rng = random.Random(11)
+    for trial in range(60):
+        questions = {"q1": Question("q1", "nominal"), "q2": Question("q2", "interval")}
+        rows = [
+            (
+                "fmt",
+                "ds",
+                rng.choice([0, 1, 2, "x"]),
+                rng.choice([0, 1, 2, 3, ""]),
+                rng.choice(["q1", "q2", "q3"]),
+                rng.choice(["", 1, "label"]),
+                rng.choice([None, 1, 1.0, 2, True, "a", [0, 1], math.nan, 2.5]),
+                rng.choice(["f1", "f2"]) if trial % 2 else "f1",
+                f"/{r}",
+                rng.choice([None, r]),
+            )
+            for r in range(rng.randint(1, 120))
+        ]
+        cut = sorted(rng.sample(range(len(rows) + 1), 2))
+        pieces = [rows[: cut[0]], rows[cut[0] : cut[1]], rows[cut[1] :]]
+        batches = [_shared(Batch.of_rows(p), rng) for p in pieces if p]
+        view = Judgments("fmt", "ds", questions=questions, raters=raters, batches=lambda b=batches: iter(b))
+        got = Gathered.of(view)
+        want = _gathered_row_by_row(view, rows)
+        assert list(got.questions) == list(want), trial
+        for name, q in got.questions.items():
+            w = want[name]
+            assert (q.level, tuple(q.first), q.missing) == (w["level"], w["first"], w["missing"]), trial
+            per_item = {unit: dict(counts) for unit, counts in q.tally.per_item().items()}
+            assert per_item == w["counts"] and list(per_item) == list(w["counts"]), trial
+            assert {u: tuple(x) for u, x in q.unit_first.items()} == w["unit_first"], trial
+            assert list(q.by_rater.items()) == list(w["by_rater"].items()), trial
+            assert [list(a) for a in q.by_rater.values()] == [list(a) for a in w["by_rater"].values()], trial
+            assert {r: tuple(x) for r, x in q.rater_first.items()} == w["rater_first"], trial

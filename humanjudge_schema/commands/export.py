@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from .common import FormatName, fail, judged
+
+if TYPE_CHECKING:
+    from ..judgments.view import Batch
 
 FORMATS = ("csv", "jsonl", "parquet")  # judgments/export.py writes each
 
@@ -40,11 +45,10 @@ def export(paths: tuple[Path, ...], to: str, output: Path | None, kind: str | No
     """
     from ..config import ConfigError
     from ..judgments import views
-    from ..judgments.export import write_csv, write_jsonl, write_parquet
     from ..kinds import UsageError
     from ..report import render
     from ..validation import validate as run
-    from ..writing import WriteError, open_atomic
+    from ..writing import WriteError
 
     if to == "parquet":
         if output is None:
@@ -60,24 +64,34 @@ def export(paths: tuple[Path, ...], to: str, output: Path | None, kind: str | No
         fail(str(exc))
     if result.findings:
         click.echo(render(result, "text"), nl=False, err=True)
+    from ..gcpause import paused
+
     rows = (batch for view in views(found) for batch in view.in_batches())  # a dataset at a time
     try:
-        if output is None:
-            if to == "csv":
-                write_csv(rows, sys.stdout)
-            else:
-                write_jsonl(rows, sys.stdout.buffer)
-        else:
-            with open_atomic(output, [f for unit in found for f in unit.files]) as out:
-                if to == "csv":
-                    text = io.TextIOWrapper(out, encoding="utf-8", newline="")
-                    write_csv(rows, text)
-                    text.flush()
-                    text.detach()  # the file is open_atomic's to close
-                elif to == "jsonl":
-                    write_jsonl(rows, out)
-                else:
-                    write_parquet(rows, out)
+        with paused():  # the batches are millions of containers (gcpause.py)
+            _write(rows, to, output, [f for unit in found for f in unit.files])
     except WriteError as exc:
         fail(str(exc))
     sys.exit(1 if result.errors or (strict and result.warnings) else 0)
+
+
+def _write(rows: Iterator[Batch], to: str, output: Path | None, inputs: list[Path]) -> None:
+    from ..judgments.export import write_csv, write_jsonl, write_parquet
+    from ..writing import open_atomic
+
+    if output is None:
+        if to == "csv":
+            write_csv(rows, sys.stdout)
+        else:
+            write_jsonl(rows, sys.stdout.buffer)
+        return
+    with open_atomic(output, inputs) as out:  # never over one of the inputs
+        if to == "csv":
+            text = io.TextIOWrapper(out, encoding="utf-8", newline="")
+            write_csv(rows, text)
+            text.flush()
+            text.detach()  # the file is open_atomic's to close
+        elif to == "jsonl":
+            write_jsonl(rows, out)
+        else:
+            write_parquet(rows, out)

@@ -48,15 +48,15 @@ class Tally:
         self._items: dict[Hashable, Counter[Hashable]] = {}
         self._judgments = 0
 
-    def add(self, item: Hashable, value: Hashable) -> None:
-        """Count one judgment of `item`."""
+    def add(self, item: Hashable, value: Hashable, times: int = 1) -> None:
+        """Count one judgment of `item` (or `times` equal ones)."""
         if _missing(value):
             return
         counts = self._items.get(item)
         if counts is None:
             counts = self._items[item] = Counter()
-        counts[value] += 1
-        self._judgments += 1
+        counts[value] += times
+        self._judgments += times
 
     def per_item(self) -> dict[Hashable, Counter[Hashable]]:
         """item -> how often each value was given to it (the tally's own counts: do not change)."""

@@ -14,7 +14,7 @@ affordable; the bytes are those of the csv module and of orjson writing one obje
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, repeat
 from typing import IO, Any
 
@@ -87,9 +87,9 @@ def write_csv(batches: Iterable[Batch], out: IO[str]) -> int:
     out.write(",".join(FIELDS) + "\n")
     n = 0
     for batch in batches:
-        if batch.size:
-            out.write("".join(_interleaved(batch, lambda column: (_csv_cells(column), ""), _CSV_SEPARATORS, "\n")))
-            n += batch.size
+        for part in _slices(batch):
+            out.write("".join(_interleaved(part, lambda column: (_csv_cells(column), ""), _CSV_SEPARATORS, "\n")))
+        n += batch.size
     return n
 
 
@@ -116,10 +116,25 @@ def _json_cells(column: list[Any]) -> tuple[list[bytes], bytes]:
 def write_jsonl(batches: Iterable[Batch], out: IO[bytes]) -> int:
     n = 0
     for batch in batches:
-        if batch.size:
-            out.write(b"".join(_interleaved(batch, _json_cells, _JSON_KEYS, b"}\n")))
-            n += batch.size
+        for part in _slices(batch):
+            out.write(b"".join(_interleaved(part, _json_cells, _JSON_KEYS, b"}\n")))
+        n += batch.size
     return n
+
+
+_SLICE = 2048
+
+
+def _slices(batch: Batch) -> Iterator[Batch]:
+    """The batch in slices of a few thousand rows: the buffers a slice needs are small enough for
+    the allocator to reuse, where a whole batch's would be given back to the system and asked for
+    again each time (a page fault per 4 kB: a third of the time of JSON Lines)."""
+    if batch.size <= _SLICE:
+        if batch.size:
+            yield batch
+        return
+    for start in range(0, batch.size, _SLICE):
+        yield Batch(batch.same, {name: column[start : start + _SLICE] for name, column in batch.lists.items()})
 
 
 def write_parquet(batches: Iterable[Batch], out: IO[bytes]) -> int:

@@ -3,12 +3,16 @@ both read (the value counts of each item, who answered what, where each first wa
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections import Counter
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
+from itertools import compress, repeat
+from operator import is_not
 from typing import Any, NamedTuple
 
+from ..gcpause import paused
 from .agreement import Tally
-from .view import Judgment, Judgments, Level
+from .view import Batch, Judgments, Level
 
 Place = tuple[Any, Any]  # (item, option): what raters judged together
 
@@ -20,10 +24,6 @@ class Where(NamedTuple):
     pointer: str
     line: int | None
     question: str
-
-
-def _where(row: Judgment) -> Where:
-    return Where(row.file, row.pointer, row.line, row.question)
 
 
 def _hashable(value: Any) -> Hashable:
@@ -54,8 +54,10 @@ class Gathered:
     @classmethod
     def of(cls, view: Judgments) -> Gathered:
         out = cls(view)
-        for row in view.rows():
-            out._add(row)
+        with paused():  # the facts kept are millions of containers (gcpause.py)
+            for batch in view.in_batches():
+                if batch.size:
+                    out._add(batch)
         return out
 
     def sizes(self, question: str) -> dict[Place, int]:
@@ -63,21 +65,67 @@ class Gathered:
         per_item = self.questions[question].tally.per_item()
         return {unit: sum(c.values()) for unit, c in per_item.items()}  # type: ignore[misc]  # units are Places
 
-    def _add(self, row: Judgment) -> None:
-        q = self.questions.get(row.question)
-        if q is None:
-            declared = self.view.questions.get(row.question)
-            q = self.questions[row.question] = Question(declared.level if declared else None, _where(row))
-        if row.value is None:
-            q.missing += 1
-            return
-        unit = (row.item, row.option)
-        value = _hashable(row.value)
-        q.tally.add(unit, value)
-        if unit not in q.unit_first:
-            q.unit_first[unit] = _where(row)
-        if self.view.raters and row.rater != "":
-            answers = q.by_rater.setdefault(row.rater, {})
+    def _add(self, batch: Batch) -> None:
+        """Add a batch, column by column: the value counts of (question, item, value) are counted
+        in C, then added once per distinct triple, which is far fewer than the rows where raters
+        agree; only the raters' answers are read row by row, where the format names raters."""
+        n = batch.size
+        names = list(batch.column("question"))
+        values: list[Any] = list(batch.column("value"))
+        if list in set(map(type, values)):
+            values = list(map(_hashable, values))
+        units = list(zip(batch.column("item"), batch.column("option"), strict=True))
+        where = _Rows(batch, names)
+        for name, i in _firsts(names, range(n)).items():  # in the order the questions first come
+            if name not in self.questions:
+                declared = self.view.questions.get(name)
+                self.questions[name] = Question(declared.level if declared else None, where(i))
+        given = list(map(is_not, values, repeat(None)))
+        for (name, unit), i in _firsts(zip(names, units, strict=True), range(n), given).items():
+            self.questions[name].unit_first.setdefault(unit, where(i))
+        for (name, unit, value), times in Counter(zip(names, units, values, strict=True)).items():
+            q = self.questions[name]
+            if value is None:
+                q.missing += times
+            else:
+                q.tally.add(unit, value, times)
+        if self.view.raters:
+            self._add_raters(batch, names, units, values, where)
+
+    def _add_raters(self, batch: Batch, names: list[str], units: list[Place], values: list[Any], where: _Rows) -> None:
+        """Each rater's first answer to each item, and where the rater first answered."""
+        rows = zip(names, batch.column("rater"), units, values, strict=True)
+        for i, (name, rater, unit, value) in enumerate(rows):
+            if value is None or rater == "":
+                continue
+            q = self.questions[name]
+            answers = q.by_rater.get(rater)
+            if answers is None:
+                answers = q.by_rater[rater] = {}
+                q.rater_first[rater] = where(i)
             answers.setdefault(unit, value)
-            if row.rater not in q.rater_first:
-                q.rater_first[row.rater] = _where(row)
+
+
+def _firsts(keys: Iterable[Hashable], indices: Iterable[int], keep: list[bool] | None = None) -> dict[Any, int]:
+    """Each key -> the index of its first row (of the rows kept), keys in the order they first
+    come; built in C: the dict of the reversed rows keeps each key's first index, and the order
+    of first appearance is read from the keys in order."""
+    keys, indices = list(keys), list(indices)
+    if keep is not None:
+        keys, indices = list(compress(keys, keep)), list(compress(indices, keep))
+    first = dict(zip(reversed(keys), reversed(indices), strict=True))
+    return {key: first[key] for key in dict.fromkeys(keys)}
+
+
+class _Rows:
+    """The place of a batch's row i, made when a fact needs it."""
+
+    def __init__(self, batch: Batch, names: list[str]) -> None:
+        self.batch, self.names = batch, names
+
+    def __call__(self, i: int) -> Where:
+        return Where(self._cell("file", i), self._cell("pointer", i), self._cell("line", i), self.names[i])
+
+    def _cell(self, name: str, i: int) -> Any:
+        column = self.batch.lists.get(name)
+        return self.batch.same[name] if column is None else column[i]

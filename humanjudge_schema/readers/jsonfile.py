@@ -4,11 +4,8 @@
 
 from __future__ import annotations
 
-import gc
 import json
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,24 +13,12 @@ from typing import Any
 import orjson
 
 from ..finding import escape_token, split_pointer
+from ..gcpause import paused
 from .files import BOM, DEFAULT_MAX_DOCUMENT, Problem, blank_run, bom_problem, decode_problem, iter_lines, read_bytes
 from .locate import LineIndex, locate
 
 BROKEN: Any = object()  # placeholder for a JSONL record that did not parse
 _NON_FINITE = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)', re.DOTALL)
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    # Parsing allocates millions of containers that all survive; letting the cyclic collector
-    # scan them during the parse costs two to three times the parse itself.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _syntax_problem(raw: bytes, exc: orjson.JSONDecodeError, first_line: int) -> Problem:
@@ -71,7 +56,7 @@ def _duplicate_pointers(text: str) -> list[str]:
             dupes[id(d)] = [k for k, _ in items if k in seen or seen.add(k)]  # type: ignore[func-returns-value]
         return d
 
-    with _gc_paused():
+    with paused():
         root = json.loads(text, object_pairs_hook=pairs, parse_constant=lambda _: None)
     out: list[str] = []
     stack: list[tuple[Any, str]] = [(root, "")]
@@ -106,7 +91,7 @@ def parse(raw: bytes, first_line: int = 1) -> tuple[Any, list[Problem]]:
         problems.append(bom_problem(first_line))
         raw = raw[3:]
     try:
-        with _gc_paused():
+        with paused():
             data = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         problem = _syntax_problem(raw, exc, first_line)
