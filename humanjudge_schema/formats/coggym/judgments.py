@@ -19,7 +19,7 @@ from typing import Any
 from ...config import Config
 from ...engine import Context
 from ...finding import escape_token, pointer
-from ...judgments.view import Batch, Judgments, Level, Question
+from ...judgments.view import Batch, Judgments, Level, Question, positions
 from ...kinds import Unit
 from ...readers.files import display_path
 from .aggregation import META_KEYS, choice_index
@@ -111,7 +111,7 @@ def _ratings(q: dict[str, Any], responses: list[Any]) -> Iterator[tuple[str | in
                 for label, values in answer.items():
                     if isinstance(values, list):
                         where = f"{o}/{escape_token(label)}/"
-                        yield label, range(len(values)), values, map(where.__add__, map(str, range(len(values))))
+                        yield label, range(len(values)), values, map(where.__add__, positions(len(values)))
         return
     if kind == "single-slider" and (clicks_of(q) or 1) > 1 and list in set(map(type, responses)):
         for j, answer in enumerate(responses):
@@ -121,7 +121,7 @@ def _ratings(q: dict[str, Any], responses: list[Any]) -> Iterator[tuple[str | in
                 yield "", [j], [answer], [str(j)]
         return
     values = responses if kind not in _CONVERTED else [_value(kind, answer) for answer in responses]
-    yield "", range(len(values)), values, map(str, range(len(values)))
+    yield "", range(len(values)), values, positions(len(values))
 
 
 def _value(kind: str, answer: Any) -> Any:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ...finding import escape_token
-from ...judgments.view import Batch, Judgments, Level, Question
+from ...judgments.view import Batch, Judgments, Level, Question, positions
 from ...kinds import Unit
 from ...readers.files import display_path, read_bytes
 from ...readers.jsonfile import JsonDocument, document
@@ -100,17 +100,19 @@ def _batches(path: Path) -> Iterator[Batch]:
                 listed = scores.get("individual_human_scores") if isinstance(scores, dict) else None
                 if not isinstance(listed, list) or not listed:
                     continue
-                places: Any = range(len(listed))
+                n = len(listed)
+                places: Any = range(n)
+                texts: Any = positions(n)
                 if not _SCALARS.issuperset(map(type, listed)):  # not a score: the schema reports it
                     places = [j for j, x in enumerate(listed) if not isinstance(x, (dict, list))]
                     listed = [listed[j] for j in places]
+                    texts, n = map(str, places), len(places)
                 base = f"/instances/{i}/annotations/{escape_token(metric)}/individual_human_scores/"
-                n = len(listed)
                 items.extend(repeat(item, n))
                 raters.extend(places)
                 metrics.extend(repeat(metric, n))
                 values.extend(listed)
-                pointers.extend(map(base.__add__, map(str, places)))
+                pointers.extend(map(base.__add__, texts))
         if values:
             lists = {"item": items, "rater": raters, "question": metrics, "value": values, "pointer": pointers}
             yield Batch(same, lists)
