@@ -254,6 +254,8 @@ def _load_json(ctx: Context, path: Path | None, schema: str, clean: Cleaner) -> 
 
 # --- the experiment ---------------------------------------------------------------------------
 
+Response = tuple[str, str, dict[str, Any], Any]  # (stimulus id, tag, query, its responses)
+
 
 @dataclass
 class Experiment:
@@ -279,6 +281,7 @@ class Experiment:
     _fine_rows: dict[tuple[Callable[..., Any], int], set[tuple[Any, ...]]] = field(
         default_factory=dict, init=False, repr=False
     )
+    _by_kinds: dict[tuple[str, ...], list[Response]] = field(default_factory=dict, init=False, repr=False)
 
     @property
     def trial_doc(self) -> JsonlDocument | None:
@@ -365,30 +368,40 @@ class Experiment:
         readable tag: a key that is not among `queries` is then certainly no tag."""
         return trial_id in self._tags[1]
 
-    def responses(self) -> Iterator[tuple[str, str, dict[str, Any], list[Any]]]:
+    def responses(self) -> list[Response]:
         """(stimulus id, tag, query, responses) for every intact response array of a tag of a
-        known trial in the ind file."""
-        tags = self._tags[0]
-        for sid, stimulus in self.ind_data.items():
-            queries = tags.get(sid)
-            if not queries or not isinstance(stimulus, dict) or sid in META_KEYS:
-                continue
-            for tag, responses in stimulus.items():
-                if tag in queries:
-                    yield sid, tag, queries[tag], responses
+        known trial in the ind file, in the file's order."""
+        return self._responses
 
-    def response_lists(self) -> Iterator[tuple[str, str, dict[str, Any], list[Any]]]:
+    def responses_of(self, *kinds: str) -> list[Response]:
+        """`responses` of the queries of these types only, in the same order: gathered once for
+        every rule about them."""
+        found = self._by_kinds.get(kinds)
+        if found is None:
+            found = self._by_kinds[kinds] = [r for r in self._responses if r[2]["type"] in kinds]
+        return found
+
+    @functools.cached_property
+    def _responses(self) -> list[Response]:
+        return list(self._arrays(self.ind_data, intact=True))
+
+    def response_lists(self) -> list[Response]:
         """Like `responses`, but also every array with a schema error inside it, as read: for
         rules that only count elements, which an error inside one does not change."""
-        if self.ind is None:
-            return
+        return self._response_lists
+
+    @functools.cached_property
+    def _response_lists(self) -> list[Response]:
+        return [] if self.ind is None else list(self._arrays(self.ind.data, intact=False))
+
+    def _arrays(self, data: dict[str, Any], intact: bool) -> Iterator[Response]:
         tags = self._tags[0]
-        for sid, stimulus in self.ind.data.items():
+        for sid, stimulus in data.items():
             queries = tags.get(sid)
             if not queries or not isinstance(stimulus, dict) or sid in META_KEYS:
                 continue
             for tag, responses in stimulus.items():
-                if tag in queries and isinstance(responses, list):
+                if tag in queries and (intact or isinstance(responses, list)):
                     yield sid, tag, queries[tag], responses
 
     @functools.cached_property

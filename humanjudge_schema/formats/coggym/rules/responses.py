@@ -170,8 +170,8 @@ def _row_problem(row: Any, n: int) -> str | None:
     good='"picked": [[0, 1, 0], [0, 1, 1]]',
 )
 def multi_select_row(exp: Experiment) -> Iterator[Hit]:
-    for sid, tag, q, responses in exp.responses():
-        if q["type"] != "multi-select" or "option" not in q:
+    for sid, tag, q, responses in exp.responses_of("multi-select"):
+        if "option" not in q:
             continue
         for k, problem in exp.rows_where(responses, _row_problem, len(q["option"])):
             yield exp.ind, pointer(sid, tag, k), problem
@@ -186,8 +186,8 @@ def multi_select_row(exp: Experiment) -> Iterator[Hit]:
     good='[[{"idx": 1, "option_text": "b", "rank": 1}, {"idx": 0, "option_text": "a", "rank": 2}]]',
 )
 def ranking(exp: Experiment) -> Iterator[Hit]:
-    for sid, tag, q, responses in exp.responses():
-        if q["type"] != "ranking" or "option" not in q:
+    for sid, tag, q, responses in exp.responses_of("ranking"):
+        if "option" not in q:
             continue
         n = len(q["option"])
         for k, r in enumerate(responses):
@@ -210,8 +210,8 @@ def ranking(exp: Experiment) -> Iterator[Hit]:
     good='"estimate": [[10, 20, 30], [15, 25, 35]]',
 )
 def num_clicks(exp: Experiment) -> Iterator[Hit]:
-    for sid, tag, q, responses in exp.responses():
-        clicks = clicks_of(q) if q["type"] == "single-slider" else None
+    for sid, tag, q, responses in exp.responses_of("single-slider"):
+        clicks = clicks_of(q)
         if clicks is None or clicks == 1:
             continue
         for k, r in enumerate(responses):
@@ -228,8 +228,8 @@ def num_clicks(exp: Experiment) -> Iterator[Hit]:
     good='"confidence": [95, 100]',
 )
 def slider_value(exp: Experiment) -> Iterator[Hit]:
-    for sid, tag, q, responses in exp.responses():
-        bounds = slider_range(q) if q["type"] in ("single-slider", "multi-slider") else None
+    for sid, tag, q, responses in exp.responses_of("single-slider", "multi-slider"):
+        bounds = slider_range(q)
         if bounds is None or bounds[0] >= bounds[1]:
             continue  # an empty range is coggym/slider-config's one finding, not one per answer
         lo, hi = bounds
@@ -249,8 +249,8 @@ def slider_value(exp: Experiment) -> Iterator[Hit]:
     good='[{"Hole 1": [...], "Hole 2": [...]}]',
 )
 def multi_slider_labels(exp: Experiment) -> Iterator[Hit]:
-    for sid, tag, q, responses in exp.responses():
-        if q["type"] != "multi-slider" or "option" not in q:
+    for sid, tag, q, responses in exp.responses_of("multi-slider"):
+        if "option" not in q:
             continue
         options = [str(o) for o in q["option"]]
         for k, r in enumerate(responses):
