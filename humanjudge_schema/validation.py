@@ -30,6 +30,9 @@ class Result:
     # files a folder walk saw and left out, with the reason; configuration files that applied
     skipped: tuple[Skipped, ...] = ()
     configs: tuple[Path, ...] = ()
+    # datasets whose configuration asked for the quality checks but whose format declares no
+    # judgments to check: nothing was checked there, which the command says
+    unjudged: tuple[Unit, ...] = ()
 
     @property
     def errors(self) -> int:
@@ -163,7 +166,10 @@ def validate(
             progress.close()
     findings.sort(key=Finding.sort_key)
     used = tuple(sorted({c.source for c in configs if c.source is not None}))
-    return Result(findings, sum(len(u.files) for u in units), tuple(found.skipped), used)
+    unjudged = tuple(
+        u for u, c in zip(units, configs, strict=True) if c.quality and catalog.get(u.family).judgments is None
+    )
+    return Result(findings, sum(len(u.files) for u in units), tuple(found.skipped), used, unjudged)
 
 
 def _pool(workers: int) -> Any:

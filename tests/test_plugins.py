@@ -177,6 +177,10 @@ def test_entry_points_are_read_as_importlib_metadata_reads_them(site: Path) -> N
 
 
 def test_a_format_without_judgments_is_said_so_never_an_empty_table(site: Path, dataset: Path) -> None:
+    plain, checked = run(site, "validate", str(dataset)), run(site, "validate", "--quality", str(dataset))
+    assert (checked.returncode, checked.stdout) == (plain.returncode, plain.stdout) and "toy/" in plain.stdout
+    assert checked.stderr.endswith("study: the toy format declares no judgments: no quality checks\n")
+    assert "no quality checks" not in plain.stderr  # not asked for: nothing to say
     for command in (["export"], ["stats"]):
         proc = run(site, *command, str(dataset))
         assert proc.returncode == 2, command

@@ -154,6 +154,11 @@ def validate(
     if verbose:
         used = ", ".join(map(str, result.configs)) or "none (the defaults)"
         click.echo(f"humanjudge: configuration: {used}", err=True)
+    for unit in result.unjudged:  # asked for, not done: said, never a silent pass
+        from ..readers.files import display_path
+
+        where = display_path(unit.root)
+        click.echo(f"humanjudge: {where}: the {unit.family} format declares no judgments: no quality checks", err=True)
     click.echo(render(result, fmt), nl=False)
     if fmt == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
         from ..report.github import append_to, summary
