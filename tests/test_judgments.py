@@ -520,3 +520,33 @@ def test_one_pass_over_column_batches_keeps_what_a_row_by_row_pass_keeps(raters:
             assert list(q.by_rater.items()) == list(w["by_rater"].items()), trial
             assert [list(a) for a in q.by_rater.values()] == [list(a) for a in w["by_rater"].values()], trial
             assert {r: tuple(x) for r, x in q.rater_first.items()} == w["rater_first"], trial
+
+
+def test_a_rater_counted_twice_is_found_and_the_same_values_on_other_items_are_not() -> None:
+    """Raters with the same values as often (one a shuffle of another) are compared item by item;
+    only the copy is reported, naming the rater it copies, at its first answer."""
+    from humanjudge_schema.judgments.gather import Gathered
+    from humanjudge_schema.judgments.quality import check
+    from humanjudge_schema.judgments.view import Batch, Judgments, Question
+
+    rng = random.Random(5)
+    answers = {f"w{r}": [rng.randint(1, 5) for _ in range(30)] for r in range(6)}
+    answers["copy"] = list(answers["w2"])
+    answers["shuffled"] = rng.sample(answers["w3"], 30)
+    assert answers["shuffled"] != answers["w3"]
+    rows = [
+        ("fmt", "ds", item, rater, "q", "", value, "f", f"/{rater}/{item}", None)
+        for rater, values in answers.items()
+        for item, value in enumerate(values)
+    ]
+    questions = {"q": Question("q", "ordinal")}
+    view = Judgments("fmt", "ds", questions=questions, batches=lambda: iter([Batch.of_rows(rows)]))
+    found = [(code, where.pointer, message) for code, where, message in check(view, Gathered.of(view))]
+    assert found[0][0] == "quality/below-chance"  # random answers: at chance, as they are
+    assert found[1:] == [
+        (
+            "quality/repeated-rater",
+            "/copy/0",
+            "rater 'copy' gives the same 30 answers as rater 'w2', item for item: one participant counted twice?",
+        )
+    ]

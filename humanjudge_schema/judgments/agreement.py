@@ -48,13 +48,15 @@ class Tally:
     def __init__(self) -> None:
         self._items: dict[Hashable, Counter[Hashable]] = {}
         self._judgments = 0
-        self._pairables: dict[tuple[Any, ...], _Pairable] = {}  # read by alpha and bootstrap alike
+        # what is computed from the counts (the distribution, the pairable values at a level), made
+        # once for every statistic and check that reads it, dropped when a judgment is added
+        self._derived: dict[tuple[Any, ...], Any] = {}
 
     def add(self, item: Hashable, value: Hashable, times: int = 1) -> None:
         """Count one judgment of `item` (or `times` equal ones)."""
         if _missing(value):
             return
-        self._pairables.clear()
+        self._derived.clear()
         counts = self._items.get(item)
         if counts is None:
             counts = self._items[item] = Counter()
@@ -86,7 +88,14 @@ class Tally:
         return sizes[0][0], median, sizes[-1][0]
 
     def distribution(self) -> dict[Hashable, int]:
-        """How often each value was given, in the values' order when they have one."""
+        """How often each value was given, in the values' order when they have one (the tally's
+        own dict, made once: do not change)."""
+        found: dict[Hashable, int] | None = self._derived.get(("distribution",))
+        if found is None:
+            found = self._derived[("distribution",)] = self._distribution()
+        return found
+
+    def _distribution(self) -> dict[Hashable, int]:
         total: Counter[Any] = Counter()
         for counts in self._items.values():
             total.update(counts)
@@ -132,9 +141,9 @@ def alpha(tally: Tally, level: Level, *, order: Sequence[Hashable] | None = None
 def _pairable(tally: Tally, level: Level, order: Sequence[Hashable] | None) -> _Pairable:
     """The tally's pairable values at a level, gathered once for every statistic asked of them."""
     key = (level, None if order is None else tuple(order))
-    found = tally._pairables.get(key)
+    found: _Pairable | None = tally._derived.get(key)
     if found is None:
-        found = tally._pairables[key] = _Pairable(tally, level, order)
+        found = tally._derived[key] = _Pairable(tally, level, order)
     return found
 
 

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections import Counter
 from collections.abc import Hashable, Iterator
+from itertools import repeat
 from typing import Any
 
 from ..engine import Context
+from ..gcpause import paused
 from ..kinds import Unit
 from ..readers.files import Problem, display_path
 from ..registry import rule, rules_of
@@ -45,7 +48,8 @@ def check(view: Judgments, gathered: Gathered | None = None) -> list[tuple[str, 
     """(code, where, message) of every quality finding of a dataset, rule by rule (`gathered`:
     the pass over its judgments, when the caller made it already)."""
     gathered = gathered or Gathered.of(view)
-    return [(r.code, where, message) for r in rules_of("quality") for where, message in r(gathered)]  # type: ignore[attr-defined]
+    with paused():  # the checks make a container per answer (gcpause.py)
+        return [(r.code, where, message) for r in rules_of("quality") for where, message in r(gathered)]  # type: ignore[attr-defined]
 
 
 def _name(value: Hashable) -> str:
@@ -145,14 +149,17 @@ def _shares(q: Question) -> dict[Hashable, float]:
     good="participants 4 and 31: answers that differ somewhere",
 )
 def repeated_rater(g: Gathered) -> Iterator[Hit]:
-    vectors: dict[Hashable, dict[tuple[str, Place], Hashable]] = {}
+    raters = _alike(g)
+    if not raters:
+        return
+    vectors: dict[Hashable, dict[tuple[str, Place], Hashable]] = {rater: {} for rater in raters}
     first: dict[Hashable, Where] = {}
     for name, q in g.questions.items():
         for rater, answers in q.by_rater.items():
-            vector = vectors.setdefault(rater, {})
-            for unit, value in answers.items():
-                vector[(name, unit)] = value
-            first.setdefault(rater, q.rater_first[rater])
+            if rater in vectors:
+                units = zip(repeat(name, len(answers)), answers, strict=True)
+                vectors[rater].update(zip(units, answers.values(), strict=True))  # in C
+                first.setdefault(rater, q.rater_first[rater])
     # The chance that two raters give one answer to an item is the sum of the squared shares of
     # that item's answers; a match of two whole vectors must be rare among all pairs of raters.
     matching = {
@@ -161,7 +168,8 @@ def repeated_rater(g: Gathered) -> Iterator[Hit]:
         for unit, counts in q.tally.per_item().items()
         if (total := sum(counts.values()))
     }
-    pairs = math.log(max(len(vectors) * (len(vectors) - 1) / 2, 1))
+    everyone = len({rater for q in g.questions.values() for rater in q.by_rater})
+    pairs = math.log(max(everyone * (everyone - 1) / 2, 1))
     seen: dict[frozenset[Any], Hashable] = {}
     for rater, vector in vectors.items():
         if len(vector) < MIN_VECTOR_ANSWERS or len(set(vector.values())) < 2:
@@ -176,6 +184,18 @@ def repeated_rater(g: Gathered) -> Iterator[Hit]:
                 f"rater {rater!r} gives the same {len(vector)} answers as rater {earlier!r}, item for item: "
                 "one participant counted twice?",
             )
+
+
+def _alike(g: Gathered) -> list[Hashable]:
+    """The raters, in order, whose answers to each question are the same values as often as
+    another rater's: only they can give the same answers, item for item, as someone else. The
+    counts are made in C; the answers of the others are never compared item by item."""
+    counts: dict[Hashable, list[tuple[str, frozenset[tuple[Hashable, int]]]]] = {}
+    for name, q in g.questions.items():
+        for rater, answers in q.by_rater.items():
+            counts.setdefault(rater, []).append((name, frozenset(Counter(answers.values()).items())))
+    shared = Counter(tuple(c) for c in counts.values())
+    return [rater for rater, c in counts.items() if shared[tuple(c)] > 1]
 
 
 @rule(
