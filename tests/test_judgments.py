@@ -550,3 +550,25 @@ def test_a_rater_counted_twice_is_found_and_the_same_values_on_other_items_are_n
             "rater 'copy' gives the same 30 answers as rater 'w2', item for item: one participant counted twice?",
         )
     ]
+
+
+def test_a_question_whose_values_have_no_order_says_why_it_has_no_alpha(tmp_path: Path) -> None:
+    """A text score among the numbers of a graded metric: no alpha, and stats, the report and the
+    job summary say why, instead of a blank or a wrong reason."""
+    from humanjudge_schema.report.github import questions_table
+
+    data = json.loads((EXAMPLES / "textjudge" / "valid" / "dataset.json").read_bytes())
+    data["instances"][1]["annotations"]["fluency"]["individual_human_scores"][0] = "fluent\nenough"
+    path = tmp_path / "dataset.json"
+    path.write_text(json.dumps(data))
+    first = data["instances"][0]["annotations"]["fluency"]["individual_human_scores"][0]
+    why = f"the values mix kinds that have no common order (number {first}, str 'fluent\\nenough')"
+    text = _cli("stats", str(path)).stdout.decode()
+    assert f"  fluency: no alpha: {why}\n" in text  # the line break shown, not made
+    found = json.loads(_cli("stats", str(path), "--format", "json").stdout)["datasets"]
+    fluency = next(q for q in found[0]["questions"] if q["question"] == "fluency")
+    assert (fluency["alpha"], fluency["note"]) == (None, why)
+    assert "| none: the values mix kinds that have no common order (number" in questions_table(found)
+    page = tmp_path / "report.html"
+    assert _cli("report", str(path), "-o", str(page)).returncode == 1  # the score is an error
+    assert "alpha: not computed: the values mix kinds that have no common order" in page.read_text()

@@ -44,6 +44,8 @@ def stats(paths: tuple[Path, ...], fmt: str, kind: str | None, samples: int, see
 
 
 def _text(found: list[dict[str, Any]]) -> str:
+    from ..finding import escape_control
+
     lines: list[str] = []
     for ds in found:
         lines.append(f"{ds['dataset']} ({ds['format']})")
@@ -55,6 +57,9 @@ def _text(found: list[dict[str, Any]]) -> str:
             lines.append(("  " + "  ".join(cells)).rstrip())
         if not ds["questions"]:
             lines.append("  no judgments")
+        for q in ds["questions"]:  # why a question has no alpha, when its values say why
+            if q.get("note"):
+                lines.append(f"  {q['question']}: no alpha: {escape_control(q['note'])}")
         for flag in ds["quality"]:
             at = f"{flag['file']}:{flag['line']}" if flag["line"] else flag["file"]
             lines.append(f"  {flag['code']}: {flag['message']} ({at}, {flag['pointer']})")

@@ -385,7 +385,11 @@ def _domain(values: list[Any], level: Level, order: Sequence[Hashable] | None) -
     try:
         return sorted(distinct)
     except TypeError:
-        raise ValueError("ordinal values of different kinds have no natural order: pass an order") from None
+        kinds: dict[str, Any] = {}  # the first value of each kind
+        for v in distinct:
+            kinds.setdefault("number" if _number(v) else type(v).__name__, v)
+        mixed = ", ".join(f"{kind} {value!r}" for kind, value in sorted(kinds.items()))
+        raise ValueError(f"the values mix kinds that have no common order ({mixed})") from None
 
 
 __all__ = ["LEVELS", "Level", "NumericSummary", "Tally", "alpha", "bootstrap"]

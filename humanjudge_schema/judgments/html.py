@@ -165,8 +165,12 @@ def _findings(findings: list[Finding]) -> str:
 def _question(q: dict[str, Any], flags: list[dict[str, Any]]) -> str:
     spread = q["raters_per_item"]
     per_item = "-" if spread is None else f"{spread['min']} / {spread['median']:g} / {spread['max']}"
-    if q["alpha"] is None:
-        agreement = "alpha: not defined (fewer than two values per item)" if q["level"] else "alpha: no level"
+    if q.get("note"):  # values that do not suit the level
+        agreement = f"alpha: not computed: {escape(q['note'])}"
+    elif q["alpha"] is None and q["level"]:
+        agreement = "alpha: not defined (no item with two values, or one value only)"
+    elif q["alpha"] is None:
+        agreement = "alpha: no level"
     else:
         ci = "" if q["alpha_ci"] is None else f" [{q['alpha_ci'][0]:.3f}, {q['alpha_ci'][1]:.3f}]"
         agreement = f"alpha ({q['level']}): <strong>{q['alpha']:.3f}</strong>{ci}"

@@ -193,7 +193,7 @@ def questions_table(datasets: list[dict[str, Any]]) -> str:
         for q in ds["questions"]:
             spread = q["raters_per_item"]
             per_item = "" if spread is None else f"{spread['min']} / {spread['median']:g} / {spread['max']}"
-            alpha = ""
+            alpha = f"none: {cell(q['note'])}" if q.get("note") else ""
             if q["alpha"] is not None:
                 ci = q["alpha_ci"]
                 alpha = f"{q['alpha']:.3f}" + ("" if ci is None else f" [{ci[0]:.3f}, {ci[1]:.3f}]")
