@@ -511,15 +511,23 @@ def test_one_pass_over_column_batches_keeps_what_a_row_by_row_pass_keeps(raters:
         got = Gathered.of(view)
         want = _gathered_row_by_row(view, rows)
         assert list(got.questions) == list(want), trial
+        keys = []
         for name, q in got.questions.items():
             w = want[name]
-            assert (q.level, tuple(q.first), q.missing) == (w["level"], w["first"], w["missing"]), trial
+            assert (q.level, q.missing) == (w["level"], w["missing"]), trial
             per_item = {unit: dict(counts) for unit, counts in q.tally.per_item().items()}
             assert per_item == w["counts"] and list(per_item) == list(w["counts"]), trial
-            assert {u: tuple(x) for u, x in q.unit_first.items()} == w["unit_first"], trial
             assert list(q.by_rater.items()) == list(w["by_rater"].items()), trial
             assert [list(a) for a in q.by_rater.values()] == [list(a) for a in w["by_rater"].values()], trial
-            assert {r: tuple(x) for r, x in q.rater_first.items()} == w["rater_first"], trial
+            keys += [("question", name), *(("item", name, u) for u in w["unit_first"])]
+            keys += [("rater", name, r) for r in w["rater_first"]]
+        # where each judgment a finding may be about is: located afterwards, in one pass
+        where = {key: tuple(place) for key, place in got.locate(keys).items()}
+        expected = {("question", name): w["first"] for name, w in want.items()}
+        expected |= {("item", name, u): x for name, w in want.items() for u, x in w["unit_first"].items()}
+        expected |= {("rater", name, r): x for name, w in want.items() for r, x in w["rater_first"].items()}
+        assert where == expected, trial
+        assert got.locate([("rater", "q1", "nobody")]) == {}  # a key of no judgment is not found
 
 
 def test_a_rater_counted_twice_is_found_and_the_same_values_on_other_items_are_not() -> None:

@@ -1,13 +1,14 @@
 """One pass over a dataset's judgments, kept per question: what `stats` and the quality checks
-both read (the value counts of each item, who answered what, where each first was)."""
+both read (the value counts of each item, who answered what). Where a judgment is, which only a
+finding needs, is looked up afterwards for the few judgments findings are about (`locate`)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
-from itertools import compress, repeat
-from operator import is_not
+from itertools import compress, groupby, repeat
+from operator import is_, is_not
 from typing import Any, NamedTuple
 
 from ..gcpause import paused
@@ -15,6 +16,10 @@ from .agreement import Tally
 from .view import Batch, Judgments, Level
 
 Place = tuple[Any, Any]  # (item, option): what raters judged together
+# A judgment a finding is about, to be located: the first judgment of a question
+# ("question", name), the first answer to an item ("item", name, place), or a rater's first
+# answer ("rater", name, rater). Answers are judgments that are not None.
+Key = tuple[Any, ...]
 
 
 class Where(NamedTuple):
@@ -35,12 +40,9 @@ class Question:
     """What the checks keep of one question's judgments."""
 
     level: Level | None
-    first: Where
     tally: Tally = field(default_factory=Tally)
     missing: int = 0  # answers the format counts but that say nothing (None)
-    unit_first: dict[Place, Where] = field(default_factory=dict)
     by_rater: dict[Hashable, dict[Place, Hashable]] = field(default_factory=dict)  # rater -> unit -> value
-    rater_first: dict[Hashable, Where] = field(default_factory=dict)
 
 
 @dataclass
@@ -69,63 +71,77 @@ class Gathered:
         """Add a batch, column by column: the value counts of (question, item, value) are counted
         in C, then added once per distinct triple, which is far fewer than the rows where raters
         agree; only the raters' answers are read row by row, where the format names raters."""
-        n = batch.size
         names = list(batch.column("question"))
-        values: list[Any] = list(batch.column("value"))
-        if list in set(map(type, values)):
-            values = list(map(_hashable, values))
+        values = _values(batch)
         units = list(zip(batch.column("item"), batch.column("option"), strict=True))
-        where = _Rows(batch, names)
-        for name, i in _firsts(names, range(n)).items():  # in the order the questions first come
+        for name in dict.fromkeys(names):  # in the order the questions first come
             if name not in self.questions:
                 declared = self.view.questions.get(name)
-                self.questions[name] = Question(declared.level if declared else None, where(i))
-        given = list(map(is_not, values, repeat(None)))
-        for (name, unit), i in _firsts(zip(names, units, strict=True), range(n), given).items():
-            self.questions[name].unit_first.setdefault(unit, where(i))
-        for (name, unit, value), times in Counter(zip(names, units, values, strict=True)).items():
+                self.questions[name] = Question(declared.level if declared else None)
+        counted = Counter(zip(names, units, values, strict=True))
+        for name, triples in groupby(counted.items(), key=_question_of):  # runs of one question
             q = self.questions[name]
-            if value is None:
-                q.missing += times
-            else:
-                q.tally.add(unit, value, times)
+            q.missing += q.tally.add_counts((unit, value, times) for (_, unit, value), times in triples)
         if self.view.raters:
-            self._add_raters(batch, names, units, values, where)
+            for name, rater, unit, value in zip(names, batch.column("rater"), units, values, strict=True):
+                if value is not None and rater != "":
+                    self.questions[name].by_rater.setdefault(rater, {}).setdefault(unit, value)
 
-    def _add_raters(self, batch: Batch, names: list[str], units: list[Place], values: list[Any], where: _Rows) -> None:
-        """Each rater's first answer to each item, and where the rater first answered."""
-        rows = zip(names, batch.column("rater"), units, values, strict=True)
-        for i, (name, rater, unit, value) in enumerate(rows):
-            if value is None or rater == "":
-                continue
-            q = self.questions[name]
-            answers = q.by_rater.get(rater)
-            if answers is None:
-                answers = q.by_rater[rater] = {}
-                q.rater_first[rater] = where(i)
-            answers.setdefault(unit, value)
+    def locate(self, keys: Iterable[Key]) -> dict[Key, Where]:
+        """Where each judgment a finding is about is (see Key): one more pass over the judgments,
+        made only when there are findings, and ended as soon as every key is found."""
+        wanted = set(keys)
+        found: dict[Key, Where] = {}
+        with paused():
+            for batch in self.view.in_batches():
+                if batch.size:
+                    found.update(_firsts(batch, wanted - found.keys(), self.view.raters))
+                if len(found) == len(wanted):
+                    break
+        return found
 
 
-def _firsts(keys: Iterable[Hashable], indices: Iterable[int], keep: list[bool] | None = None) -> dict[Any, int]:
-    """Each key -> the index of its first row (of the rows kept), keys in the order they first
-    come; built in C: the dict of the reversed rows keeps each key's first index, and the order
-    of first appearance is read from the keys in order."""
+def _values(batch: Batch) -> list[Any]:
+    """A batch's values, lists made tuples (they are compared whole)."""
+    values = list(batch.column("value"))
+    for i in compress(range(batch.size), map(is_, map(type, values), repeat(list))):
+        values[i] = _hashable(values[i])
+    return values
+
+
+def _question_of(entry: tuple[tuple[str, Place, Any], int]) -> str:
+    return entry[0][0]
+
+
+def _firsts(batch: Batch, wanted: set[Key], raters: bool) -> dict[Key, Where]:
+    """Where in the batch each wanted key first is."""
+    names = list(batch.column("question"))
+    rows: dict[Key, int] = {}
+    if any(key[0] == "question" for key in wanted):
+        rows.update(_first_rows(zip(repeat("question"), names), range(batch.size)))
+    given = list(map(is_not, batch.column("value"), repeat(None)))
+    if any(key[0] == "item" for key in wanted):
+        places = zip(batch.column("item"), batch.column("option"), strict=True)
+        rows.update(_first_rows(zip(repeat("item"), names, places), range(batch.size), given))
+    if raters and any(key[0] == "rater" for key in wanted):
+        known = list(map(is_not, batch.column("rater"), repeat("")))
+        keep = list(map(bool.__and__, given, known))
+        rows.update(_first_rows(zip(repeat("rater"), names, batch.column("rater")), range(batch.size), keep))
+    return {key: _where(batch, names, rows[key]) for key in wanted if key in rows}
+
+
+def _first_rows(keys: Iterable[Key], indices: Iterable[int], keep: list[bool] | None = None) -> dict[Key, int]:
+    """Each key -> the index of its first row (of the rows kept), built in C: the dict of the
+    reversed rows keeps each key's first index."""
     keys, indices = list(keys), list(indices)
     if keep is not None:
         keys, indices = list(compress(keys, keep)), list(compress(indices, keep))
-    first = dict(zip(reversed(keys), reversed(indices), strict=True))
-    return {key: first[key] for key in dict.fromkeys(keys)}
+    return dict(zip(reversed(keys), reversed(indices), strict=True))
 
 
-class _Rows:
-    """The place of a batch's row i, made when a fact needs it."""
+def _where(batch: Batch, names: list[str], i: int) -> Where:
+    def cell(name: str) -> Any:
+        column = batch.lists.get(name)
+        return batch.same[name] if column is None else column[i]
 
-    def __init__(self, batch: Batch, names: list[str]) -> None:
-        self.batch, self.names = batch, names
-
-    def __call__(self, i: int) -> Where:
-        return Where(self._cell("file", i), self._cell("pointer", i), self._cell("line", i), self.names[i])
-
-    def _cell(self, name: str, i: int) -> Any:
-        column = self.batch.lists.get(name)
-        return self.batch.same[name] if column is None else column[i]
+    return Where(cell("file"), cell("pointer"), cell("line"), names[i])

@@ -25,7 +25,7 @@ from ..kinds import Unit
 from ..readers.files import Problem, display_path
 from ..registry import rule, rules_of
 from .agreement import alpha
-from .gather import Gathered, Place, Question, Where
+from .gather import Gathered, Key, Place, Question, Where
 from .view import Judgments
 
 # A question's agreement is judged when at least this many items have two values or more.
@@ -37,7 +37,7 @@ MIN_PAIRABLE_ITEMS = 10
 MIN_RATER_ITEMS = 10
 MIN_VECTOR_ANSWERS = 20
 CHANCE = 1e-3
-Hit = tuple[Where, str]
+Hit = tuple[Key, str]  # the judgment a finding is about (located once every rule has run), message
 # An item is sparse when its judgments, times this, are at most the median of its question's
 # items, and that median is at least SPARSE_MIN_MEDIAN.
 SPARSE_RATIO = 4
@@ -49,7 +49,10 @@ def check(view: Judgments, gathered: Gathered | None = None) -> list[tuple[str, 
     the pass over its judgments, when the caller made it already)."""
     gathered = gathered or Gathered.of(view)
     with paused():  # the checks make a container per answer (gcpause.py)
-        return [(r.code, where, message) for r in rules_of("quality") for where, message in r(gathered)]  # type: ignore[attr-defined]
+        hits = [(r.code, key, message) for r in rules_of("quality") for key, message in r(gathered)]  # type: ignore[attr-defined]
+    places = gathered.locate(key for _, key, _ in hits) if hits else {}
+    # a judgment not found again (its file changed since the pass): the finding stays, at the dataset
+    return [(code, places.get(key) or Where(view.dataset, "", None, key[1]), message) for code, key, message in hits]
 
 
 def _name(value: Hashable) -> str:
@@ -79,7 +82,7 @@ def below_chance(g: Gathered) -> Iterator[Hit]:
             continue
         if value is not None and value <= 0:
             yield (
-                q.first,
+                ("question", name),
                 f"the raters of {name!r} agree no better than chance: Krippendorff's alpha ({q.level}) is "
                 f"{value:.3f} over {pairable} items",
             )
@@ -109,7 +112,7 @@ def straight_lining(g: Gathered) -> Iterator[Hit]:
             n = len(answers)
             if _all_alike(q, answers) < CHANCE:
                 yield (
-                    q.rater_first[rater],
+                    ("rater", name, rater),
                     f"rater {rater!r} answers {_name(value)} to all {n} items of {name!r}, while "
                     f"{1 - shares[value]:.0%} of the question's answers are something else",
                 )
@@ -153,13 +156,13 @@ def repeated_rater(g: Gathered) -> Iterator[Hit]:
     if not raters:
         return
     vectors: dict[Hashable, dict[tuple[str, Place], Hashable]] = {rater: {} for rater in raters}
-    first: dict[Hashable, Where] = {}
+    first: dict[Hashable, Key] = {}  # a rater's first answer: in the first question they answer
     for name, q in g.questions.items():
         for rater, answers in q.by_rater.items():
             if rater in vectors:
                 units = zip(repeat(name, len(answers)), answers, strict=True)
                 vectors[rater].update(zip(units, answers.values(), strict=True))  # in C
-                first.setdefault(rater, q.rater_first[rater])
+                first.setdefault(rater, ("rater", name, rater))
     # The chance that two raters give one answer to an item is the sum of the squared shares of
     # that item's answers; a match of two whole vectors must be rare among all pairs of raters.
     matching = {
@@ -210,7 +213,7 @@ def _alike(g: Gathered) -> list[Hashable]:
     good="item 57: 10 ratings",
 )
 def sparse_item(g: Gathered) -> Iterator[Hit]:
-    for name, q in g.questions.items():
+    for name in g.questions:
         sizes = g.sizes(name)
         if not sizes:
             continue
@@ -223,7 +226,7 @@ def sparse_item(g: Gathered) -> Iterator[Hit]:
                 label = f"{item!r}" + (f" ({option})" if option != "" else "")
                 judgments = "judgment" if n == 1 else "judgments"
                 yield (
-                    q.unit_first[unit],
+                    ("item", name, unit),
                     f"item {label} has {n} {judgments} of {name!r}; the question's items have {median:g} (median)",
                 )
 
