@@ -216,10 +216,18 @@ def test_export_writes_every_row_in_every_format(tmp_path: Path) -> None:
     assert lines.returncode == 0 and not lines.stderr
     first = json.loads(lines.stdout.splitlines()[0])
     assert first["value"] == 5 and first["rater"] == 0 and first["line"] is None
+    # without --to, the extension of -o says the format; else CSV
+    valid = EXAMPLES / "coggym" / "valid"
+    heads = (("rows.jsonl", b'{"format":"coggym"'), ("rows.CSV", b"format,dataset"), ("rows.txt", b"format,"))
+    for name, head in heads:
+        assert _cli("export", str(valid), "-o", str(tmp_path / name)).returncode == 0
+        assert (tmp_path / name).read_bytes().startswith(head), name
     out = tmp_path / "rows.parquet"
     pq = pytest.importorskip("pyarrow.parquet")
-    assert _cli("export", str(EXAMPLES / "coggym" / "valid"), "--to", "parquet", "-o", str(out)).returncode == 0
-    assert pq.read_table(out).num_rows == sum(1 for _ in judgments.rows([EXAMPLES / "coggym" / "valid"]))
+    assert _cli("export", str(valid), "-o", str(out)).returncode == 0
+    assert pq.read_table(out).num_rows == sum(1 for _ in judgments.rows([valid]))
+    assert _cli("export", str(valid), "--to", "csv", "-o", str(out)).returncode == 0  # said: CSV it is
+    assert out.read_bytes().startswith(b"format,dataset")
 
 
 def test_export_refuses_what_it_cannot_do(tmp_path: Path) -> None:

@@ -24,9 +24,8 @@ FORMATS = ("csv", "jsonl", "parquet")  # judgments/export.py writes each
     "--to",
     "to",
     type=click.Choice(FORMATS),
-    default="csv",
-    show_default=True,
-    help="Output format (parquet needs pyarrow: pip install 'humanjudge-schema[parquet]').",
+    help="Output format. Default: the extension of -o (.csv, .jsonl, .parquet), else csv. Parquet needs "
+    "pyarrow: pip install 'humanjudge-schema[parquet]'.",
 )
 @click.option(
     "-o",
@@ -36,7 +35,7 @@ FORMATS = ("csv", "jsonl", "parquet")  # judgments/export.py writes each
 )
 @click.option("--kind", type=FormatName(), help="Treat the paths as this format instead of recognising them.")
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit code 1).")
-def export(paths: tuple[Path, ...], to: str, output: Path | None, kind: str | None, strict: bool) -> None:
+def export(paths: tuple[Path, ...], to: str | None, output: Path | None, kind: str | None, strict: bool) -> None:
     """Write every individual judgment of the datasets as rows of one shape.
 
     Columns: format, dataset, item, rater, question, option, value, file, pointer, line. The
@@ -50,6 +49,9 @@ def export(paths: tuple[Path, ...], to: str, output: Path | None, kind: str | No
     from ..validation import validate as run
     from ..writing import WriteError
 
+    if to is None:  # rows.parquet holds Parquet unless said otherwise, never CSV under that name
+        suffix = output.suffix.lower().lstrip(".") if output is not None else ""
+        to = suffix if suffix in FORMATS else "csv"
     if to == "parquet":
         if output is None:
             fail("--to parquet needs -o FILE")
