@@ -4,6 +4,8 @@ pattern of the hooks and the Action), through the command line, end to end."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import shutil
@@ -187,3 +189,38 @@ def test_a_format_without_judgments_is_said_so_never_an_empty_table(site: Path, 
         assert "the toy format declares no judgments" in proc.stderr
         assert "none of these datasets is of a format that declares its judgments" in proc.stderr
         assert "format,dataset" not in proc.stdout and "question" not in proc.stdout
+
+
+def test_a_plugin_format_with_judgments_gets_export_and_stats(tmp_path: Path, dataset: Path) -> None:
+    """Declared with `judgments=`, the toy format's ratings are exported and counted like a
+    built-in format's (the view is tests/plugin/humanjudge_toy/judgments.py, docs/plugins.md)."""
+    site = tmp_path / "site"
+    shutil.copytree(PLUGIN, site / "humanjudge_toy")
+    info = site / "humanjudge_toy-0.1.dist-info"
+    info.mkdir()
+    (info / "entry_points.txt").write_text("[humanjudge_schema.formats]\ntoy = humanjudge_toy:WITH_JUDGMENTS\n")
+    exported = run(site, "export", str(dataset))
+    assert exported.returncode == 1  # item zz is unknown, a line lacks its rating: validate's findings
+    rows = list(csv.DictReader(io.StringIO(exported.stdout)))
+    assert [(r["item"], r["value"], r["pointer"], r["line"]) for r in rows] == [
+        ("a", "4", "/0/rating", "1"),
+        ("b", "9", "/1/rating", "2"),
+        ("zz", "2", "/2/rating", "3"),
+    ]
+    stats = json.loads(run(site, "stats", str(dataset), "--format", "json").stdout)["datasets"]
+    (question,) = stats[0]["questions"]
+    assert (question["question"], question["level"], question["items"], question["judgments"]) == (
+        "rating",
+        "interval",
+        3,
+        3,
+    )
+    assert question["alpha"] is None  # one rating per item: no agreement to measure
+    checked = run(site, "validate", "--quality", str(dataset))
+    assert "declares no judgments" not in checked.stderr
+
+
+def test_the_documented_view_is_the_toy_formats() -> None:
+    code = (PLUGIN / "judgments.py").read_text(encoding="utf-8")
+    view = code[code.index("def judgments(") :].strip()
+    assert view in (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")

@@ -6,6 +6,8 @@ dataset of it is checked or its rules are listed.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from humanjudge_schema.catalog import Aggregation, DatasetFile, Format, Option
 
 FORMAT = Format(
@@ -30,3 +32,6 @@ FORMAT = Format(
     ),
     commands=("humanjudge_toy.extras:count",),
 )
+
+# The same format with a view of its judgments (tests/test_plugins.py installs one or the other).
+WITH_JUDGMENTS = replace(FORMAT, judgments="humanjudge_toy.judgments:judgments")
