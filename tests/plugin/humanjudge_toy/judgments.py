@@ -23,19 +23,7 @@ def judgments(unit: Unit) -> Judgments:
             except ValueError:  # validation reports the line
                 continue
             if isinstance(record, dict) and "rating" in record:
-                rater = record.get("rater", "")
-                value = record["rating"]
-                yield Judgment(
-                    "toy",
-                    dataset,
-                    record.get("item", ""),
-                    rater,
-                    "rating",
-                    "",
-                    value,
-                    str(path),
-                    f"/{index}/rating",
-                    index + 1,
-                )
+                where = (str(path), f"/{index}/rating", index + 1)  # file, pointer, line
+                yield Judgment("toy", dataset, record.get("item", ""), "", "rating", "", record["rating"], *where)
 
     return Judgments("toy", dataset, rows, {"rating": Question("rating", "interval")}, raters=False)
