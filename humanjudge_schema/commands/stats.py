@@ -68,12 +68,8 @@ def _text(found: list[dict[str, Any]]) -> str:
 
 
 def _row(q: dict[str, Any]) -> tuple[str, ...]:
-    spread = q["raters_per_item"]
-    per_item = "-" if spread is None else f"{spread['min']}/{_num(spread['median'])}/{spread['max']}"
+    from ..judgments.stats import interval_text, raters_text
+
     alpha = "-" if q["alpha"] is None else f"{q['alpha']:.3f}"
-    ci = "-" if q["alpha_ci"] is None else f"[{q['alpha_ci'][0]:.3f}, {q['alpha_ci'][1]:.3f}]"
+    per_item, ci = raters_text(q, "/") or "-", interval_text(q) or "-"
     return (q["question"], q["level"] or "-", str(q["items"]), str(q["judgments"]), per_item, alpha, ci)
-
-
-def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:g}"

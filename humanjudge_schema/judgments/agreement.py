@@ -32,10 +32,6 @@ class NumericSummary(TypedDict):
     max: float
 
 
-def _missing(value: Hashable) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
-
-
 def _number(value: Hashable) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -54,18 +50,11 @@ class Tally:
 
     def add(self, item: Hashable, value: Hashable, times: int = 1) -> None:
         """Count one judgment of `item` (or `times` equal ones)."""
-        if _missing(value):
-            return
-        self._derived.clear()
-        counts = self._items.get(item)
-        if counts is None:
-            counts = self._items[item] = Counter()
-        counts[value] += times
-        self._judgments += times
+        self.add_counts(((item, value, times),))
 
     def add_counts(self, counted: Iterable[tuple[Hashable, Hashable, int]]) -> int:
         """Count (item, value, times) judgments at once; returns how many were None (missing),
-        which are not counted. The same as `add` for each, in one loop."""
+        which are not counted, as a float NaN is not."""
         missing = 0
         items = self._items
         for item, value, times in counted:
@@ -244,27 +233,31 @@ class _Pairable:
             self.weights[profile] += 1
         self.values = _domain([v for shape in shapes for v in shape], level, order)
         index = {v: i for i, v in enumerate(self.values)}
-        # Per profile, its values and counts; and every (value, count, profile) of them sorted by
-        # value, so that a sample's marginals are differences of one running sum, made in C.
+        # Per profile, its values and counts; for the marginals of a sample, running sums over
+        # them (`_running_sums`), or at the interval level its moments (`_moments`).
         # Nothing is kept per pair of values: an item with a hundred distinct slider values has
         # five thousand pairs, and a file has thousands of such items. The disagreement within a
         # profile has a closed form instead (below).
         self.entries: list[tuple[list[int], list[int], int]] = []  # (value indices, counts, m)
-        flat: list[tuple[int, int, int]] = []
-        for profile, shape in enumerate(shapes):
+        for shape in shapes:
             entries = sorted((index[v], n) for v, n in shape.items())
-            flat += [(i, n, profile) for i, n in entries]
             self.entries.append(([i for i, _ in entries], [n for _, n in entries], sum(shape.values())))
-        flat.sort()
-        self.flat_counts = [n for _, n, _ in flat]
-        self.flat_profiles = [p for _, _, p in flat]
-        ends = Counter(i for i, _, _ in flat)
-        self.bounds = list(pairwise(accumulate((ends[i] for i in range(len(self.values))), initial=0)))
         # At every level but ordinal, the distance between two values does not depend on the
         # data, so the disagreement of each profile is one number.
         self.observed = [] if level == "ordinal" else [self._observed(p) for p in range(len(shapes))]
         if level == "interval":
             self._moments()
+        else:
+            self._running_sums()
+
+    def _running_sums(self) -> None:
+        """Every (value, count, profile) of the profiles sorted by value, so that a sample's
+        marginals are differences of one running sum over them, made in C."""
+        flat = sorted((i, n, p) for p, (idx, ns, _) in enumerate(self.entries) for i, n in zip(idx, ns, strict=True))
+        self.flat_counts = [n for _, n, _ in flat]
+        self.flat_profiles = [p for _, _, p in flat]
+        ends = Counter(i for i, _, _ in flat)
+        self.bounds = list(pairwise(accumulate((ends[i] for i in range(len(self.values))), initial=0)))
 
     def _moments(self) -> None:
         """Interval: the expected disagreement of a sample needs only its number of values and

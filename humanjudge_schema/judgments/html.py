@@ -16,6 +16,7 @@ from typing import Any
 
 from ..finding import Finding
 from ..validation import Result
+from .stats import interval_text, raters_text
 from .view import Judgments
 
 # Findings of one code listed per dataset; the rest are counted.
@@ -163,8 +164,7 @@ def _findings(findings: list[Finding]) -> str:
 
 
 def _question(q: dict[str, Any], flags: list[dict[str, Any]]) -> str:
-    spread = q["raters_per_item"]
-    per_item = "-" if spread is None else f"{spread['min']} / {spread['median']:g} / {spread['max']}"
+    per_item = raters_text(q) or "-"
     if q.get("note"):  # values that do not suit the level
         agreement = f"alpha: not computed: {escape(q['note'])}"
     elif q["alpha"] is None and q["level"]:
@@ -172,8 +172,8 @@ def _question(q: dict[str, Any], flags: list[dict[str, Any]]) -> str:
     elif q["alpha"] is None:
         agreement = "alpha: no level"
     else:
-        ci = "" if q["alpha_ci"] is None else f" [{q['alpha_ci'][0]:.3f}, {q['alpha_ci'][1]:.3f}]"
-        agreement = f"alpha ({q['level']}): <strong>{q['alpha']:.3f}</strong>{ci}"
+        ci = interval_text(q)
+        agreement = f"alpha ({q['level']}): <strong>{q['alpha']:.3f}</strong>" + (f" {ci}" if ci else "")
     parts = [
         '<div class="question">',
         f"<h3>{escape(str(q['question']))}</h3>",

@@ -95,3 +95,22 @@ def _key(value: Hashable) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(list(value) if isinstance(value, tuple) else value)
+
+
+# How a question's figures read wherever they are shown (stats' text, the report, the job summary).
+
+
+def raters_text(q: dict[str, Any], sep: str = " / ") -> str | None:
+    """Raters per item as min / median / max; None without items."""
+    spread = q["raters_per_item"]
+    if spread is None:
+        return None
+    median = spread["median"]
+    shown = str(int(median)) if float(median).is_integer() else f"{median:g}"
+    return f"{spread['min']}{sep}{shown}{sep}{spread['max']}"
+
+
+def interval_text(q: dict[str, Any]) -> str | None:
+    """Alpha's interval as [lo, hi]; None without one."""
+    ci = q["alpha_ci"]
+    return None if ci is None else f"[{ci[0]:.3f}, {ci[1]:.3f}]"

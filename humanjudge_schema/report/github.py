@@ -183,6 +183,8 @@ def outputs(values: Mapping[str, object]) -> str:
 def questions_table(datasets: list[dict[str, Any]]) -> str:
     """Per dataset and question (`humanjudge stats --format json`'s datasets): the Markdown table
     of the job summary."""
+    from ..judgments.stats import interval_text, raters_text
+
     out = [
         "### The judgments",
         "",
@@ -191,12 +193,11 @@ def questions_table(datasets: list[dict[str, Any]]) -> str:
     out.append("|---|---|---|---:|---:|---|---|")
     for ds in datasets:
         for q in ds["questions"]:
-            spread = q["raters_per_item"]
-            per_item = "" if spread is None else f"{spread['min']} / {spread['median']:g} / {spread['max']}"
+            per_item = raters_text(q) or ""
             alpha = f"none: {cell(q['note'])}" if q.get("note") else ""
             if q["alpha"] is not None:
-                ci = q["alpha_ci"]
-                alpha = f"{q['alpha']:.3f}" + ("" if ci is None else f" [{ci[0]:.3f}, {ci[1]:.3f}]")
+                ci = interval_text(q)
+                alpha = f"{q['alpha']:.3f}" + (f" {ci}" if ci else "")
             out.append(
                 f"| {code_span(ds['dataset'])} | {cell(str(q['question']))} | {q['level'] or ''} | {q['items']} "
                 f"| {q['judgments']} | {per_item} | {alpha} |"
