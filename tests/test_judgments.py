@@ -588,3 +588,25 @@ def test_a_question_whose_values_have_no_order_says_why_it_has_no_alpha(tmp_path
     page = tmp_path / "report.html"
     assert _cli("report", str(path), "-o", str(page)).returncode == 1  # the score is an error
     assert "alpha: not computed: the values mix kinds that have no common order" in page.read_text()
+
+
+@pytest.mark.parametrize(
+    ("fmt", "setting", "code"),
+    [
+        ("textjudge", "max-document-bytes = 200", "parse/too-large"),
+        ("coggym", "max-document-bytes = 200", "parse/too-large"),
+        ("study1", "[study1]\nmax-decompressed-bytes = 200", "parse/decompressed-too-large"),
+    ],
+)
+def test_the_view_reads_a_dataset_with_its_own_configuration(tmp_path: Path, fmt: str, setting: str, code: str) -> None:
+    """A limit the dataset's configuration sets holds for its judgments as for its validation (the
+    views read with the defaults before, so a limit raised above them gave no rows, silently, for
+    files validate read): here lowered, so that validate refuses the file and the view reads none."""
+    import shutil
+
+    folder = tmp_path / fmt
+    shutil.copytree(EXAMPLES / fmt / "valid", folder)
+    assert sum(1 for _ in judgments.rows([folder])) > 0
+    (folder / "humanjudge.toml").write_text(setting + "\n")
+    assert code in {f.code for f in validate([folder]).findings}
+    assert list(judgments.rows([folder])) == []

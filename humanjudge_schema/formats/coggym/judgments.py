@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from itertools import repeat
 from typing import Any
 
-from ...config import Config
+from ...config import discover
 from ...engine import Context
 from ...finding import escape_token, pointer
 from ...judgments.view import Batch, Judgments, Level, Question, positions
@@ -42,7 +42,7 @@ _BATCH = 8192
 
 
 def judgments(unit: Unit) -> Judgments:
-    exp = load_experiment(unit, Context(Config(), root=unit.root))
+    exp = load_experiment(unit, Context(discover(unit.root), root=unit.root))  # read as validate reads it
     questions: dict[str, Question] = {}
     for _, (_, record) in exp.trials.items():
         for q in record.get("queries") or ():

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 
+from ...config import discover
 from ...finding import pointer
 from ...judgments.view import Judgment, Judgments, Question
 from ...kinds import Unit
@@ -43,15 +44,15 @@ def judgments(unit: Unit) -> Judgments:
     """The ratings of the folder's tasks, one row per task and rating, read anew (streamed) by
     each call of `rows()`; a tasks file that is missing or cannot be read gives no rows."""
     dataset = display_path(unit.root)
-    return Judgments("study1", dataset, partial(_rows, unit.file(TASKS), dataset), dict(QUESTIONS))
+    limit = discover(unit.root).option("study1", "max-decompressed-bytes")  # read as validate reads it
+    return Judgments("study1", dataset, partial(_rows, unit.file(TASKS), dataset, limit), dict(QUESTIONS))
 
 
-def _rows(path: Path | None, dataset: str) -> Iterator[Judgment]:
+def _rows(path: Path | None, dataset: str, limit: int) -> Iterator[Judgment]:
     if path is None:
         return
     file = display_path(path)
-    # The view is given no configuration to read max-decompressed-bytes from: the default holds.
-    for index, line, record, _ in GzipJsonLines(path):
+    for index, line, record, _ in GzipJsonLines(path, limit):
         if type(record) is not dict:  # a broken line, or JSON that is not a task: validation says so
             continue
         topic, worker = record.get("topic"), record.get("worker")

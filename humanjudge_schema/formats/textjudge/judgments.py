@@ -12,6 +12,7 @@ from itertools import repeat
 from pathlib import Path
 from typing import Any
 
+from ...config import discover
 from ...finding import escape_token
 from ...judgments.view import Batch, Judgments, Level, Question, positions
 from ...kinds import Unit
@@ -26,21 +27,26 @@ LEVELS: dict[str, Level] = {"categorical": "nominal", "graded": "ordinal", "cont
 
 def judgments(unit: Unit) -> Judgments:
     path = unit.files[0]
+    limit = discover(unit.root).max_document_bytes  # the file is read as validate reads it
     # A score's position in individual_human_scores names no annotator: raters are not compared.
     return Judgments(
-        "textjudge", display_path(unit.root), questions=_questions(path), raters=False, batches=lambda: _batches(path)
+        "textjudge",
+        display_path(unit.root),
+        questions=_questions(path, limit),
+        raters=False,
+        batches=lambda: _batches(path, limit),
     )
 
 
-def _runs(path: Path) -> tuple[dict[str, Any], Iterator[tuple[list[Any], int]]] | None:
+def _runs(path: Path, limit: int) -> tuple[dict[str, Any], Iterator[tuple[list[Any], int]]] | None:
     """The top-level object and its runs of instances, or None when the file cannot be read."""
-    raw = read_bytes(path)
+    raw = read_bytes(path, limit)
     if not isinstance(raw, bytes):
         return None
     if len(raw) >= stream.STREAM_FROM:
         try:
             doc, runs = stream.open_in_runs(path, raw)
-            return doc.data, _guarded(runs, path)
+            return doc.data, _guarded(runs, path, raw)
         except stream.GiveUp:
             pass
     whole, _ = document(path, raw)
@@ -50,7 +56,7 @@ def _runs(path: Path) -> tuple[dict[str, Any], Iterator[tuple[list[Any], int]]] 
     return whole.data, iter([(instances if isinstance(instances, list) else [], 0)])
 
 
-def _guarded(runs: Iterator[tuple[list[Any], int]], path: Path) -> Iterator[tuple[list[Any], int]]:
+def _guarded(runs: Iterator[tuple[list[Any], int]], path: Path, raw: bytes) -> Iterator[tuple[list[Any], int]]:
     """The runs, until one does not parse: then the whole file, from the instance after the last
     one given (the whole path reads what the runs could not)."""
     done = 0
@@ -59,14 +65,14 @@ def _guarded(runs: Iterator[tuple[list[Any], int]], path: Path) -> Iterator[tupl
             yield instances, offset
             done = offset + len(instances)
     except stream.GiveUp:
-        doc, _ = document(path, read_bytes(path))
+        doc, _ = document(path, raw)
         if isinstance(doc, JsonDocument) and isinstance(doc.data, dict) and isinstance(doc.data.get("instances"), list):
             yield doc.data["instances"][done:], done
 
 
-def _questions(path: Path) -> dict[str, Question]:
+def _questions(path: Path, limit: int) -> dict[str, Question]:
     """The declared metrics; the view reads the declarations only (they come first)."""
-    found = _runs(path)
+    found = _runs(path, limit)
     if found is None:
         return {}
     data, _ = found
@@ -77,9 +83,9 @@ def _questions(path: Path) -> dict[str, Question]:
     return out
 
 
-def _batches(path: Path) -> Iterator[Batch]:
+def _batches(path: Path, limit: int) -> Iterator[Batch]:
     """One batch per run of instances; each list of scores becomes its rows in C-level extends."""
-    found = _runs(path)
+    found = _runs(path, limit)
     if found is None:
         return
     _, runs = found
