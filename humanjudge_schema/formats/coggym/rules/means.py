@@ -5,14 +5,16 @@ needs a mean has one, and every value is the aggregate of the individual respons
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain, compress, repeat
+from operator import ne
 from typing import Any
 
 from ....engine import Hit
 from ....finding import pointer
 from ....numbers import fmt_number, same_value
 from ....registry import rule
-from ..aggregation import META_KEYS, aggregate_tag, choice_counts, option_key
-from ..model import Experiment, _broken, _keys
+from ..aggregation import META_KEYS, aggregate_tag, aggregates, choice_counts, option_key
+from ..model import Experiment, Response, _broken, _keys
 from .phrasing import short, some
 
 # Query types whose mean a mean file must hold; the others' aggregates are optional.
@@ -164,7 +166,7 @@ def _option_mismatches(
 def mean_value(exp: Experiment) -> Iterator[Hit]:
     if exp.mean is None:
         return
-    for sid, tag, q, responses in exp.responses():
+    for sid, tag, q, responses in _unsettled(exp):
         stored_entry = exp.mean_data.get(sid)
         if not isinstance(stored_entry, dict) or tag not in stored_entry or not _means_readable(q):
             continue
@@ -194,3 +196,44 @@ def mean_value(exp: Experiment) -> Iterator[Hit]:
                 yield exp.mean, base, f"{fmt_number(stored)}, but every answer is null: the mean is null"
             else:
                 yield exp.mean, base, f"{fmt_number(stored)}, the mean of the responses is {fmt_number(exact)}"
+
+
+_ABSENT = object()
+
+
+def _unsettled(exp: Experiment) -> list[Response]:
+    """The tags, in the order of `responses`, whose stored mean is not plainly the aggregate of
+    their responses: not equal to it, or holding a true or false (equal to 1 and 0, but no
+    number). The others are right on any reading and need no look one by one; the aggregates
+    of each query type are computed together (aggregation.aggregates)."""
+    data = exp.mean_data
+    out: set[int] = set()
+    for kind in ("single-slider", "multi-choice", "multi-slider", "multi-select"):
+        tags = exp.responses_of(kind)
+        if not tags:
+            continue
+        sids, names, queries, arrays = zip(*tags, strict=True)
+        exact = aggregates(kind, list(queries), list(arrays))
+        stored = _stored(data, sids, names)
+        if exact is None or _holds_bool(stored):
+            out.update(map(id, tags))
+        else:
+            out.update(map(id, compress(tags, map(ne, stored, exact))))
+    return [r for r in exp.responses() if id(r) in out] if out else []
+
+
+def _stored(data: dict[str, Any], sids: tuple[str, ...], tags: tuple[str, ...]) -> list[Any]:
+    """The stored mean of each (stimulus, tag); _ABSENT where there is none."""
+    try:  # every stimulus of the mean file is an object: looked up in C
+        return list(map(dict.get, map(data.__getitem__, sids), tags, repeat(_ABSENT)))
+    except (KeyError, TypeError):
+        return [
+            e.get(tag, _ABSENT) if isinstance(e := data.get(sid), dict) else _ABSENT
+            for sid, tag in zip(sids, tags, strict=True)
+        ]
+
+
+def _holds_bool(values: list[Any]) -> bool:
+    """Whether a true or false is among the values or the values of the objects among them."""
+    objects = [v for v in values if isinstance(v, dict)]
+    return bool in set(map(type, values)) or bool in set(map(type, chain.from_iterable(map(dict.values, objects))))
