@@ -18,6 +18,7 @@ import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from ...finding import escape_token
 from ...kinds import Unit
 from ...readers.jsonfile import BROKEN, JsonDocument, JsonlDocument, load
 from .aggregation import META_KEYS
-from .answers import Choices, rows_where
+from .answers import Choices, Facts, choice_pairs, rows_where
 
 SCHEMA = "coggym/v1/"
 _URL_PREFIXES = ("http://", "https://", "data:", "//")
@@ -381,6 +382,29 @@ class Experiment:
             found = self._by_kinds[kinds] = [r for r in self._responses if r[2]["type"] in kinds]
         return found
 
+    def alike(self, *kinds: str) -> dict[Facts, list[Response]]:
+        """`responses_of(*kinds)` (every type when none is named) grouped by the facts of their
+        query that the rules about answers read (type, num_clicks, slider range, number of
+        options), each group in the same order: a rule that can say of a whole group at once
+        that every answer is fine skips it (answers.unsettled)."""
+        return {k: g for k, g in self._alike.items() if not kinds or k[0] in kinds}
+
+    @functools.cached_property
+    def _alike(self) -> dict[Facts, list[Response]]:
+        groups: dict[Facts, list[Response]] = {}
+        for r in self._responses:
+            q = r[2]
+            kind, options = q["type"], q.get("option")
+            sliding = kind == "single-slider" or kind == "multi-slider"
+            key = (
+                kind,
+                clicks_of(q) if kind == "single-slider" else 1,
+                slider_range(q) if sliding else None,
+                len(options) if isinstance(options, list) else None,
+            )
+            groups.setdefault(key, []).append(r)
+        return groups
+
     @functools.cached_property
     def _responses(self) -> list[Response]:
         return list(self._arrays(self.ind_data, intact=True))
@@ -416,6 +440,38 @@ class Experiment:
         """The choices of every intact response array of a multi-choice or ranking query, in the
         order of `responses`; the rules about choices share what each has gathered."""
         return self._choices
+
+    def choices_where(self, wrong: Callable[[Any, list[Any]], bool] | None) -> list[Choices]:
+        """`choices()` less the multi-choice tags whose options are the same and whose every
+        answer is an {idx, option_text} object with an integer idx, when wrong(choice, options)
+        holds for none of their distinct pairs (wrong None: for any such group). 10,000 tags of
+        the same question are thus looked at together, in C, and not one by one."""
+        left = []
+        for options, (group, pairs) in self._choice_groups.items():
+            if (
+                options is None
+                or pairs is None
+                or (wrong is not None and any(wrong({"idx": i, "option_text": t}, list(options)) for i, t in pairs))
+            ):
+                left.append(group)
+        if len(left) == len(self._choice_groups):
+            return self._choices
+        wanted = set(map(id, chain.from_iterable(left)))
+        return [c for c in self._choices if id(c) in wanted] if wanted else []
+
+    @functools.cached_property
+    def _choice_groups(self) -> dict[tuple[Any, ...] | None, tuple[list[Choices], set[tuple[int, Any]] | None]]:
+        """The choices by the options of their multi-choice query (None: a ranking, or options
+        that cannot be read), with the distinct pairs of each group (answers.choice_pairs)."""
+        groups: dict[tuple[Any, ...] | None, list[Choices]] = {}
+        for c in self._choices:
+            options = c.query.get("option") if c.query["type"] == "multi-choice" else None
+            key = tuple(options) if isinstance(options, list) and all(isinstance(o, str) for o in options) else None
+            groups.setdefault(key, []).append(c)
+        return {
+            key: (group, choice_pairs([c.answers for c in group]) if key is not None else None)
+            for key, group in groups.items()
+        }
 
     def rows_where(
         self, answers: list[Any], problem: Callable[[Any, int], str | None], n: int

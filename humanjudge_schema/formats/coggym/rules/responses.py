@@ -7,14 +7,15 @@ each rule here says only what is wrong and where."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 from typing import Any
 
 from ....engine import Hit
 from ....finding import pointer
 from ....registry import rule
 from ..aggregation import choice_index
-from ..answers import outside, shape_of, slider_arrays
-from ..model import Experiment, clicks_of, slider_range
+from ..answers import Facts, outside, shape_of, slider_arrays, unsettled
+from ..model import Experiment, Response, clicks_of, slider_range
 from .phrasing import short
 
 
@@ -46,10 +47,24 @@ def response_count(exp: Experiment) -> Iterator[Hit]:
     if not isinstance(info, dict) or "count" not in info:
         return
     n = info["count"]
-    for sid, tag, q, responses in exp.response_lists():
+    for sid, tag, q, responses in _uncounted(exp.response_lists(), n, exp.at_most):
         for suffix, m in _count_of(q, responses):
             if m != n and not (exp.at_most and m < n):
                 yield exp.ind, pointer(sid, tag) + suffix, f"{m} responses, participants_info.count is {n}"
+
+
+def _uncounted(tags: list[Response], n: Any, at_most: bool) -> list[Response]:
+    """The tags response-count must look at one by one: none when every array (every label's
+    array of a multi-slider) has n elements, or at most n where that is allowed, counted in C."""
+    plain = [t[3] for t in tags if t[2]["type"] != "multi-slider"]
+    answers = list(chain.from_iterable(t[3] for t in tags if t[2]["type"] == "multi-slider"))
+    if set(map(type, answers)) - {dict}:
+        return tags
+    labels = list(chain.from_iterable(map(dict.values, answers)))
+    if set(map(type, labels)) - {list}:
+        return tags
+    counts = set(map(len, plain)) | set(map(len, labels))
+    return tags if counts - {n} and not (at_most and max(counts) <= n) else []
 
 
 @rule(
@@ -61,7 +76,7 @@ def response_count(exp: Experiment) -> Iterator[Hit]:
     good='"rating": [72, 40]',
 )
 def response_shape(exp: Experiment) -> Iterator[Hit]:
-    for sid, tag, q, responses in exp.responses():
+    for sid, tag, q, responses in unsettled(exp.responses(), exp.alike(), _fits):
         kind = q["type"]
         if kind == "multi-slider" and len(responses) != 1:
             yield (
@@ -79,6 +94,15 @@ def response_shape(exp: Experiment) -> Iterator[Hit]:
             yield exp.ind, pointer(sid, tag, k), f"expected {shape.expected}, got {short(responses[k])}"
 
 
+def _fits(facts: Facts, arrays: list[Any]) -> bool:
+    """Whether every answer of these arrays has its shape (and a multi-slider one answer)."""
+    kind, clicks, _, _ = facts
+    shape = shape_of(kind, clicks) if clicks is not None else None
+    if kind == "multi-slider" and set(map(len, arrays)) != {1}:
+        return False
+    return shape is None or shape.fits_all(arrays)
+
+
 @rule(
     "coggym/bare-choice-index",
     "a multi-choice answer is a bare index instead of {idx, option_text}",
@@ -89,7 +113,7 @@ def response_shape(exp: Experiment) -> Iterator[Hit]:
     good='"choice": [{"idx": 0, "option_text": "red"}, ...]',
 )
 def bare_choice_index(exp: Experiment) -> Iterator[Hit]:
-    for choices in exp.choices():
+    for choices in exp.choices_where(None):
         if choices.query["type"] == "multi-choice":
             bare = choices.bare()
             if bare:
@@ -114,7 +138,7 @@ def _out_of_range(choice: Any, options: list[Any]) -> bool:
     good='"choice": [{"idx": 1, "option_text": "no"}]',
 )
 def choice_index_rule(exp: Experiment) -> Iterator[Hit]:
-    for choices in exp.choices():
+    for choices in exp.choices_where(_out_of_range):
         if "option" not in choices.query:
             continue
         options = choices.query["option"]
@@ -143,7 +167,7 @@ def _other_text(choice: Any, options: list[Any]) -> bool:
     good='{"idx": 1, "option_text": "blue"}',
 )
 def choice_text(exp: Experiment) -> Iterator[Hit]:
-    for choices in exp.choices():
+    for choices in exp.choices_where(_other_text):
         if "option" not in choices.query:
             continue
         options = choices.query["option"]
@@ -210,13 +234,19 @@ def ranking(exp: Experiment) -> Iterator[Hit]:
     good='"estimate": [[10, 20, 30], [15, 25, 35]]',
 )
 def num_clicks(exp: Experiment) -> Iterator[Hit]:
-    for sid, tag, q, responses in exp.responses_of("single-slider"):
-        clicks = clicks_of(q)
-        if clicks is None or clicks == 1:
+    for (_, clicks, _, _), tags in exp.alike("single-slider").items():
+        if clicks is None or clicks == 1 or _clicks_fit(clicks, [t[3] for t in tags]):
             continue
-        for k, r in enumerate(responses):
-            if isinstance(r, list) and len(r) != clicks:
-                yield exp.ind, pointer(sid, tag, k), f"{len(r)} values, num_clicks is {clicks}"
+        for sid, tag, _, responses in tags:
+            for k, r in enumerate(responses):
+                if isinstance(r, list) and len(r) != clicks:
+                    yield exp.ind, pointer(sid, tag, k), f"{len(r)} values, num_clicks is {clicks}"
+
+
+def _clicks_fit(clicks: int, arrays: list[Any]) -> bool:
+    """Whether every answer is a list of `clicks` values (else look at each)."""
+    answers = list(chain.from_iterable(arrays))
+    return set(map(type, answers)) <= {list} and set(map(len, answers)) <= {clicks}
 
 
 @rule(
@@ -228,7 +258,8 @@ def num_clicks(exp: Experiment) -> Iterator[Hit]:
     good='"confidence": [95, 100]',
 )
 def slider_value(exp: Experiment) -> Iterator[Hit]:
-    for sid, tag, q, responses in exp.responses_of("single-slider", "multi-slider"):
+    sliders = ("single-slider", "multi-slider")
+    for sid, tag, q, responses in unsettled(exp.responses_of(*sliders), exp.alike(*sliders), _within):
         bounds = slider_range(q)
         if bounds is None or bounds[0] >= bounds[1]:
             continue  # an empty range is coggym/slider-config's one finding, not one per answer
@@ -238,6 +269,25 @@ def slider_value(exp: Experiment) -> Iterator[Hit]:
                 continue  # scalars mixed with lists: response-shape reports it
             for j in outside(values, lo, hi):
                 yield exp.ind, pointer(sid, tag, *path, j), f"{values[j]!r} is outside the slider's range [{lo}, {hi}]"
+
+
+def _within(facts: Facts, arrays: list[Any]) -> bool:
+    """Whether every value of these answers lies within the range, by the minimum and the
+    maximum of all of them (a null, a text, a list among numbers, an empty array: no)."""
+    kind, _, bounds, _ = facts
+    if bounds is None:
+        return False
+    if kind == "multi-slider":
+        answers = list(chain.from_iterable(arrays))
+        if set(map(type, answers)) - {dict}:
+            return False
+        arrays = list(chain.from_iterable(map(dict.values, answers)))
+    if not all(arrays) or set(map(type, arrays)) - {list}:
+        return False
+    try:
+        return bool(bounds[0] <= min(map(min, arrays)) and max(map(max, arrays)) <= bounds[1])
+    except (TypeError, ValueError):
+        return False
 
 
 @rule(
