@@ -185,6 +185,18 @@ def _row_problem(row: Any, n: int) -> str | None:
     return None
 
 
+def _rows_fine(facts: Facts, arrays: list[Any]) -> bool:
+    """Whether every answer is a row and no distinct row of them all has a problem."""
+    n, rows = facts[3], list(chain.from_iterable(arrays))
+    if n is None or set(map(type, rows)) - {list}:
+        return False
+    try:
+        distinct = set(map(tuple, rows))
+    except TypeError:  # a row holding an object
+        return False
+    return not any(_row_problem(row, n) for row in distinct)
+
+
 @rule(
     "coggym/multi-select-row",
     "a multi-select row has one 0 or 1 per option",
@@ -194,7 +206,7 @@ def _row_problem(row: Any, n: int) -> str | None:
     good='"picked": [[0, 1, 0], [0, 1, 1]]',
 )
 def multi_select_row(exp: Experiment) -> Iterator[Hit]:
-    for sid, tag, q, responses in exp.responses_of("multi-select"):
+    for sid, tag, q, responses in unsettled(exp.responses_of("multi-select"), exp.alike("multi-select"), _rows_fine):
         if "option" not in q:
             continue
         for k, problem in exp.rows_where(responses, _row_problem, len(q["option"])):
