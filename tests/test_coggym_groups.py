@@ -16,6 +16,7 @@ import pytest
 from humanjudge_schema import validate
 from humanjudge_schema.config import Config
 from humanjudge_schema.formats.coggym import model
+from humanjudge_schema.formats.coggym.answers import unsettled
 from humanjudge_schema.formats.coggym.rules import means, responses
 
 OPTIONS = ["red", "blue", "green", "none"]
@@ -165,5 +166,5 @@ def test_a_clean_experiment_is_settled_group_by_group(tmp_path: Path) -> None:
     # one group per question: the 200 tags are looked at as four, and each is settled whole
     assert sorted(k[0] for k in exp.alike()) == ["multi-choice", "multi-select", "multi-slider", "single-slider"]
     assert len(exp.responses()) == 200
-    assert responses.unsettled(exp.responses(), exp.alike(), responses._fits) == []
+    assert unsettled(exp.responses(), exp.alike(), responses._fits) == []
     assert exp.choices_where(responses._other_text) == []
