@@ -18,7 +18,8 @@ import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, compress, repeat
+from operator import getitem, itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -379,8 +380,14 @@ class Experiment:
         every rule about them."""
         found = self._by_kinds.get(kinds)
         if found is None:
-            found = self._by_kinds[kinds] = [r for r in self._responses if r[2]["type"] in kinds]
+            wanted = set(kinds)
+            found = self._by_kinds[kinds] = list(compress(self._responses, map(wanted.__contains__, self._types)))
         return found
+
+    @functools.cached_property
+    def _types(self) -> list[str]:
+        """The type of each query of `responses`, in its order."""
+        return list(map(getitem, map(itemgetter(2), self._responses), repeat("type")))
 
     def alike(self, *kinds: str) -> dict[Facts, list[Response]]:
         """`responses_of(*kinds)` (every type when none is named) grouped by the facts of their
@@ -392,16 +399,16 @@ class Experiment:
     @functools.cached_property
     def _alike(self) -> dict[Facts, list[Response]]:
         groups: dict[Facts, list[Response]] = {}
-        for r in self._responses:
+        for r, kind in zip(self._responses, self._types, strict=True):
             q = r[2]
-            kind, options = q["type"], q.get("option")
-            sliding = kind == "single-slider" or kind == "multi-slider"
-            key = (
-                kind,
-                clicks_of(q) if kind == "single-slider" else 1,
-                slider_range(q) if sliding else None,
-                len(options) if isinstance(options, list) else None,
-            )
+            options = q.get("option")
+            n = len(options) if isinstance(options, list) else None
+            if kind == "single-slider":
+                key: Facts = (kind, clicks_of(q), slider_range(q), n)
+            elif kind == "multi-slider":
+                key = (kind, 1, slider_range(q), n)
+            else:
+                key = (kind, 1, None, n)
             groups.setdefault(key, []).append(r)
         return groups
 
@@ -481,20 +488,24 @@ class Experiment:
         found fine are remembered, so an array whose every row is known is decided in C."""
         return rows_where(answers, problem, n, self._fine_rows.setdefault((problem, n), set()))
 
-    def quiz_queries(self) -> Iterator[tuple[int, int, dict[str, Any]]]:
+    def quiz_queries(self) -> list[tuple[int, int, dict[str, Any]]]:
         """(record index, query position, query) of every readable query of a comprehension quiz.
         Only a quiz's queries are checked by the schema; queries on other module types are not
         part of the format and are left alone."""
-        for i, module in self.module_records.readable:
-            if module.get("type") == "comprehension_quiz":
-                for qi, q in objects(module.get("queries")):
-                    yield i, qi, q
+        return [
+            (i, qi, q)
+            for i, module in self.module_records.readable
+            if module.get("type") == "comprehension_quiz"
+            for qi, q in objects(module.get("queries"))
+        ]
 
-    def trial_queries(self) -> Iterator[tuple[int, int, dict[str, Any]]]:
+    def trial_queries(self) -> list[tuple[int, int, dict[str, Any]]]:
         """(record index, query position, query) of every readable query of every trial."""
-        for i, trial in self.trial_records.readable:
-            for qi, q in objects(trial.get("queries")):
-                yield i, qi, q
+        return self._trial_queries
+
+    @functools.cached_property
+    def _trial_queries(self) -> list[tuple[int, int, dict[str, Any]]]:
+        return [(i, qi, q) for i, trial in self.trial_records.readable for qi, q in objects(trial.get("queries"))]
 
 
 def load_experiment(unit: Unit, ctx: Context) -> Experiment:

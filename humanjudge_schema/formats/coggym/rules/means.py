@@ -4,6 +4,7 @@ needs a mean has one, and every value is the aggregate of the individual respons
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from itertools import chain, compress, repeat
 from operator import ne
@@ -13,7 +14,7 @@ from ....engine import Hit
 from ....finding import pointer
 from ....numbers import fmt_number, same_value
 from ....registry import rule
-from ..aggregation import META_KEYS, aggregate_tag, aggregates, choice_counts, option_key
+from ..aggregation import META_KEYS, aggregate_tag, aggregates, choice_counts, option_key, option_keys
 from ..model import Experiment, Response, _broken, _keys
 from .phrasing import short, some
 
@@ -25,12 +26,17 @@ _OPTION_MEANS = frozenset({"multi-choice", "multi-slider", "multi-select"})
 _SLIDER_TYPES = frozenset({int, float, type(None), list})
 
 
-def _mean_keys(q: dict[str, Any]) -> list[str] | None:
+def _mean_keys(q: dict[str, Any]) -> tuple[str, ...] | None:
     """The keys a mean object of this query may have, or None when the mean is a number/free.
     The query must have its options (see `_means_readable`)."""
     if q["type"] in _OPTION_MEANS:
-        return [option_key(q["tag"], k) for k in range(1, len(q["option"]) + 1)]
+        return option_keys(q["tag"], len(q["option"]))
     return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _key_set(keys: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(keys)
 
 
 def _means_readable(q: dict[str, Any]) -> bool:
@@ -38,9 +44,9 @@ def _means_readable(q: dict[str, Any]) -> bool:
     return q["type"] not in _OPTION_MEANS or "option" in q
 
 
-def _stray_keys(value: dict[str, Any], keys: list[str]) -> list[str]:
+def _stray_keys(value: dict[str, Any], keys: tuple[str, ...]) -> list[str]:
     """The keys of a mean object that are no option key, in the object's order."""
-    known = set(keys)
+    known = _key_set(keys)
     return [k for k in _keys(value) if k not in known]
 
 
@@ -66,8 +72,20 @@ def mean_key(exp: Experiment) -> Iterator[Hit]:
             q = queries.get(tag)
             if q is None or not _means_readable(q):
                 continue  # coggym/unknown-tag, or the schema error that broke the options
+            if _keys_match(q, value):
+                continue
             for path, message in _key_problems(q, tag, value):
                 yield exp.mean, pointer(sid, tag, *path), message
+
+
+def _keys_match(q: dict[str, Any], value: Any) -> bool:
+    """The usual case, settled by comparing key sets: an intact per-option mean whose keys are
+    all option keys (and, for a multi-slider, every one of them)."""
+    keys = _mean_keys(q)
+    if keys is None or type(value) is not dict:
+        return False
+    known = _key_set(keys)
+    return value.keys() == known or (q["type"] != "multi-slider" and value.keys() <= known)
 
 
 def _key_problems(q: dict[str, Any], tag: str, value: Any) -> Iterator[tuple[tuple[str, ...], str]]:
@@ -172,7 +190,7 @@ def mean_value(exp: Experiment) -> Iterator[Hit]:
             continue
         stored = stored_entry[tag]
         base = pointer(sid, tag)
-        if isinstance(stored, dict) and q["type"] in _OPTION_MEANS and _stray_keys(stored, _mean_keys(q) or []):
+        if isinstance(stored, dict) and q["type"] in _OPTION_MEANS and _stray_keys(stored, _mean_keys(q) or ()):
             continue  # coggym/mean-key: values are compared once the keys name the options
         if q["type"] == "multi-choice":
             if isinstance(stored, dict):

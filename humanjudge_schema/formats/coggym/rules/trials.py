@@ -69,12 +69,14 @@ def dimension_count(exp: Experiment) -> Iterator[Hit]:
                     yield exp.trial_doc, f"/{i}/stimuli/{si}/dimension", f"{n} dimensions for {m} media_url entries"
 
 
-def _all_queries(exp: Experiment) -> Iterator[tuple[JsonlDocument, str, dict[str, Any], bool]]:
-    """(document, pointer, query, is quiz) for every readable query of the trials and quizzes."""
+def _all_queries(exp: Experiment) -> Iterator[tuple[JsonlDocument, int, int, dict[str, Any]]]:
+    """(document, record index, query position, query) for every readable query of the trials
+    and quizzes."""
+    trials, quizzes = exp.trial_doc, exp.module_doc
     for i, qi, q in exp.trial_queries():
-        yield exp.trial_doc, f"/{i}/queries/{qi}", q, False  # type: ignore[misc]
+        yield trials, i, qi, q  # type: ignore[misc]
     for i, qi, q in exp.quiz_queries():
-        yield exp.module_doc, f"/{i}/queries/{qi}", q, True  # type: ignore[misc]
+        yield quizzes, i, qi, q  # type: ignore[misc]
 
 
 @rule(
@@ -87,11 +89,12 @@ def _all_queries(exp: Experiment) -> Iterator[tuple[JsonlDocument, str, dict[str
     good='"slider_config": {"min": 0, "max": 100, "labels": [{"value": 100, "label": "sure"}]}',
 )
 def slider_config(exp: Experiment) -> Iterator[Hit]:
-    for doc, ptr, q, _ in _all_queries(exp):
+    for doc, i, qi, q in _all_queries(exp):
         bounds = slider_range(q)
         if bounds is None:
             continue
         lo, hi = bounds
+        ptr = f"/{i}/queries/{qi}"
         if lo >= hi:
             yield doc, f"{ptr}/slider_config/max", f"max {hi!r} is not above min {lo!r}"
             continue
@@ -117,11 +120,11 @@ def slider_config(exp: Experiment) -> Iterator[Hit]:
     good='{"type": "multi-choice", "tag": "q1", "option": ["yes", "no"], "answer": 1}',
 )
 def answer(exp: Experiment) -> Iterator[Hit]:
-    for doc, ptr, q, _ in _all_queries(exp):
+    for doc, i, qi, q in _all_queries(exp):
         if q.get("type") == "multi-choice" and "answer" in q and "option" in q:
             n = len(q["option"])
             if not 0 <= q["answer"] < n:
-                yield doc, f"{ptr}/answer", f"answer {q['answer']!r} is not an index of the {n} options"
+                yield doc, f"/{i}/queries/{qi}/answer", f"answer {q['answer']!r} is not an index of the {n} options"
 
 
 @rule(
