@@ -648,11 +648,32 @@ def _ratings(exp: Experiment) -> Ratings:
                     out.unread.append(f"{sid}/{tag}")
                 elif isinstance(responses, list):
                     out.others += len(responses)
+            elif type(responses) is list and (
+                q["type"] in _ONE_EACH or (q["type"] == "single-slider" and clicks_of(q) == 1)
+            ):
+                out.tags += len(responses)  # the usual case: one rating per answer, whatever it holds
+            elif q["type"] == "multi-slider" and _label_arrays(responses):
+                out.tags += sum(map(len, responses[0].values()))  # the usual case: one object of arrays
             elif not isinstance(responses, list) or not _countable(q, responses, tag in _broken(intact)):
                 out.unread.append(f"{sid}/{tag}")
             else:
                 out.tags += judgment_count_of(q, responses)
     return out
+
+
+def _label_arrays(responses: Any) -> bool:
+    """A multi-slider's usual answer: one object, not empty, of arrays only."""
+    return (
+        type(responses) is list
+        and len(responses) == 1
+        and type(responses[0]) is dict
+        and bool(responses[0])
+        and set(map(type, responses[0].values())) <= {list}
+    )
+
+
+# Query types whose answers are counted one each (judgment_count_of), whatever they hold.
+_ONE_EACH = frozenset({"multi-choice", "multi-select", "textbox", "ranking"})
 
 
 def _countable(q: dict[str, Any], responses: list[Any], broken: bool) -> bool:

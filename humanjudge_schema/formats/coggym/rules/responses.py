@@ -7,7 +7,8 @@ each rule here says only what is wrong and where."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import chain
+from itertools import chain, compress, repeat
+from operator import getitem, not_
 from typing import Any
 
 from ....engine import Hit
@@ -56,8 +57,12 @@ def response_count(exp: Experiment) -> Iterator[Hit]:
 def _uncounted(tags: list[Response], n: Any, at_most: bool) -> list[Response]:
     """The tags response-count must look at one by one: none when every array (every label's
     array of a multi-slider) has n elements, or at most n where that is allowed, counted in C."""
-    plain = [t[3] for t in tags if t[2]["type"] != "multi-slider"]
-    answers = list(chain.from_iterable(t[3] for t in tags if t[2]["type"] == "multi-slider"))
+    if not tags:
+        return []
+    _, _, queries, arrays = zip(*tags, strict=True)
+    sliders = list(map("multi-slider".__eq__, map(getitem, queries, repeat("type"))))
+    plain = list(compress(arrays, map(not_, sliders)))
+    answers = list(chain.from_iterable(compress(arrays, sliders)))
     if set(map(type, answers)) - {dict}:
         return tags
     labels = list(chain.from_iterable(map(dict.values, answers)))
