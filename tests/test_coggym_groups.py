@@ -168,3 +168,41 @@ def test_a_clean_experiment_is_settled_group_by_group(tmp_path: Path) -> None:
     assert len(exp.responses()) == 200
     assert unsettled(exp.responses(), exp.alike(), responses._fits) == []
     assert exp.choices_where(responses._other_text) == []
+
+
+def test_a_true_that_equals_the_mean_is_the_schemas_finding(tmp_path: Path) -> None:
+    # True == 1 == 1.0: a stored true beside answers whose mean is 1 would compare equal to it.
+    # It is a schema error, kept out of what the rules read: mean-value takes it for no number.
+    folder = tmp_path / "exp"
+    folder.mkdir()
+    (folder / "trial.jsonl").write_text(json.dumps(_trial(0)) + "\n")
+    ind = {
+        "participants_info": {"count": 1, "age": 30, "gender": {"female": 1}},
+        "judgment_count": 6,
+        "t0": {
+            "sure": [1],
+            "goal": [{"idx": 0, "option_text": "red"}],
+            "state": [{label: [1] for label in LABELS}],
+            "seen": [[1, 0, 0, 0]],
+        },
+    }
+    mean = {
+        "participants_info": ind["participants_info"],
+        "judgment_count": 6,
+        "t0": {
+            "sure": True,
+            "goal": {"goal_1": True},
+            "state": {"state_1": 1, "state_2": 1.0, "state_3": True},
+            "seen": {"seen_1": 1.0, "seen_2": 0, "seen_3": 0.0, "seen_4": False},
+        },
+    }
+    (folder / "human_data_ind.json").write_text(json.dumps(ind))
+    (folder / "human_data_mean.json").write_text(json.dumps(mean))
+    found = _findings(folder)
+    assert {f[1] for f in found if f[0] == "schema/type"} == {
+        "/t0/sure",
+        "/t0/goal/goal_1",
+        "/t0/state/state_3",
+        "/t0/seen/seen_4",
+    }
+    assert [f for f in found if f[0] == "coggym/mean-value"] == []

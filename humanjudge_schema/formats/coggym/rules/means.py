@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from itertools import chain, compress, repeat
+from itertools import compress, repeat
 from operator import ne
 from typing import Any
 
@@ -220,10 +220,10 @@ _ABSENT = object()
 
 
 def _unsettled(exp: Experiment) -> list[Response]:
-    """The tags, in the order of `responses`, whose stored mean is not plainly the aggregate of
-    their responses: not equal to it, or holding a true or false (equal to 1 and 0, but no
-    number). The others are right on any reading and need no look one by one; the aggregates
-    of each query type are computed together (aggregation.aggregates)."""
+    """The tags, in the order of `responses`, whose stored mean is not equal to the aggregate of
+    their responses. The others are right on any reading and need no look one by one (a true or
+    false, which equals 1 or 0, is a schema error and never reaches a rule); the aggregates of
+    each query type are computed together (aggregation.aggregates)."""
     data = exp.mean_data
     out: set[int] = set()
     for kind in ("single-slider", "multi-choice", "multi-slider", "multi-select"):
@@ -233,7 +233,7 @@ def _unsettled(exp: Experiment) -> list[Response]:
         sids, names, queries, arrays = zip(*tags, strict=True)
         exact = aggregates(kind, list(queries), list(arrays))
         stored = _stored(data, sids, names)
-        if exact is None or _holds_bool(stored):
+        if exact is None:
             out.update(map(id, tags))
         else:
             out.update(map(id, compress(tags, map(ne, stored, exact))))
@@ -249,9 +249,3 @@ def _stored(data: dict[str, Any], sids: tuple[str, ...], tags: tuple[str, ...]) 
             e.get(tag, _ABSENT) if isinstance(e := data.get(sid), dict) else _ABSENT
             for sid, tag in zip(sids, tags, strict=True)
         ]
-
-
-def _holds_bool(values: list[Any]) -> bool:
-    """Whether a true or false is among the values or the values of the objects among them."""
-    objects = [v for v in values if isinstance(v, dict)]
-    return bool in set(map(type, values)) or bool in set(map(type, chain.from_iterable(map(dict.values, objects))))
