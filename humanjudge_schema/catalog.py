@@ -19,11 +19,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .engine import Context
-    from .kinds import Unit
+from typing import Any
 
 GROUP = "humanjudge_schema.formats"
 
@@ -114,10 +110,12 @@ class Format:
         """The module whose import registers the format's rules."""
         return self.check.partition(":")[0]
 
-    def run(self, unit: Unit, ctx: Context) -> None:
+    # The unit is a kinds.Unit and the context an engine.Context: the catalog, which the whole
+    # core reads, imports nothing of it.
+    def run(self, unit: Any, ctx: Any) -> None:
         load(self.check)(unit, ctx)
 
-    def view(self, unit: Unit) -> Any:
+    def view(self, unit: Any) -> Any:
         """The unit's judgments (see `judgments`); None when the format declares no view."""
         return None if self.judgments is None else load(self.judgments)(unit)
 

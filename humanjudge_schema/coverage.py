@@ -8,29 +8,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from . import catalog
+from . import codes as _codes  # noqa: F401  (the dataset/ codes this module reports)
 from .engine import Context
 from .kinds import LFS_POINTER, Unit, head
-from .registry import register
-
-register(
-    "dataset/missing-file",
-    "a file the format requires is not in the dataset",
-    why="The format's rules span its files; without this one, the others cannot be read as "
-    "the format means (human data without its trials has no questions, a study-1 log without "
-    "its tasks no workers). The message says which checks did not run.",
-    bad="exp1/human_data_ind.json  (no trial.jsonl beside it)",
-    good="exp1/trial.jsonl, exp1/human_data_ind.json, ...",
-)
-register(
-    "dataset/missing-companion",
-    "a companion file is not in the dataset, so the checks that need it did not run",
-    severity="warning",
-    why="The dataset can be valid without this file (an experiment before data collection has "
-    "no human data), but every check that reads it across files was skipped: the message says "
-    "which, so a green result is not mistaken for a complete one.",
-    bad="exp1/trial.jsonl, exp1/human_data_ind.json  (no human_data_mean.json)",
-    good="exp1/trial.jsonl, exp1/human_data_ind.json, exp1/human_data_mean.json",
-)
 
 
 def _lfs_pointer(path: Path) -> bool:

@@ -3,7 +3,6 @@ findings with a file, a severity and (only when something is reported) a line an
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,102 +10,16 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
+from .codes import schema_code
 from .finding import Finding, Severity, pointer, split_pointer
-from .readers import codes as _parse_codes  # noqa: F401  (severities of the parse/ codes readers report)
 from .readers.files import Problem, display_path
-from .registry import RULES, register, severity_of
+from .registry import RULES, severity_of
 from .schemas import validator
 
 if TYPE_CHECKING:
     from .config import Config
 
 Hit = tuple[Any, str, str]  # (document, pointer, message) as yielded by rules
-
-_KEYWORDS = [
-    "type",
-    "required",
-    "additionalProperties",
-    "enum",
-    "const",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "minItems",
-    "maxItems",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "uniqueItems",
-    "minProperties",
-    "maxProperties",
-    "propertyNames",
-    "multipleOf",
-    "contains",
-    "dependentRequired",
-    "falseSchema",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "not",
-    "oneOf",
-    "anyOf",
-]
-
-
-def _kebab(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
-
-
-def _register_schema_codes() -> None:
-    for kw in _KEYWORDS:
-        code = f"schema/{_kebab(kw)}"
-        register(
-            code,
-            f"the value breaks the schema's `{kw}` keyword",
-            why="The format's JSON Schema (the single source of truth for structure, see "
-            "`humanjudge schema`) does not allow this value. The message quotes the schema's "
-            "words; the pointer says which value.",
-            bad=_SCHEMA_EXAMPLES.get(kw, ("", ""))[0] or f"(a value that fails `{kw}`)",
-            good=_SCHEMA_EXAMPLES.get(kw, ("", ""))[1] or f"(a value that satisfies `{kw}`)",
-        )
-    register(
-        "schema/invalid",
-        "the value breaks the schema (another keyword)",
-        why="A schema keyword without a code of its own rejected the value.",
-        bad="(a value the schema rejects)",
-        good="(a value the schema accepts)",
-    )
-
-
-_SCHEMA_EXAMPLES = {
-    "type": ('{"count": "12"}', '{"count": 12}'),
-    "required": (
-        '{"type": "multi-choice", "prompt": "Which?"}  (no tag)',
-        '{"type": "multi-choice", "prompt": "Which?", "tag": "goal", "option": ["a", "b"]}',
-    ),
-    "additionalProperties": (
-        '{"type": "multi-choice", "options": ["a", "b"]}',
-        '{"type": "multi-choice", "option": ["a", "b"]}',
-    ),
-    "enum": ('{"type": "multiple-choice"}', '{"type": "multi-choice"}'),
-    "const": ('{"version": 2}', '{"version": 1}'),
-    "minimum": ('{"count": -1}', '{"count": 0}'),
-    "maximum": ('{"rating": 6}  (scale 1..5)', '{"rating": 5}'),
-    "minItems": ('{"option": []}', '{"option": ["yes", "no"]}'),
-    "minLength": ('{"id": ""}', '{"id": "trial_1"}'),
-    "pattern": ('{"worker": "not-a-uuid"}', '{"worker": "6f1c...-..."}'),
-    "uniqueItems": ('{"option": ["a", "a"]}', '{"option": ["a", "b"]}'),
-}
-_register_schema_codes()
-
-register(
-    "engine/internal-error",
-    "a check failed inside the validator",
-    why="A bug in humanjudge-schema, not in the data: the other checks still ran. Please report "
-    "it with the file that triggers it.",
-    bad="(any input that makes a rule crash)",
-    good="(no such input)",
-)
 
 
 class Document(Protocol):
@@ -193,7 +106,7 @@ def schema_errors(name: str, data: Any) -> list[tuple[str, str, str]]:
     out = []
     for error in checker.iter_errors(data):
         kind = type(error.kind).__name__
-        code = f"schema/{_kebab(kind)}"
+        code = schema_code(kind)
         if kind == "Constant":
             code = "schema/const"
         elif kind.startswith("OneOf"):

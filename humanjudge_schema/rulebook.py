@@ -7,8 +7,8 @@ import difflib
 import importlib
 from collections.abc import Iterable
 
-from . import catalog, coverage, engine  # noqa: F401  (they register the schema/, engine/ and dataset/ codes)
-from .readers import codes as _parse_codes  # noqa: F401  (the parse/ codes)
+from . import catalog
+from . import codes as _codes  # noqa: F401  (the schema/, engine/, dataset/ and parse/ codes)
 from .registry import RULES, RuleDoc
 
 

@@ -21,6 +21,7 @@ from .engine import Context
 from .finding import Finding, Severity
 from .gcpause import paused
 from .kinds import Skipped, Unit, UsageError, survey
+from .readers.files import Problem, display_path
 
 
 @dataclass(frozen=True)
@@ -68,15 +69,32 @@ def check_unit(unit: Unit, config: Config, cwd: str | None = None, keep: list[ob
             if unit.files:
                 fmt.run(unit, ctx)
                 if config.quality and fmt.judgments is not None:
-                    from .judgments.quality import report
-
-                    report(fmt.view(unit), unit, ctx)
+                    _quality(fmt.view(unit), unit, ctx)
             if keep is not None:
                 keep[:] = ctx.documents
             return ctx.findings()
         finally:
             if keep:
                 gc.freeze()  # kept documents are not garbage: no collection should walk them again
+
+
+def _quality(view: Any, unit: Unit, ctx: Context) -> None:
+    """Add a dataset's quality findings (judgments/quality.py) to the context its check reported
+    into: at the document the check parsed when the format points by JSON pointer alone, else at
+    the file and line."""
+    from .judgments.quality import check
+
+    files = {display_path(f): f for f in unit.files}
+    documents = {getattr(doc, "path", None): doc for doc in ctx.documents}
+    for code, where, message in check(view):
+        path = files.get(where.file)
+        if path is None or not ctx.config.wants(code, path):
+            continue
+        doc = documents.get(path)
+        if where.line is None and doc is not None:
+            ctx.add(code, doc, where.pointer, message)
+        else:
+            ctx.problems(path, [Problem(code, message, where.pointer, where.line)])
 
 
 _Row = tuple[Any, ...]  # a Finding's fields, in order

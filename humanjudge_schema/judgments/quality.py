@@ -19,10 +19,7 @@ from collections.abc import Hashable, Iterator
 from itertools import repeat
 from typing import Any
 
-from ..engine import Context
 from ..gcpause import paused
-from ..kinds import Unit
-from ..readers.files import Problem, display_path
 from ..registry import rule, rules_of
 from .agreement import alpha
 from .gather import Gathered, Key, Place, Question, Where
@@ -229,19 +226,3 @@ def sparse_item(g: Gathered) -> Iterator[Hit]:
                     ("item", name, unit),
                     f"item {label} has {n} {judgments} of {name!r}; the question's items have {median:g} (median)",
                 )
-
-
-def report(view: Judgments, unit: Unit, ctx: Context) -> None:
-    """Add a dataset's quality findings to the context its check reported into: at the document
-    the check parsed when the format points by JSON pointer alone, else at the file and line."""
-    files = {display_path(f): f for f in unit.files}
-    documents = {getattr(doc, "path", None): doc for doc in ctx.documents}
-    for code, where, message in check(view):
-        path = files.get(where.file)
-        if path is None or not ctx.config.wants(code, path):
-            continue
-        doc = documents.get(path)
-        if where.line is None and doc is not None:
-            ctx.add(code, doc, where.pointer, message)
-        else:
-            ctx.problems(path, [Problem(code, message, where.pointer, where.line)])
