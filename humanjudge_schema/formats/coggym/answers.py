@@ -17,6 +17,7 @@ from operator import contains, itemgetter
 from typing import Any
 
 from ...finding import pointer
+from .parts import clicks_of
 
 _LIST = frozenset({list})
 _NUMBER = frozenset({int, float})
@@ -230,3 +231,50 @@ def unsettled(
         return tags
     wanted = set(map(id, chain.from_iterable(left)))
     return [t for t in tags if id(t) in wanted] if wanted else []
+
+
+# --- the ratings of one tag, as judgment_count counts them -----------------------------------
+
+
+def label_arrays(responses: Any) -> bool:
+    """A multi-slider's usual answer: one object, not empty, of arrays only."""
+    return (
+        type(responses) is list
+        and len(responses) == 1
+        and type(responses[0]) is dict
+        and bool(responses[0])
+        and set(map(type, responses[0].values())) <= {list}
+    )
+
+
+# Query types whose answers are counted one each (judgment_count_of), whatever they hold.
+_ONE_EACH = frozenset({"multi-choice", "multi-select", "textbox", "ranking"})
+
+
+def one_each(q: dict[str, Any]) -> bool:
+    """Whether every answer to the query is one rating, whatever it holds (a single-slider of
+    one click, and the types above)."""
+    return q["type"] in _ONE_EACH or (q["type"] == "single-slider" and clicks_of(q) == 1)
+
+
+def countable(q: dict[str, Any], responses: list[Any], broken: bool) -> bool:
+    """Whether judgment_count_of gives the number of ratings of an array. One per element does,
+    even when an element breaks the schema; a count inside the elements (num_clicks, the labels of
+    a multi-slider) does when the containers it counts are there, whatever their contents."""
+    if q["type"] == "single-slider":
+        clicks = clicks_of(q)
+        return clicks is not None and (clicks == 1 or not broken or not any(isinstance(r, dict) for r in responses))
+    if q["type"] == "multi-slider" and broken:
+        return all(isinstance(r, dict) and r and all(isinstance(v, list) for v in r.values()) for r in responses)
+    return True
+
+
+def judgment_count_of(query: dict[str, Any], responses: list[Any]) -> int:
+    """The number of individual ratings in one tag's responses, as judgment_count counts them:
+    one per answer (nulls included), one per click when num_clicks > 1, one per multi-select row,
+    and one per label value for multi-slider."""
+    if query["type"] == "multi-slider":
+        return sum(len(v) for r in responses if isinstance(r, dict) for v in r.values() if isinstance(v, list))
+    if query["type"] == "single-slider" and (clicks_of(query) or 1) > 1:
+        return sum(len(r) if isinstance(r, list) else 1 for r in responses)
+    return len(responses)

@@ -2,9 +2,9 @@
 share.
 
 Each document (each record of a JSON Lines file) is checked against its schema, then read into
-the model part by part: where a schema error lies, the object holding it is replaced by a `Part`
-that keeps every member that is intact, so a trial whose `option` is misspelt still has its id,
-its stimuli, its other queries and the tag of that query. Rules read only what the model hands
+the model part by part (parts.py): where a schema error lies, the object holding it is replaced
+by a `Part` that keeps every member that is intact, so a trial whose `option` is misspelt still
+has its id, its stimuli, its other queries and the tag of that query. Rules read only what the model hands
 them and skip a part that is absent or broken: the schema error is the one finding of its
 cause, and no other finding is lost to it. Totals over the whole experiment (the query types,
 the ratings judgment_count counts, what responseType should list) are computed here once, for
@@ -13,9 +13,7 @@ every rule that needs them.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, compress, repeat
@@ -23,162 +21,27 @@ from operator import getitem, itemgetter
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from ...engine import Context, schema_errors
-from ...finding import escape_token
 from ...kinds import Unit
 from ...readers.jsonfile import BROKEN, JsonDocument, JsonlDocument, load
 from .aggregation import META_KEYS
-from .answers import Choices, Facts, choice_pairs, rows_where
+from .answers import Choices, Facts, choice_pairs, countable, judgment_count_of, label_arrays, one_each, rows_where
+from .parts import (
+    Cleaner,
+    _broken,
+    _config,
+    _Damage,
+    _ind,
+    _mean,
+    _module,
+    _trial,
+    clicks_of,
+    objects,
+    slider_range,
+)
 
 SCHEMA = "coggym/v1/"
 _URL_PREFIXES = ("http://", "https://", "data:", "//")
-
-
-# --- what is intact of each document -------------------------------------------------------------
-
-
-class Part(dict[str, Any]):
-    """What is intact of an object that failed its schema: the members with no schema error at
-    or under them, and what is intact of the containers read piece by piece (queries, stimuli,
-    flow blocks, the human data's stimuli). `broken` names every member that has an error at or
-    under it and every required member that is absent."""
-
-    __slots__ = ("broken",)
-
-    def __init__(self, members: dict[str, Any], broken: frozenset[str]) -> None:
-        super().__init__(members)
-        self.broken = broken
-
-
-_INTACT: frozenset[str] = frozenset()
-
-
-def _broken(obj: Any) -> frozenset[str]:
-    """The members of an object that broke its schema (none for an intact object)."""
-    return obj.broken if isinstance(obj, Part) else _INTACT
-
-
-def _keys(obj: dict[str, Any]) -> list[str]:
-    """Every member name of an object as read, intact or not (broken scalars are left out of a
-    Part's members but are still keys of the object)."""
-    broken = _broken(obj)
-    return list(obj) + [k for k in broken if k not in obj] if broken else list(obj)
-
-
-_REQUIRED = re.compile(r'(".*") is a required property')
-
-
-@dataclass
-class _Damage:
-    """Where a value's schema errors lie: every pointer at or above an error, the values that
-    are themselves wrong (an error at their own pointer other than a missing member: the wrong
-    type, too few items), and the required members absent from each object."""
-
-    under: set[str] = field(default_factory=set)
-    wrong: set[str] = field(default_factory=set)
-    # the messages of the required errors of each object, read only for the objects kept
-    required: dict[str, list[str]] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, errors: list[tuple[str, str, str]]) -> _Damage:
-        under: set[str] = set()
-        wrong: set[str] = set()
-        required: dict[str, list[str]] = {}
-        for code, ptr, message in errors:  # a file broken everywhere has millions: kept lean
-            if code == "schema/required":
-                required.setdefault(ptr, []).append(message)
-            else:
-                wrong.add(ptr)
-            while ptr not in under:
-                under.add(ptr)
-                if not ptr:
-                    break
-                ptr = ptr[: ptr.rindex("/")]
-        return cls(under, wrong, required)
-
-    def absent(self, ptr: str) -> set[str]:
-        """The required members the object at ptr lacks, as the schema's messages name them."""
-        names = set()
-        for message in self.required.get(ptr, ()):
-            if m := _REQUIRED.fullmatch(message):
-                with contextlib.suppress(orjson.JSONDecodeError):
-                    names.add(orjson.loads(m.group(1)))
-        return names
-
-
-Cleaner = Callable[[Any, str, _Damage], Any]
-
-
-def _part(
-    value: Any, ptr: str, damage: _Damage, keep: dict[str, Cleaner] | None = None, other: Cleaner | None = None
-) -> Any:
-    """`value` itself when no error lies at or under it; else, for an object whose errors lie
-    in its members (or are members it lacks), a Part of its intact members plus what `keep` (by
-    name) or `other` (any other name) keeps of the broken ones; else None."""
-    if ptr not in damage.under:
-        return value
-    if not isinstance(value, dict) or ptr in damage.wrong:
-        return None
-    members: dict[str, Any] = {}
-    broken = damage.absent(ptr)
-    for key, member in value.items():
-        at = f"{ptr}/{escape_token(key)}"
-        if at not in damage.under:
-            members[key] = member
-            continue
-        broken.add(key)
-        clean = keep.get(key, other) if keep else other
-        kept = clean(member, at, damage) if clean is not None else None
-        if kept is not None:
-            members[key] = kept
-    return Part(members, frozenset(broken))
-
-
-def _each(clean: Cleaner) -> Cleaner:
-    """A cleaner for a list whose errors lie in its elements: positions are kept, a broken
-    element becomes what `clean` keeps of it (None when nothing). A list that is itself wrong
-    (too short, not a list) is dropped: its length means nothing."""
-
-    def run(value: Any, ptr: str, damage: _Damage) -> Any:
-        if not isinstance(value, list) or ptr in damage.wrong:
-            return None
-        return [clean(x, f"{ptr}/{i}", damage) for i, x in enumerate(value)]
-
-    return run
-
-
-def _fields(keep: dict[str, Cleaner] | None = None, other: Cleaner | None = None) -> Cleaner:
-    return functools.partial(_part, keep=keep, other=other)
-
-
-_slider = _fields({"labels": _each(_fields())})
-_query = _fields({"slider_config": _slider})
-_queries = _each(_query)
-_trial = _fields({"stimuli": _each(_fields()), "queries": _queries})
-_module = _fields({"queries": _queries})
-_ids = _each(_each(_part))  # blocks: lists of ids; a broken id becomes None
-_config = _fields(
-    {
-        "responseType": _each(_part),
-        "experimentFlow": _each(_fields({"blocks": _ids, "sequences": _each(_fields({"blocks": _ids}))})),
-    }
-)
-# Human data: a stimulus keeps its intact tags; an ind response array with an error inside is
-# left out (rules that only count its elements read it as read, see Experiment.response_lists);
-# a mean object keeps its intact option keys.
-_metadata: dict[str, Cleaner] = {"participants_info": _fields(), "judgment_count": lambda *_: None}
-_ind = _fields(_metadata, other=_fields())
-_mean = _fields(_metadata, other=_fields(other=_fields()))
-
-
-def objects(items: Any) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(position, object) of the objects of a list that can be read (a broken element is None)."""
-    if isinstance(items, list):
-        for k, x in enumerate(items):
-            if isinstance(x, dict):
-                yield k, x
 
 
 # --- the documents ----------------------------------------------------------------------------
@@ -520,28 +383,6 @@ def load_experiment(unit: Unit, ctx: Context) -> Experiment:
     return exp
 
 
-# --- facts of a query -------------------------------------------------------------------------
-
-
-def clicks_of(q: dict[str, Any]) -> int | None:
-    """num_clicks of a slider query (1 when absent); None when its slider_config cannot be read."""
-    cfg = q.get("slider_config")
-    if not isinstance(cfg, dict):
-        return None
-    if "num_clicks" in cfg:
-        clicks: int = cfg["num_clicks"]
-        return clicks
-    return None if "num_clicks" in _broken(cfg) else 1
-
-
-def slider_range(q: dict[str, Any]) -> tuple[float, float] | None:
-    """(min, max) of a slider query, or None when they cannot be read."""
-    cfg = q.get("slider_config")
-    if isinstance(cfg, dict) and "min" in cfg and "max" in cfg:
-        return cfg["min"], cfg["max"]
-    return None
-
-
 # --- totals over the whole experiment ---------------------------------------------------------
 
 
@@ -648,52 +489,12 @@ def _ratings(exp: Experiment) -> Ratings:
                     out.unread.append(f"{sid}/{tag}")
                 elif isinstance(responses, list):
                     out.others += len(responses)
-            elif type(responses) is list and (
-                q["type"] in _ONE_EACH or (q["type"] == "single-slider" and clicks_of(q) == 1)
-            ):
+            elif type(responses) is list and one_each(q):
                 out.tags += len(responses)  # the usual case: one rating per answer, whatever it holds
-            elif q["type"] == "multi-slider" and _label_arrays(responses):
+            elif q["type"] == "multi-slider" and label_arrays(responses):
                 out.tags += sum(map(len, responses[0].values()))  # the usual case: one object of arrays
-            elif not isinstance(responses, list) or not _countable(q, responses, tag in _broken(intact)):
+            elif not isinstance(responses, list) or not countable(q, responses, tag in _broken(intact)):
                 out.unread.append(f"{sid}/{tag}")
             else:
                 out.tags += judgment_count_of(q, responses)
     return out
-
-
-def _label_arrays(responses: Any) -> bool:
-    """A multi-slider's usual answer: one object, not empty, of arrays only."""
-    return (
-        type(responses) is list
-        and len(responses) == 1
-        and type(responses[0]) is dict
-        and bool(responses[0])
-        and set(map(type, responses[0].values())) <= {list}
-    )
-
-
-# Query types whose answers are counted one each (judgment_count_of), whatever they hold.
-_ONE_EACH = frozenset({"multi-choice", "multi-select", "textbox", "ranking"})
-
-
-def _countable(q: dict[str, Any], responses: list[Any], broken: bool) -> bool:
-    """Whether judgment_count_of gives the number of ratings of an array. One per element does,
-    even when an element breaks the schema; a count inside the elements (num_clicks, the labels of
-    a multi-slider) does when the containers it counts are there, whatever their contents."""
-    if q["type"] == "single-slider":
-        clicks = clicks_of(q)
-        return clicks is not None and (clicks == 1 or not broken or not any(isinstance(r, dict) for r in responses))
-    if q["type"] == "multi-slider" and broken:
-        return all(isinstance(r, dict) and r and all(isinstance(v, list) for v in r.values()) for r in responses)
-    return True
-
-
-def judgment_count_of(query: dict[str, Any], responses: list[Any]) -> int:
-    """The number of individual ratings in one tag's responses, as judgment_count counts them:
-    one per answer (nulls included), one per click when num_clicks > 1, one per multi-select row,
-    and one per label value for multi-slider."""
-    if query["type"] == "multi-slider":
-        return sum(len(v) for r in responses if isinstance(r, dict) for v in r.values() if isinstance(v, list))
-    if query["type"] == "single-slider" and (clicks_of(query) or 1) > 1:
-        return sum(len(r) if isinstance(r, list) else 1 for r in responses)
-    return len(responses)

@@ -9,7 +9,8 @@ from typing import Any
 from ....engine import Hit
 from ....readers.jsonfile import JsonlDocument
 from ....registry import rule
-from ..model import Experiment, _broken, objects
+from ..model import Experiment
+from ..parts import _broken, objects
 from .phrasing import some
 
 

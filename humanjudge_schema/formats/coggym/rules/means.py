@@ -15,7 +15,8 @@ from ....finding import pointer
 from ....numbers import fmt_number, same_value
 from ....registry import rule
 from ..aggregation import META_KEYS, aggregate_tag, aggregates, choice_counts, option_key, option_keys
-from ..model import Experiment, Response, _broken, _keys
+from ..model import Experiment, Response
+from ..parts import _broken, _keys
 from .phrasing import short, some
 
 # Query types whose mean a mean file must hold; the others' aggregates are optional.

@@ -9,7 +9,8 @@ from ....engine import Hit
 from ....finding import pointer
 from ....registry import rule
 from ..aggregation import META_KEYS
-from ..model import Experiment, _broken
+from ..model import Experiment
+from ..parts import _broken
 from .phrasing import short, some
 
 

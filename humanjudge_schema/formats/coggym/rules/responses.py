@@ -16,7 +16,8 @@ from ....finding import pointer
 from ....registry import rule
 from ..aggregation import choice_index
 from ..answers import Facts, outside, shape_of, slider_arrays, unsettled
-from ..model import Experiment, Response, clicks_of, slider_range
+from ..model import Experiment, Response
+from ..parts import clicks_of, slider_range
 from .phrasing import short
 
 

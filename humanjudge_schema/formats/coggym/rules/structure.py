@@ -11,7 +11,8 @@ from ....finding import pointer
 from ....readers.jsonfile import JsonDocument
 from ....registry import rule
 from ..aggregation import META_KEYS
-from ..model import Experiment, _broken
+from ..model import Experiment
+from ..parts import _broken
 
 
 def _data_docs(exp: Experiment) -> Iterator[JsonDocument]:

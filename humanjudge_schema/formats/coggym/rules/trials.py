@@ -8,7 +8,8 @@ from typing import Any
 from ....engine import Hit
 from ....readers.jsonfile import JsonlDocument
 from ....registry import rule
-from ..model import Experiment, _broken, objects, slider_range
+from ..model import Experiment
+from ..parts import _broken, objects, slider_range
 
 
 @rule(
