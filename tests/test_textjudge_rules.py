@@ -267,7 +267,7 @@ def _fields(check: Any) -> tuple[Any, ...]:
 
 
 def test_plain_templates_are_checked_without_jinja_as_jinja_checks_them() -> None:
-    from humanjudge_schema.formats.textjudge import prompts
+    from humanjudge_schema.formats.textjudge import sandbox
 
     rng = random.Random(7)
     sources = ["", "Rate: {{ instance }}", "{{ a }}{{ b }}\n", "A {{ source }} and {{ translation }}.\n\n"]
@@ -276,17 +276,17 @@ def test_plain_templates_are_checked_without_jinja_as_jinja_checks_them() -> Non
     sources += ["".join(rng.choice(near) for _ in range(rng.randint(1, 8))) for _ in range(1000)]
     plain = 0
     for source in sources:
-        fast = prompts._plain_check(source)
+        fast = sandbox._plain_check(source)
         if fast is None:
             continue
         plain += 1
         assert fast.plain and fast.usable
-        assert _fields(fast) == _fields(prompts._jinja_check(source)), source
+        assert _fields(fast) == _fields(sandbox._jinja_check(source)), source
     assert plain > 500  # the generator reaches the fast path often enough to be a test
     # and what the fast path refuses, Jinja decides
     for source in ["{{ range }}", "{{ _x }}", "{{ true }}", "{{instance}}", "a } b", "a\r\n{{ x }}"]:
-        assert prompts._plain_check(source) is None
-        assert inspect_template(source) == prompts._jinja_check(source)
+        assert sandbox._plain_check(source) is None
+        assert inspect_template(source) == sandbox._jinja_check(source)
 
 
 def test_a_plain_template_renders_after_a_check_without_jinja(tmp_path: Path) -> None:

@@ -21,7 +21,8 @@ from typing import Any
 
 from ...finding import pointer
 from .columns import Column, Screen, columns, kept
-from .prompts import TemplateCheck, fields_of, inspect_template, template_fields
+from .prompts import fields_of, template_fields
+from .sandbox import TemplateCheck, inspect_template
 
 Instance = dict[str, Any]
 ScoreObject = tuple[int, str, dict[str, Any], dict[str, Any]]  # instance index, metric, declaration, object

@@ -9,7 +9,7 @@ from ....engine import Hit
 from ....finding import pointer
 from ....registry import rule
 from ..model import Dataset
-from ..prompts import describe_unsafe
+from ..sandbox import describe_unsafe
 
 
 @rule(
