@@ -163,6 +163,24 @@ def validate(
     units = found.units
     forget()  # within a run configuration files are read once; across runs they may change
     configs = [(config or discover(unit.root)).with_flags(select, ignore, max_per_code, quality) for unit in units]
+    findings = _check_all(units, configs, cwd, jobs, progress, keep)
+    findings.sort(key=Finding.sort_key)
+    used = tuple(sorted({c.source for c in configs if c.source is not None}))
+    unjudged = tuple(
+        u for u, c in zip(units, configs, strict=True) if c.quality and catalog.get(u.family).judgments is None
+    )
+    return Result(findings, sum(len(u.files) for u in units), tuple(found.skipped), used, unjudged)
+
+
+def _check_all(
+    units: list[Unit],
+    configs: list[Config],
+    cwd: str | None,
+    jobs: int,
+    progress: Progress | None,
+    keep: list[object] | None,
+) -> list[Finding]:
+    """Every unit's findings, in unit order: one unit after another, or `jobs` at a time."""
     findings: list[Finding] = []
     workers = min(_jobs(jobs), len(units))
     # The workers start before the progress bar's thread does: a process forked while another
@@ -182,12 +200,7 @@ def validate(
     finally:
         if progress is not None:
             progress.close()
-    findings.sort(key=Finding.sort_key)
-    used = tuple(sorted({c.source for c in configs if c.source is not None}))
-    unjudged = tuple(
-        u for u, c in zip(units, configs, strict=True) if c.quality and catalog.get(u.family).judgments is None
-    )
-    return Result(findings, sum(len(u.files) for u in units), tuple(found.skipped), used, unjudged)
+    return findings
 
 
 def _pool(workers: int) -> Any:

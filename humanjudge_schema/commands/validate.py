@@ -5,10 +5,14 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from .common import PARSED, FormatName, fail, split
+
+if TYPE_CHECKING:
+    from ..validation import Result
 
 
 @click.command()
@@ -151,17 +155,24 @@ def validate(
         )
     except (UsageError, ConfigError) as exc:
         fail(str(exc))
-    if verbose:
-        used = ", ".join(map(str, result.configs)) or "none (the defaults)"
-        click.echo(f"humanjudge: configuration: {used}", err=True)
-    for unit in result.unjudged:  # asked for, not done: said, never a silent pass
-        from ..readers.files import display_path
-
-        where = display_path(unit.root)
-        click.echo(f"humanjudge: {where}: the {unit.family} format declares no judgments: no quality checks", err=True)
+    _notes(result, verbose)
     click.echo(render(result, fmt), nl=False)
     if fmt == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
         from ..report.github import append_to, summary
 
         append_to(os.environ["GITHUB_STEP_SUMMARY"], summary(result))
     sys.exit(1 if result.errors or (strict and result.warnings) else 0)
+
+
+def _notes(result: Result, verbose: bool) -> None:
+    """What stderr says beside the report: the configuration files used (with --verbose), and
+    each dataset whose format has no judgments for --quality to check (asked for, not done: said,
+    never a silent pass)."""
+    from ..readers.files import display_path
+
+    if verbose:
+        used = ", ".join(map(str, result.configs)) or "none (the defaults)"
+        click.echo(f"humanjudge: configuration: {used}", err=True)
+    for unit in result.unjudged:
+        where = display_path(unit.root)
+        click.echo(f"humanjudge: {where}: the {unit.family} format declares no judgments: no quality checks", err=True)
