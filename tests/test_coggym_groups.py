@@ -137,7 +137,6 @@ def test_groups_report_what_every_tag_reports(tmp_path: Path, monkeypatch: pytes
     # every tag looked at one by one
     monkeypatch.setattr(responses, "unsettled", lambda tags, groups, settled: tags)
     monkeypatch.setattr(responses, "_uncounted", lambda tags, n, at_most: tags)
-    monkeypatch.setattr(responses, "_clicks_fit", lambda clicks, arrays: False)
     monkeypatch.setattr(model.Experiment, "choices_where", lambda exp, wrong: exp.choices())
     monkeypatch.setattr(means, "_unsettled", lambda exp: exp.responses())
     one_by_one = [_findings(f) for f in folders]

@@ -10,11 +10,11 @@ gives is the only statement of what is wrong: the quick look and the walk both a
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import chain, compress, count, repeat
-from operator import contains, itemgetter
-from typing import Any
+from itertools import chain, compress, count
+from operator import itemgetter
+from typing import Any, TypeVar
 
 from ...finding import pointer
 from .parts import clicks_of
@@ -33,13 +33,12 @@ class Shape:
     holds: Callable[[Any], bool] | None = None
 
     def fits_all(self, arrays: list[list[Any]]) -> bool:
-        """Whether every answer of every array has the shape, decided in C (False: look at each)."""
+        """Whether every answer of every array has the shape: the set of their types, then the
+        test (if any) mapped over them, without a position built."""
         if self.holds is None:
             return set(map(type, chain.from_iterable(arrays))) <= self.types
         answers = list(chain.from_iterable(arrays))
-        if not set(map(type, answers)) <= self.types:
-            return False
-        return self.holds is _no_idx and not any(map(contains, answers, repeat("idx")))
+        return set(map(type, answers)) <= self.types and all(map(self.holds, answers))
 
     def misfits(self, answers: list[Any]) -> Iterator[int]:
         """Positions of the answers that do not have the shape. Parsed JSON has exact types, so
@@ -51,10 +50,6 @@ class Shape:
                 yield k
 
 
-def _no_idx(answer: dict[str, Any]) -> bool:
-    return "idx" not in answer
-
-
 def _ranked(answer: list[Any]) -> bool:
     return all(isinstance(x, dict) and "rank" in x for x in answer)
 
@@ -63,7 +58,7 @@ _SHAPES = {
     "single-slider": Shape("a number", frozenset({int, float, type(None)})),
     "multi-choice": Shape("{idx, option_text}", frozenset({dict, int})),
     "multi-select": Shape("a row of 0/1 per option", _LIST),
-    "multi-slider": Shape("{label: [values]}", frozenset({dict}), _no_idx),
+    "multi-slider": Shape("{label: [values]}", frozenset({dict}), lambda answer: "idx" not in answer),
     "textbox": Shape("text", frozenset({str, type(None)})),
     "ranking": Shape("a list of {idx, option_text, rank}", _LIST, _ranked),
 }
@@ -122,7 +117,7 @@ class Choices:
                 if wrong(choice, options):
                     yield ptr, choice
             return
-        bad = {(i, t) for i, t in distinct if wrong({"idx": i, "option_text": t}, options)}
+        bad = wrong_pairs(distinct, wrong, options)
         if bad:
             for k, pair in enumerate(map(_IDX_TEXT, self.answers)):
                 if pair in bad:
@@ -138,6 +133,13 @@ class Choices:
         else:
             for k, r in enumerate(self.answers):
                 yield pointer(sid, tag, k), r
+
+
+def wrong_pairs(
+    pairs: set[tuple[int, Any]], wrong: Callable[[Any, list[Any]], bool], options: list[Any]
+) -> set[tuple[int, Any]]:
+    """The (idx, option_text) pairs for whose choice wrong(choice, options) holds."""
+    return {(i, t) for i, t in pairs if wrong({"idx": i, "option_text": t}, options)}
 
 
 def choice_pairs(arrays: list[list[Any]]) -> set[tuple[int, Any]] | None:
@@ -213,6 +215,7 @@ def outside(values: list[Any], lo: float, hi: float) -> list[int]:
     return [j for j, v in enumerate(values) if type(v) in _NUMBER and not lo <= v <= hi]
 
 
+T = TypeVar("T")
 Tag = tuple[str, str, dict[str, Any], Any]  # (stimulus id, tag, query, its answers): model.Response
 # a query's type, num_clicks (1 but for sliders), slider range, number of options (None: unread)
 Facts = tuple[str, int | None, Any, int | None]
@@ -227,54 +230,38 @@ def unsettled(
     stimuli has 50,000 tags: a look at each costs a microsecond per rule per tag, the look at a
     group a few nanoseconds per answer."""
     left = [g for k, g in groups.items() if not settled(k, [t[3] for t in g])]
-    if len(left) == len(groups):
-        return tags
-    wanted = set(map(id, chain.from_iterable(left)))
-    return [t for t in tags if id(t) in wanted] if wanted else []
+    return tags if len(left) == len(groups) else in_order(tags, chain.from_iterable(left))
+
+
+def in_order(items: list[T], chosen: Iterable[T]) -> list[T]:
+    """The chosen items (the same objects, found by identity), in the order of `items`."""
+    wanted = set(map(id, chosen))
+    return [x for x in items if id(x) in wanted] if wanted else []
 
 
 # --- the ratings of one tag, as judgment_count counts them -----------------------------------
 
 
-def label_arrays(responses: Any) -> bool:
-    """A multi-slider's usual answer: one object, not empty, of arrays only."""
-    return (
-        type(responses) is list
-        and len(responses) == 1
-        and type(responses[0]) is dict
-        and bool(responses[0])
-        and set(map(type, responses[0].values())) <= {list}
-    )
-
-
-# Query types whose answers are counted one each (judgment_count_of), whatever they hold.
-_ONE_EACH = frozenset({"multi-choice", "multi-select", "textbox", "ranking"})
-
-
-def one_each(q: dict[str, Any]) -> bool:
-    """Whether every answer to the query is one rating, whatever it holds (a single-slider of
-    one click, and the types above)."""
-    return q["type"] in _ONE_EACH or (q["type"] == "single-slider" and clicks_of(q) == 1)
-
-
-def countable(q: dict[str, Any], responses: list[Any], broken: bool) -> bool:
-    """Whether judgment_count_of gives the number of ratings of an array. One per element does,
-    even when an element breaks the schema; a count inside the elements (num_clicks, the labels of
-    a multi-slider) does when the containers it counts are there, whatever their contents."""
-    if q["type"] == "single-slider":
-        clicks = clicks_of(q)
-        return clicks is not None and (clicks == 1 or not broken or not any(isinstance(r, dict) for r in responses))
-    if q["type"] == "multi-slider" and broken:
-        return all(isinstance(r, dict) and r and all(isinstance(v, list) for v in r.values()) for r in responses)
-    return True
-
-
-def judgment_count_of(query: dict[str, Any], responses: list[Any]) -> int:
+def ratings_of(query: dict[str, Any], responses: Any, broken: bool) -> int | None:
     """The number of individual ratings in one tag's responses, as judgment_count counts them:
     one per answer (nulls included), one per click when num_clicks > 1, one per multi-select row,
-    and one per label value for multi-slider."""
-    if query["type"] == "multi-slider":
+    and one per label value for multi-slider. `broken`: the array has a schema error inside.
+    None when the number cannot be known: not an array, or a count inside the elements
+    (num_clicks, the labels of a multi-slider) whose containers are not there; one per element
+    holds even when an element breaks the schema."""
+    if not isinstance(responses, list):
+        return None
+    kind = query["type"]
+    if kind == "multi-slider":
+        if broken and not all(
+            isinstance(r, dict) and r and all(isinstance(v, list) for v in r.values()) for r in responses
+        ):
+            return None
         return sum(len(v) for r in responses if isinstance(r, dict) for v in r.values() if isinstance(v, list))
-    if query["type"] == "single-slider" and (clicks_of(query) or 1) > 1:
-        return sum(len(r) if isinstance(r, list) else 1 for r in responses)
+    if kind == "single-slider":
+        clicks = clicks_of(query)
+        if clicks is None or (clicks != 1 and broken and any(isinstance(r, dict) for r in responses)):
+            return None
+        if clicks > 1:
+            return sum(len(r) if isinstance(r, list) else 1 for r in responses)
     return len(responses)

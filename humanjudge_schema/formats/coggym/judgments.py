@@ -1,5 +1,5 @@
 """The judgments of a CogGym experiment: one row per individual rating, exactly as
-`judgment_count` counts them (answers.judgment_count_of): one per answer (null "I don't know"
+`judgment_count` counts them (answers.ratings_of): one per answer (null "I don't know"
 answers included, as None), one per click when num_clicks > 1, one per multi-select row, one per
 label value of a multi-slider.
 
@@ -23,7 +23,7 @@ from ...judgments.view import Batch, Judgments, Level, Question, positions
 from ...kinds import Unit
 from ...readers.files import display_path
 from .aggregation import META_KEYS, choice_index
-from .answers import countable
+from .answers import ratings_of
 from .model import Experiment, load_experiment
 from .parts import _broken, clicks_of
 
@@ -84,7 +84,7 @@ def _batches(exp: Experiment) -> Iterator[Batch]:
         queries, intact = exp.queries(sid), exp.ind_data.get(sid)
         for tag, responses in stimulus.items():
             q = queries.get(tag)
-            if q is None or not isinstance(responses, list) or not countable(q, responses, tag in _broken(intact)):
+            if q is None or ratings_of(q, responses, tag in _broken(intact)) is None:
                 continue
             base = pointer(sid, tag) + "/"
             for option, who, answers, paths in _ratings(q, responses):

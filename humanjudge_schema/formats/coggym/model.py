@@ -25,7 +25,7 @@ from ...engine import Context, schema_errors
 from ...kinds import Unit
 from ...readers.jsonfile import BROKEN, JsonDocument, JsonlDocument, load
 from .aggregation import META_KEYS
-from .answers import Choices, Facts, choice_pairs, countable, judgment_count_of, label_arrays, one_each, rows_where
+from .answers import Choices, Facts, choice_pairs, in_order, ratings_of, rows_where, wrong_pairs
 from .parts import (
     Cleaner,
     _broken,
@@ -316,18 +316,14 @@ class Experiment:
         answer is an {idx, option_text} object with an integer idx, when wrong(choice, options)
         holds for none of their distinct pairs (wrong None: for any such group). 10,000 tags of
         the same question are thus looked at together, in C, and not one by one."""
-        left = []
-        for options, (group, pairs) in self._choice_groups.items():
-            if (
-                options is None
-                or pairs is None
-                or (wrong is not None and any(wrong({"idx": i, "option_text": t}, list(options)) for i, t in pairs))
-            ):
-                left.append(group)
+        left = [
+            group
+            for options, (group, pairs) in self._choice_groups.items()
+            if options is None or pairs is None or (wrong is not None and wrong_pairs(pairs, wrong, list(options)))
+        ]
         if len(left) == len(self._choice_groups):
             return self._choices
-        wanted = set(map(id, chain.from_iterable(left)))
-        return [c for c in self._choices if id(c) in wanted] if wanted else []
+        return in_order(self._choices, chain.from_iterable(left))
 
     @functools.cached_property
     def _choice_groups(self) -> dict[tuple[Any, ...] | None, tuple[list[Choices], set[tuple[int, Any]] | None]]:
@@ -489,12 +485,8 @@ def _ratings(exp: Experiment) -> Ratings:
                     out.unread.append(f"{sid}/{tag}")
                 elif isinstance(responses, list):
                     out.others += len(responses)
-            elif type(responses) is list and one_each(q):
-                out.tags += len(responses)  # the usual case: one rating per answer, whatever it holds
-            elif q["type"] == "multi-slider" and label_arrays(responses):
-                out.tags += sum(map(len, responses[0].values()))  # the usual case: one object of arrays
-            elif not isinstance(responses, list) or not countable(q, responses, tag in _broken(intact)):
+            elif (n := ratings_of(q, responses, tag in _broken(intact))) is None:
                 out.unread.append(f"{sid}/{tag}")
             else:
-                out.tags += judgment_count_of(q, responses)
+                out.tags += n
     return out

@@ -15,6 +15,7 @@ from ....finding import pointer
 from ....numbers import fmt_number, same_value
 from ....registry import rule
 from ..aggregation import META_KEYS, aggregate_tag, aggregates, choice_counts, option_key, option_keys
+from ..answers import in_order
 from ..model import Experiment, Response
 from ..parts import _broken, _keys
 from .phrasing import short, some
@@ -226,7 +227,7 @@ def _unsettled(exp: Experiment) -> list[Response]:
     false, which equals 1 or 0, is a schema error and never reaches a rule); the aggregates of
     each query type are computed together (aggregation.aggregates)."""
     data = exp.mean_data
-    out: set[int] = set()
+    out: list[Response] = []
     for kind in ("single-slider", "multi-choice", "multi-slider", "multi-select"):
         tags = exp.responses_of(kind)
         if not tags:
@@ -234,11 +235,8 @@ def _unsettled(exp: Experiment) -> list[Response]:
         sids, names, queries, arrays = zip(*tags, strict=True)
         exact = aggregates(kind, list(queries), list(arrays))
         stored = _stored(data, sids, names)
-        if exact is None:
-            out.update(map(id, tags))
-        else:
-            out.update(map(id, compress(tags, map(ne, stored, exact))))
-    return [r for r in exp.responses() if id(r) in out] if out else []
+        out += tags if exact is None else compress(tags, map(ne, stored, exact))
+    return in_order(exp.responses(), out)
 
 
 def _stored(data: dict[str, Any], sids: tuple[str, ...], tags: tuple[str, ...]) -> list[Any]:

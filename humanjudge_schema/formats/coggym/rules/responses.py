@@ -252,17 +252,21 @@ def ranking(exp: Experiment) -> Iterator[Hit]:
     good='"estimate": [[10, 20, 30], [15, 25, 35]]',
 )
 def num_clicks(exp: Experiment) -> Iterator[Hit]:
-    for (_, clicks, _, _), tags in exp.alike("single-slider").items():
-        if clicks is None or clicks == 1 or _clicks_fit(clicks, [t[3] for t in tags]):
+    for sid, tag, q, responses in unsettled(exp.responses_of("single-slider"), exp.alike("single-slider"), _clicks_fit):
+        clicks = clicks_of(q)
+        if clicks is None or clicks == 1:
             continue
-        for sid, tag, _, responses in tags:
-            for k, r in enumerate(responses):
-                if isinstance(r, list) and len(r) != clicks:
-                    yield exp.ind, pointer(sid, tag, k), f"{len(r)} values, num_clicks is {clicks}"
+        for k, r in enumerate(responses):
+            if isinstance(r, list) and len(r) != clicks:
+                yield exp.ind, pointer(sid, tag, k), f"{len(r)} values, num_clicks is {clicks}"
 
 
-def _clicks_fit(clicks: int, arrays: list[Any]) -> bool:
-    """Whether every answer is a list of `clicks` values (else look at each)."""
+def _clicks_fit(facts: Facts, arrays: list[Any]) -> bool:
+    """Whether no answer is a list of another length than num_clicks (or num_clicks is 1 or
+    cannot be read, and the rule has nothing to say)."""
+    clicks = facts[1]
+    if clicks is None or clicks == 1:
+        return True
     answers = list(chain.from_iterable(arrays))
     return set(map(type, answers)) <= {list} and set(map(len, answers)) <= {clicks}
 

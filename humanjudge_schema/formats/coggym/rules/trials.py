@@ -95,21 +95,24 @@ def slider_config(exp: Experiment) -> Iterator[Hit]:
         if bounds is None:
             continue
         lo, hi = bounds
-        ptr = f"/{i}/queries/{qi}"
         if lo >= hi:
-            yield doc, f"{ptr}/slider_config/max", f"max {hi!r} is not above min {lo!r}"
+            yield doc, f"/{i}/queries/{qi}/slider_config/max", f"max {hi!r} is not above min {lo!r}"
             continue
         cfg = q["slider_config"]
         for li, label in objects(cfg.get("labels")):
             if "value" in label and not lo <= label["value"] <= hi:
                 yield (
                     doc,
-                    f"{ptr}/slider_config/labels/{li}/value",
+                    f"/{i}/queries/{qi}/slider_config/labels/{li}/value",
                     f"label value {label['value']!r} is outside [{lo}, {hi}]",
                 )
         default = cfg.get("default_value")
         if default is not None and not lo <= default <= hi:
-            yield doc, f"{ptr}/slider_config/default_value", f"default_value {default!r} is outside [{lo}, {hi}]"
+            yield (
+                doc,
+                f"/{i}/queries/{qi}/slider_config/default_value",
+                f"default_value {default!r} is outside [{lo}, {hi}]",
+            )
 
 
 @rule(
