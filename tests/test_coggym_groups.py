@@ -138,7 +138,7 @@ def test_groups_report_what_every_tag_reports(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setattr(responses, "unsettled", lambda tags, groups, settled: tags)
     monkeypatch.setattr(responses, "_uncounted", lambda tags, n, at_most: tags)
     monkeypatch.setattr(model.Experiment, "choices_where", lambda exp, wrong: exp.choices())
-    monkeypatch.setattr(means, "_unsettled", lambda exp: exp.responses())
+    monkeypatch.setattr(means, "_unsettled", lambda exp: [(r, means._UNKNOWN) for r in exp.responses()])
     one_by_one = [_findings(f) for f in folders]
     assert grouped == one_by_one
     codes = {f[0] for found in grouped for f in found}

@@ -15,7 +15,6 @@ from ....finding import pointer
 from ....numbers import fmt_number, same_value
 from ....registry import rule
 from ..aggregation import META_KEYS, aggregate_tag, aggregates, choice_counts, option_key, option_keys
-from ..answers import in_order
 from ..model import Experiment, Response
 from ..parts import _broken, _keys
 from .phrasing import short, some
@@ -186,7 +185,7 @@ def _option_mismatches(
 def mean_value(exp: Experiment) -> Iterator[Hit]:
     if exp.mean is None:
         return
-    for sid, tag, q, responses in _unsettled(exp):
+    for (sid, tag, q, responses), known in _unsettled(exp):
         stored_entry = exp.mean_data.get(sid)
         if not isinstance(stored_entry, dict) or tag not in stored_entry or not _means_readable(q):
             continue
@@ -202,7 +201,7 @@ def mean_value(exp: Experiment) -> Iterator[Hit]:
         if q["type"] == "single-slider" and not set(map(type, responses)) <= _SLIDER_TYPES:
             continue  # a malformed answer: response-shape reports it, no mean can be computed
         try:
-            exact = aggregate_tag(q, responses)
+            exact = aggregate_tag(q, responses) if known is _UNKNOWN else known
         except TypeError:  # a malformed value inside a click list or a label array: response-shape's
             continue
         if exact is None and q["type"] != "single-slider":
@@ -219,24 +218,29 @@ def mean_value(exp: Experiment) -> Iterator[Hit]:
 
 
 _ABSENT = object()
+_UNKNOWN = object()
 
 
-def _unsettled(exp: Experiment) -> list[Response]:
+def _unsettled(exp: Experiment) -> list[tuple[Response, Any]]:
     """The tags, in the order of `responses`, whose stored mean is not equal to the aggregate of
-    their responses. The others are right on any reading and need no look one by one (a true or
-    false, which equals 1 or 0, is a schema error and never reaches a rule); the aggregates of
-    each query type are computed together (aggregation.aggregates)."""
+    their responses, each with that aggregate (_UNKNOWN where the aggregates of its type could not
+    be computed together: aggregation.aggregates). The others are right on any reading and need
+    no look one by one (a true or false, which equals 1 or 0, is a schema error and never
+    reaches a rule)."""
     data = exp.mean_data
-    out: list[Response] = []
+    kept: dict[int, Any] = {}
     for kind in ("single-slider", "multi-choice", "multi-slider", "multi-select"):
         tags = exp.responses_of(kind)
         if not tags:
             continue
         sids, names, queries, arrays = zip(*tags, strict=True)
         exact = aggregates(kind, list(queries), list(arrays))
-        stored = _stored(data, sids, names)
-        out += tags if exact is None else compress(tags, map(ne, stored, exact))
-    return in_order(exp.responses(), out)
+        if exact is None:
+            kept.update(dict.fromkeys(map(id, tags), _UNKNOWN))
+        else:
+            differ = list(map(ne, _stored(data, sids, names), exact))
+            kept.update(zip(map(id, compress(tags, differ)), compress(exact, differ), strict=True))
+    return [(r, kept[id(r)]) for r in exp.responses() if id(r) in kept] if kept else []
 
 
 def _stored(data: dict[str, Any], sids: tuple[str, ...], tags: tuple[str, ...]) -> list[Any]:
