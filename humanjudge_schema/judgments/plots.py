@@ -1,34 +1,86 @@
 """Distribution plots as inline SVG, drawn with matplotlib (the `report` extra). Imported only by
 `humanjudge report`: matplotlib takes half a second to import, and nothing else needs it.
 
+matplotlib is configured by this module alone. Left to itself it reads a `matplotlibrc` from the
+working folder (a pull request's checkout, in the GitHub Action), from MATPLOTLIBRC and from the
+user's configuration folder, and some of its settings run code (`figure.hooks` imports and calls
+any installed function on every figure made through pyplot). So matplotlib is imported from an
+empty folder with MATPLOTLIBRC naming its own default file, pyplot is never used (a `Figure` is
+drawn by the SVG canvas directly: no hooks, no backend to resolve), and every figure is drawn
+inside an rc context of the package's defaults plus the settings below, whatever the process's
+rcParams hold. Maths syntax is off: a label `Pay $5 or $10` is that text, never TeX.
+
 The SVG carries its text as paths (no font to load) and no date or random ids, so a report is
 self-contained and the same data gives the same bytes.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import io
-from collections.abc import Hashable, Sequence
+import os
+import sys
+import tempfile
+from collections.abc import Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
-
-import matplotlib
-
-matplotlib.use("svg")
-
-import matplotlib.pyplot as plt  # after choosing the backend
-
-plt.rcParams.update(
-    {
-        "svg.fonttype": "path",
-        "svg.hashsalt": "humanjudge",
-        "font.size": 8,
-        "axes.spines.top": False,
-        "axes.spines.right": False,
-    }
-)
 
 COLOR = "#3b6ea5"
 SHOWN_VALUES = 20  # bars of a categorical plot; the rest are summed in one bar
+
+# What the report's plots change from matplotlib's defaults.
+_SETTINGS: dict[str, Any] = {
+    "svg.fonttype": "path",
+    "svg.hashsalt": "humanjudge",
+    "font.size": 8,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "text.usetex": False,
+    "text.parse_math": False,  # '$x^{$' is a label, not maths to parse (or fail on)
+    "axes.formatter.use_mathtext": False,
+    "figure.hooks": [],
+}
+
+
+def _import() -> Any:
+    """matplotlib, imported so that no rc file but its own is read (see the module's doc)."""
+    if "matplotlib" in sys.modules:  # imported by the program using the library: the rc context covers it
+        return sys.modules["matplotlib"]
+    spec = importlib.util.find_spec("matplotlib")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("report needs matplotlib: pip install 'humanjudge-schema[report]'")
+    own = Path(next(iter(spec.submodule_search_locations)), "mpl-data", "matplotlibrc")
+    before_cwd, before_rc = os.getcwd(), os.environ.get("MATPLOTLIBRC")
+    with tempfile.TemporaryDirectory(prefix="humanjudge-mpl-") as empty:
+        os.chdir(empty)  # the first place matplotlib looks for a matplotlibrc
+        os.environ["MATPLOTLIBRC"] = str(own)  # the second: its own defaults, before the user's folder
+        try:
+            import matplotlib
+        finally:
+            os.chdir(before_cwd)
+            if before_rc is None:
+                os.environ.pop("MATPLOTLIBRC", None)
+            else:
+                os.environ["MATPLOTLIBRC"] = before_rc
+    return matplotlib
+
+
+_mpl = _import()
+from matplotlib.backends.backend_svg import FigureCanvasSVG  # noqa: E402  (after the import above)
+from matplotlib.figure import Figure  # noqa: E402
+
+# The package's own defaults (never the rc file read at import), without the backend, which
+# rc_context leaves alone: the SVG canvas is chosen explicitly.
+_RC = {k: v for k, v in _mpl.rcParamsDefault.items() if k != "backend"} | _SETTINGS
+
+
+@contextmanager
+def _figure(width: float, height: float) -> Iterator[Any]:
+    with _mpl.rc_context(rc=_RC):
+        fig = Figure(figsize=(width, height))
+        FigureCanvasSVG(fig)
+        yield fig
 
 
 def _label(value: Hashable, width: int = 24) -> str:
@@ -40,7 +92,6 @@ def _svg(fig: Any) -> str:
     out = io.StringIO()
     # no <metadata> block: no date (the same data, the same bytes), no creator links
     fig.savefig(out, format="svg", bbox_inches="tight", metadata=dict.fromkeys(("Date", "Creator", "Format", "Type")))
-    plt.close(fig)
     text = out.getvalue()
     return text[text.index("<svg") :]  # the XML declaration and doctype do not belong in HTML
 
@@ -52,24 +103,26 @@ def bars(counts: Sequence[tuple[Hashable, int]], title: str) -> str:
         top = sorted(shown, key=lambda vc: -vc[1])[: SHOWN_VALUES - 1]
         rest = sum(n for _, n in shown) - sum(n for _, n in top)
         shown = [*top, (f"{len(counts) - len(top)} others", rest)]
-    fig, ax = plt.subplots(figsize=(4.2, 0.35 + 0.22 * len(shown)))
-    labels = [_label(v) for v, _ in shown]
-    ax.barh(range(len(shown)), [n for _, n in shown], color=COLOR)
-    ax.set_yticks(range(len(shown)), labels)
-    ax.invert_yaxis()
-    ax.set_xlabel("judgments")
-    ax.set_title(title, loc="left", fontsize=8)
-    return _svg(fig)
+    with _figure(4.2, 0.35 + 0.22 * len(shown)) as fig:
+        ax = fig.subplots()
+        labels = [_label(v) for v, _ in shown]
+        ax.barh(range(len(shown)), [n for _, n in shown], color=COLOR)
+        ax.set_yticks(range(len(shown)), labels)
+        ax.invert_yaxis()
+        ax.set_xlabel("judgments")
+        ax.set_title(title, loc="left", fontsize=8)
+        return _svg(fig)
 
 
 def histogram(counts: Sequence[tuple[float, int]], title: str) -> str:
     """A histogram of numeric answers, each value weighted by how often it was given."""
-    fig, ax = plt.subplots(figsize=(4.2, 1.8))
-    values = [float(v) for v, _ in counts]
-    weights = [n for _, n in counts]
-    bins = min(20, max(1, len(values)))
-    ax.hist(values, bins=bins, weights=weights, color=COLOR)
-    ax.set_xlabel("answer")
-    ax.set_ylabel("judgments")
-    ax.set_title(title, loc="left", fontsize=8)
-    return _svg(fig)
+    with _figure(4.2, 1.8) as fig:
+        ax = fig.subplots()
+        values = [float(v) for v, _ in counts]
+        weights = [n for _, n in counts]
+        bins = min(20, max(1, len(values)))
+        ax.hist(values, bins=bins, weights=weights, color=COLOR)
+        ax.set_xlabel("answer")
+        ax.set_ylabel("judgments")
+        ax.set_title(title, loc="left", fontsize=8)
+        return _svg(fig)
