@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import io
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,8 +15,17 @@ from .common import FormatName, fail, judged
 
 if TYPE_CHECKING:
     from ..judgments.view import Batch
+    from ..progress import Bar
+    from ..validation import Result
 
 FORMATS = ("csv", "jsonl", "parquet")  # judgments/export.py writes each
+
+progress_option = click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar on stderr. Default: only on a terminal, outside CI, for runs over half a second.",
+)
+force_option = click.option("--force", is_flag=True, help="Overwrite the file -o names if it exists.")
 
 
 @click.command()
@@ -33,67 +43,142 @@ FORMATS = ("csv", "jsonl", "parquet")  # judgments/export.py writes each
     type=click.Path(path_type=Path, dir_okay=False),
     help="Write to this file (default: standard output; parquet needs a file).",
 )
+@force_option
+@click.option(
+    "--no-formulas",
+    is_flag=True,
+    help="CSV for spreadsheets: a text cell that starts with = + - @, a tab or a carriage return gets a ' "
+    "before it, so that it is not run as a formula (numbers stay numbers). Off by default: it alters values.",
+)
 @click.option("--kind", type=FormatName(), help="Treat the paths as this format instead of recognising them.")
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit code 1).")
-def export(paths: tuple[Path, ...], to: str | None, output: Path | None, kind: str | None, strict: bool) -> None:
+@click.option("-q", "--quiet", is_flag=True, help="Print no findings and no summary on stderr; the exit code stays.")
+@progress_option
+def export(
+    paths: tuple[Path, ...],
+    to: str | None,
+    output: Path | None,
+    force: bool,
+    no_formulas: bool,
+    kind: str | None,
+    strict: bool,
+    quiet: bool,
+    progress: bool | None,
+) -> None:
     """Write every individual judgment of the datasets as rows of one shape.
 
     Columns: format, dataset, item, rater, question, option, value, file, pointer, line. The
     datasets are validated first: the findings go to standard error, what is well formed is
-    exported, and the exit code is validate's (1 when there are errors).
+    exported, a line on standard error says how much was written, and the exit code is
+    validate's (1 when there are errors).
     """
     from ..config import ConfigError
-    from ..judgments import views
+    from ..judgments.export import missing
     from ..kinds import UsageError
-    from ..report import render
+    from ..progress import on_stderr
     from ..validation import validate as run
     from ..writing import WriteError
 
-    if to is None:  # rows.parquet holds Parquet unless said otherwise, never CSV under that name
-        suffix = output.suffix.lower().lstrip(".") if output is not None else ""
-        to = suffix if suffix in FORMATS else "csv"
+    to = to or _format_of(output)
     if to == "parquet":
         if output is None:
             fail("--to parquet needs -o FILE")
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            fail("--to parquet needs pyarrow: pip install 'humanjudge-schema[parquet]'")
+        if why := missing("pyarrow", "parquet", "--to parquet"):
+            fail(why)
+    if no_formulas and to != "csv":
+        fail(f"--no-formulas is for CSV, not {to}")
+    if progress is None and output is None and sys.stdout.isatty():
+        progress = False  # the rows go to the terminal: no bar across them
     try:
-        result = run(list(paths), kind=kind)
         found = judged(paths, kind)
+        if output is not None:
+            check_output(output, [f for unit in found for f in unit.files], force)
+        result = run(list(paths), kind=kind, progress=on_stderr(progress, "checking "))
     except (UsageError, ConfigError) as exc:
         fail(str(exc))
-    if result.findings:
-        click.echo(render(result, "text"), nl=False, err=True)
+    if not quiet:
+        _findings(result)
     from ..gcpause import paused
 
-    rows = (batch for view in views(found) for batch in view.in_batches())  # a dataset at a time
+    datasets: list[int] = []
+    rows = _batches(found, on_stderr(progress, "exporting "), datasets)
     try:
         with paused():  # the batches are millions of containers (gcpause.py)
-            _write(rows, to, output, [f for unit in found for f in unit.files])
+            n = _write(rows, to, output, [f for unit in found for f in unit.files], formulas=not no_formulas)
     except WriteError as exc:
         fail(str(exc))
+    if not quiet:
+        where = "standard output" if output is None else str(output)
+        click.echo(f"wrote {_count(n, 'judgment')} from {_count(len(datasets), 'dataset')} to {where}", err=True)
     sys.exit(1 if result.errors or (strict and result.warnings) else 0)
 
 
-def _write(rows: Iterator[Batch], to: str, output: Path | None, inputs: list[Path]) -> None:
+def _format_of(output: Path | None) -> str:
+    """The format -o names by its extension: rows.parquet holds Parquet unless --to says
+    otherwise, never CSV under that name, and an extension no writer has is refused."""
+    suffix = output.suffix.lower().lstrip(".") if output is not None else ""
+    if suffix in FORMATS or not suffix:
+        return suffix or "csv"
+    known = ", ".join(f".{name}" for name in FORMATS)
+    fail(f"-o {output}: no writer makes .{suffix} files ({known}); choose one with --to")
+
+
+def check_output(output: Path, inputs: Sequence[Path], force: bool) -> None:
+    """Refuse, before any work, a target that cannot or must not be written: in a folder that is
+    not there, a link, one of the inputs, what is not a regular file (writing.check_target), or an
+    existing file without --force."""
+    from ..writing import WriteError, check_target
+
+    if not output.parent.is_dir():
+        fail(f"cannot write {output}: {output.parent} is not a folder")
+    try:
+        check_target(output, inputs)
+    except WriteError as exc:
+        fail(str(exc))
+    if output.exists() and not force:
+        fail(f"{output} exists: use --force to overwrite it")
+
+
+def _findings(result: Result) -> None:
+    """The findings on stderr; the files left out are counted, and `validate --format json`
+    lists them (export has no --format)."""
+    from ..kinds import tally
+    from ..report import render
+
+    if result.findings:
+        click.echo(render(replace(result, skipped=()), "text"), nl=False, err=True)
+    if result.skipped:
+        click.echo(f"{tally(list(result.skipped))} (humanjudge validate --format json lists them).", err=True)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _batches(found: list[Any], bar: Bar | None, datasets: list[int]) -> Iterator[Batch]:
+    """The batches of every dataset, a dataset at a time; `datasets` counts those read."""
+    from ..progress import views
+
+    for view in views(found, bar):
+        datasets.append(1)
+        yield from view.in_batches()
+
+
+def _write(rows: Iterator[Batch], to: str, output: Path | None, inputs: list[Path], *, formulas: bool) -> int:
     from ..judgments.export import write_csv, write_jsonl, write_parquet
     from ..writing import open_atomic
 
     if output is None:
         if to == "csv":
-            write_csv(rows, sys.stdout)
-        else:
-            write_jsonl(rows, sys.stdout.buffer)
-        return
+            return write_csv(rows, sys.stdout, formulas=formulas)
+        return write_jsonl(rows, sys.stdout.buffer)
     with open_atomic(output, inputs) as out:  # never over one of the inputs
         if to == "csv":
             text = io.TextIOWrapper(out, encoding="utf-8", newline="")
-            write_csv(rows, text)
+            n = write_csv(rows, text, formulas=formulas)
             text.flush()
             text.detach()  # the file is open_atomic's to close
-        elif to == "jsonl":
-            write_jsonl(rows, out)
-        else:
-            write_parquet(rows, out)
+            return n
+        if to == "jsonl":
+            return write_jsonl(rows, out)
+        return write_parquet(rows, out)

@@ -8,6 +8,9 @@ from pathlib import Path
 import click
 
 from .common import FormatName, bootstrap_options, fail, judged
+from .export import check_output, force_option, progress_option
+
+SUFFIXES = (".html", ".htm")
 
 
 @click.command()
@@ -17,31 +20,41 @@ from .common import FormatName, bootstrap_options, fail, judged
     "--output",
     type=click.Path(path_type=Path, dir_okay=False),
     required=True,
-    help="The HTML file to write (one self-contained page).",
+    help="The HTML file to write (one self-contained page): a .html or .htm name.",
 )
+@force_option
 @click.option("--kind", type=FormatName(), help="Treat the paths as this format instead of recognising them.")
 @bootstrap_options
-def report(paths: tuple[Path, ...], output: Path, kind: str | None, samples: int, seed: int) -> None:
+@progress_option
+def report(
+    paths: tuple[Path, ...], output: Path, force: bool, kind: str | None, samples: int, seed: int, progress: bool | None
+) -> None:
     """Write one HTML page about the datasets: what validation found, and per question the
     distribution of the answers, the agreement and the quality findings.
 
     The page is self-contained (plots are inline SVG; nothing is fetched). Needs matplotlib:
     pip install 'humanjudge-schema[report]'. The exit code is validate's.
     """
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        fail("report needs matplotlib: pip install 'humanjudge-schema[report]'")
+    from ..judgments.export import missing
+
+    # looked for, not imported: matplotlib reads a matplotlibrc in the working folder when imported
+    if why := missing("matplotlib", "report", "report"):
+        fail(why)
+    if output.suffix.lower() not in SUFFIXES:
+        fail(f"-o {output}: the report is an HTML page; name a .html or .htm file")
     from ..config import ConfigError
-    from ..judgments import views
     from ..judgments.html import write_report
     from ..kinds import UsageError
+    from ..progress import on_stderr, views
     from ..validation import validate as run
     from ..writing import WriteError
 
     try:
-        result = run(list(paths), kind=kind)
-        found = write_report(result, views(judged(paths, kind)), output, samples=samples, seed=seed)
+        datasets = judged(paths, kind)
+        check_output(output, [f for unit in datasets for f in unit.files], force)
+        result = run(list(paths), kind=kind, progress=on_stderr(progress, "checking "))
+        read = views(datasets, on_stderr(progress, "reading "))
+        found = write_report(result, read, output, samples=samples, seed=seed)
     except (UsageError, ConfigError, WriteError) as exc:
         fail(str(exc))
     counts = [(len(found), "dataset"), (result.errors, "error"), (result.warnings, "warning")]

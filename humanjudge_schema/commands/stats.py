@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from .common import FormatName, bootstrap_options, fail, judged
+from .export import progress_option
 
 
 @click.command()
@@ -17,7 +18,8 @@ from .common import FormatName, bootstrap_options, fail, judged
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--kind", type=FormatName(), help="Treat the paths as this format instead of recognising them.")
 @bootstrap_options
-def stats(paths: tuple[Path, ...], fmt: str, kind: str | None, samples: int, seed: int) -> None:
+@progress_option
+def stats(paths: tuple[Path, ...], fmt: str, kind: str | None, samples: int, seed: int, progress: bool | None) -> None:
     """Count the judgments of every question and measure how well the raters agree.
 
     Per dataset and question: items, judgments, raters per item (min/median/max), the
@@ -28,12 +30,13 @@ def stats(paths: tuple[Path, ...], fmt: str, kind: str | None, samples: int, see
     `humanjudge validate` says whether the files are well formed.
     """
     from ..config import ConfigError
-    from ..judgments import views
     from ..judgments.stats import describe
     from ..kinds import UsageError
+    from ..progress import on_stderr, views
 
     try:
-        found = [describe(view, samples=samples, seed=seed) for view in views(judged(paths, kind))]
+        read = views(judged(paths, kind), on_stderr(progress, "reading "))
+        found = [describe(view, samples=samples, seed=seed) for view in read]
     except (UsageError, ConfigError) as exc:
         fail(str(exc))
     if fmt == "json":

@@ -9,11 +9,18 @@ map, the cells of a row are interleaved with the separators every row shares, an
 one join. A row costs no Python call of its own, which is what keeps millions of judgments
 affordable; the bytes are those of the csv module and of orjson writing one object per row
 (tests/test_judgments.py compares them on random batches).
+
+A spreadsheet opening a CSV file runs a cell that starts with `=`, `+`, `-` or `@` (and some a
+tab or a carriage return) as a formula. `write_csv(..., formulas=False)` writes such a text cell
+with a `'` before it, which spreadsheets show as text; numbers (-1, -0.5) and text that is a
+number stay as they are. It is not the default: the export is data for programs, and pandas or
+R would read the `'` as part of the value (docs/export.md).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, repeat
 from typing import IO, Any
@@ -82,12 +89,30 @@ def _interleaved(batch: Batch, cells: Cells, before: tuple[Any, ...], end: Any) 
 
 _CSV_SEPARATORS = ("", *[","] * (len(FIELDS) - 1))
 
+# What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection"), and what it reads
+# as a number whatever its sign, which is no formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
-def write_csv(batches: Iterable[Batch], out: IO[str]) -> int:
+
+def as_text_cell(value: Any) -> Any:
+    """The value, with a `'` before it when it is text a spreadsheet would run as a formula."""
+    if type(value) is str and value.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def _no_formulas(batch: Batch) -> Batch:
+    same = {name: as_text_cell(value) for name, value in batch.same.items()}
+    return Batch(same, {name: list(map(as_text_cell, column)) for name, column in batch.lists.items()})
+
+
+def write_csv(batches: Iterable[Batch], out: IO[str], *, formulas: bool = True) -> int:
+    """Write the batches as CSV; with `formulas=False`, no text cell starts a formula."""
     out.write(",".join(FIELDS) + "\n")
     n = 0
     for batch in batches:
-        for part in _slices(batch):
+        for part in _slices(batch if formulas else _no_formulas(batch)):
             out.write("".join(_interleaved(part, lambda column: (_csv_cells(column), ""), _CSV_SEPARATORS, "\n")))
         n += batch.size
     return n
@@ -158,3 +183,13 @@ def _table(pa: Any, schema: Any, batch: Batch) -> Any:
     for name in ("item", "rater", "option"):
         columns[name] = list(map(str, columns[name]))
     return pa.table(columns, schema=schema)
+
+
+def missing(module: str, extra: str, purpose: str) -> str | None:
+    """What to install when `module` is not there (found without importing it), else None:
+    "report needs matplotlib: pip install 'humanjudge-schema[report]'"."""
+    from importlib.util import find_spec
+
+    if find_spec(module) is not None:
+        return None
+    return f"{purpose} needs {module}: pip install 'humanjudge-schema[{extra}]'"
