@@ -172,7 +172,7 @@ class Bar:
         )
 
     def _tick(self) -> None:
-        while not self._stop.wait(self.interval):
+        while not self._stop.wait(max(self.interval, 0.05)):  # a line redrawn more often is not read
             self._draw()
 
     def _draw(self) -> None:
