@@ -11,7 +11,6 @@ import json
 import os
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -214,7 +213,7 @@ def test_no_bar_when_stderr_is_not_a_terminal(large: Path, tmp_path: Path) -> No
 @pytest.fixture
 def formulas(tmp_path: Path) -> Path:
     """A dataset whose labels a spreadsheet would run, beside numbers with a sign."""
-    labels = ["=HYPERLINK(\"http://x\",\"y\")", "+1+2", "-2+3", "@SUM(A1)", "\tx", "\r=1", "-1", "plain"]
+    labels = ['=HYPERLINK("http://x","y")', "+1+2", "-2+3", "@SUM(A1)", "\tx", "\r=1", "-1", "plain"]
     data = tiny_dataset("{{ instance }}")
     data["annotations"][0]["labels_list"] = labels
     data["annotations"].append({"metric": "score", "category": "graded", "prompt": "{{ instance }}", "worst": -1})
@@ -237,18 +236,14 @@ def _cells(path: Path, *args: str) -> list[dict[str, str]]:
 
 def test_csv_keeps_every_value_as_it_is_by_default(formulas: Path) -> None:
     rows = _cells(formulas)
-    assert [r["value"] for r in rows] == ['=HYPERLINK("http://x","y")', "+1+2", "-2+3", "@SUM(A1)", "\tx", "\r=1"] + [
-        "-1",
-        "plain",
-        "-1",
-        "-0.5",
-    ]
+    written = ['=HYPERLINK("http://x","y")', "+1+2", "-2+3", "@SUM(A1)", "\tx", "\r=1", "-1", "plain", "-1", "-0.5"]
+    assert [r["value"] for r in rows] == written
 
 
 def test_no_formulas_neutralises_text_cells_and_keeps_numbers(formulas: Path) -> None:
     rows = _cells(formulas, "--no-formulas")
     assert [r["value"] for r in rows] == [
-        "'=HYPERLINK(\"http://x\",\"y\")",
+        '\'=HYPERLINK("http://x","y")',
         "'+1+2",
         "'-2+3",
         "'@SUM(A1)",
@@ -291,6 +286,7 @@ def test_what_is_missing_says_which_extra_to_install() -> None:
 
 
 def test_the_all_extra_installs_what_every_command_may_need() -> None:
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert set(extras["all"]) == {*extras["report"], *extras["parquet"], *extras["pandas"]}
     assert any(dep.startswith("pandas") for dep in extras["all"])
