@@ -8,7 +8,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -93,14 +92,11 @@ def test_an_input_is_refused_before_any_work(no_work: None) -> None:
     assert out.exit_code == 2 and "which the output is computed from" in out.stderr
 
 
-def test_an_extension_no_writer_has_is_a_usage_error(tmp_path: Path, no_work: None) -> None:
+def test_an_extension_no_writer_has_is_a_usage_error_unless_to_says(tmp_path: Path) -> None:
     for command, hint in (("export", "choose one with --to"), ("report", "name a .html or .htm file")):
-        out = _invoke(command, str(TEXTJUDGE), "-o", str(tmp_path / "rows.xlsx"))
-        assert out.exit_code == 2 and "rows.xlsx" in out.stderr and hint in out.stderr, command
+        out = _run(command, str(TEXTJUDGE), "-o", str(tmp_path / "rows.xlsx"))
+        assert out.returncode == 2 and "rows.xlsx" in out.stderr and hint in out.stderr, command
     assert not list(tmp_path.iterdir())
-
-
-def test_to_names_the_format_whatever_the_extension(tmp_path: Path) -> None:
     said = _run("export", str(TEXTJUDGE), "--to", "csv", "-o", str(tmp_path / "rows.xlsx"))
     plain = _run("export", str(TEXTJUDGE), "-o", str(tmp_path / "rows"))  # no extension: CSV
     assert said.returncode == plain.returncode == 0
@@ -198,13 +194,17 @@ def test_no_progress_draws_nothing_even_on_a_terminal(terminal: None, large: Pat
     assert out.exit_code == 0 and out.stderr == ""
 
 
-def test_no_bar_when_stderr_is_not_a_terminal(large: Path, tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "CI"}
-    for args in (["stats", str(large)], ["export", str(large), "-q", "-o", str(tmp_path / "rows.csv")]):
-        proc = subprocess.run(
-            [sys.executable, "-m", "humanjudge_schema", *args], capture_output=True, text=True, env=env, timeout=300
-        )
-        assert proc.returncode == 0 and proc.stderr == "", args
+def test_no_bar_when_stderr_is_not_a_terminal_unless_asked(
+    large: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(progress.Bar, "DELAY", 0.0)  # a bar would show at once
+    monkeypatch.delenv("CI", raising=False)
+    target = str(tmp_path / "rows.csv")
+    for args in (["stats", str(large), "--samples", "2"], ["export", str(large), "-q", "-o", target]):
+        default = _invoke(*args)
+        assert default.exit_code == 0 and default.stderr == "", args  # CliRunner's stderr is no terminal
+        asked = _invoke(*args, "--progress", "--force") if args[0] == "export" else _invoke(*args, "--progress")
+        assert asked.exit_code == 0 and "datasets" in asked.stderr and "\r" in asked.stderr, args
 
 
 # --- CSV and spreadsheets -----------------------------------------------------------------------
@@ -234,13 +234,9 @@ def _cells(path: Path, *args: str) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(out.stdout.decode(), newline="")))
 
 
-def test_csv_keeps_every_value_as_it_is_by_default(formulas: Path) -> None:
-    rows = _cells(formulas)
-    written = ['=HYPERLINK("http://x","y")', "+1+2", "-2+3", "@SUM(A1)", "\tx", "\r=1", "-1", "plain", "-1", "-0.5"]
-    assert [r["value"] for r in rows] == written
-
-
 def test_no_formulas_neutralises_text_cells_and_keeps_numbers(formulas: Path) -> None:
+    written = ['=HYPERLINK("http://x","y")', "+1+2", "-2+3", "@SUM(A1)", "\tx", "\r=1", "-1", "plain", "-1", "-0.5"]
+    assert [r["value"] for r in _cells(formulas)] == written  # by default, every value as it is
     rows = _cells(formulas, "--no-formulas")
     assert [r["value"] for r in rows] == [
         '\'=HYPERLINK("http://x","y")',
