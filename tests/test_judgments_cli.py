@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -85,6 +86,15 @@ def test_a_link_is_refused_before_any_work(command: str, tmp_path: Path, no_work
     out = _invoke(command, str(TEXTJUDGE), "-o", str(link), "--force")
     assert out.exit_code == 2 and "is a symbolic link" in out.stderr
     assert real.read_text() == "keep me" and link.is_symlink()
+
+
+@pytest.mark.parametrize("command", ["export", "report"])
+def test_what_is_not_a_regular_file_is_refused_before_any_work(command: str, tmp_path: Path, no_work: None) -> None:
+    fifo = tmp_path / ("rows.csv" if command == "export" else "report.html")
+    os.mkfifo(fifo)
+    out = _invoke(command, str(TEXTJUDGE), "-o", str(fifo), "--force")
+    assert out.exit_code == 2 and out.stderr.startswith(f"humanjudge: {fifo} is a named pipe (FIFO), not a regular")
+    assert fifo.is_fifo()
 
 
 def test_an_input_is_refused_before_any_work(no_work: None) -> None:
