@@ -64,15 +64,52 @@ def bootstrap_options(command: Any) -> Any:
 
 
 def judged(paths: tuple[Path, ...], kind: str | None, skip_unknown: bool = False) -> list[Any]:
-    """The datasets under the paths whose format declares judgments; a note on stderr for each
-    other one, and a usage error (exit 2) when there is none: export, stats and report never
-    answer with an empty table for data they could not read."""
-    from ..judgments import units
-    from ..readers.files import display_path
+    """The datasets under the paths whose format declares judgments, as `judgments.Dataset`s:
+    export, stats and report never answer with an empty table for data they could not read.
+    Each dataset ends in its judgments or in one line on stderr that says why it has none: here
+    for a format that declares no judgments, and as `judgments.views` reaches it for a dataset
+    whose files hold none. When no dataset has any, the run stops with exit code 2: here when no
+    format declares judgments, else once the last dataset has been read."""
+    from ..judgments import Dataset, units
 
     with_view, without = units(list(paths), kind=kind, skip_unknown=skip_unknown)
     for unit in without:
-        click.echo(f"humanjudge: {display_path(unit.root)}: the {unit.family} format declares no judgments", err=True)
+        _say(unit.root, f"the {unit.family} format declares no judgments")
     if not with_view and without:
         fail("none of these datasets is of a format that declares its judgments")
-    return with_view
+    told = _Told(len(with_view), paths)
+    return [Dataset(unit, told) for unit in with_view]
+
+
+def _say(where: Path, what: str) -> None:
+    from ..finding import escape_control
+    from ..readers.files import display_path
+
+    # A path from the data stays on its one line.
+    click.echo(f"humanjudge: {escape_control(display_path(where))}: {escape_control(what)}", err=True)
+
+
+class _Told:
+    """What `judgments.views` says of each dataset of one run, heard once per dataset: why one
+    holds no judgment goes to stderr, and when the last has been heard and none held any, the
+    run fails (exit 2) before anything is written: a report is written only after every dataset,
+    export's file only as a whole (on standard output its header line has gone out already)."""
+
+    def __init__(self, datasets: int, paths: tuple[Path, ...]) -> None:
+        self.left, self.paths, self.some = datasets, paths, False
+        self.heard: set[Path] = set()
+
+    def __call__(self, unit: Any, why: str | None) -> None:
+        if unit.root in self.heard:  # a dataset read twice is told of once
+            return
+        self.heard.add(unit.root)
+        self.left -= 1
+        if why is None:
+            self.some = True
+        else:
+            _say(unit.root, f"no judgments: {why}")
+        if self.left == 0 and not self.some:
+            from ..readers.files import display_path
+
+            named = ", ".join(map(display_path, self.paths)) if len(self.paths) <= 3 else f"the {len(self.paths)} paths"
+            fail(f"no judgments in {named}")

@@ -8,7 +8,9 @@ frame = judgments.dataframe(["data/"])           # with pandas installed
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,15 +36,83 @@ def units(
     return with_view, [u for u in found if catalog.get(u.family).judgments is None]
 
 
-def views(found: Iterable[Unit]) -> Iterator[Judgments]:
-    """The judgments of each dataset, read one dataset at a time."""
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """A dataset whose reading is accounted for: `views()` reads it up to its first judgment
+    before handing its view on, and calls `told(unit, why)` once, with why=None when it holds
+    judgments, else with why it holds none (`why_none`), leaving it out. It has the unit's
+    `files`, so that it stands wherever a unit's files are asked for."""
+
+    unit: Unit
+    told: Callable[[Unit, str | None], None]
+
+    @property
+    def files(self) -> tuple[Path, ...]:
+        return self.unit.files
+
+
+def views(found: Iterable[Unit | Dataset]) -> Iterator[Judgments]:
+    """The judgments of each dataset, read one dataset at a time. A `Dataset` is read up to its
+    first judgment first (that judgment is not read again: the view hands it on first); one with
+    none is told why and left out. A plain unit's view is handed on as it is, judgments or not."""
     from .. import catalog
 
-    for unit in found:
+    for item in found:
+        unit, told = (item.unit, item.told) if isinstance(item, Dataset) else (item, None)
         view = catalog.get(unit.family).view(unit)
-        if view is not None:
-            view.files = unit.files
+        if view is None:
+            continue
+        view.files = unit.files
+        if told is None:
             yield view
+            continue
+        started = _started(view)
+        told(unit, None if started is not None else why_none(unit, view))
+        if started is not None:
+            yield started
+
+
+def why_none(unit: Unit, view: Judgments) -> str:
+    """Why a dataset whose rows were all read holds no judgment: a file of it that is a Git LFS
+    pointer (nothing can be said of data that is not there), else what its format says
+    (`Judgments.none`), else that none of its files holds one."""
+    from ..kinds import LFS_POINTER, head
+
+    pointers = [f for f in unit.files if (head(f, len(LFS_POINTER)) or b"").startswith(LFS_POINTER)]
+    if pointers == [unit.root]:
+        return "a Git LFS pointer, not the data (run `git lfs pull`)"
+    if pointers:
+        names = ", ".join(f.name for f in pointers)
+        verb = "is a Git LFS pointer" if len(pointers) == 1 else "are Git LFS pointers"
+        return f"{names} {verb}, not the data (run `git lfs pull`)"
+    said = view.none() if view.none is not None else None
+    return said or "none of its files holds an individual judgment"
+
+
+def _started(view: Judgments) -> Judgments | None:
+    """The view read up to its first judgment, which the next pass hands on before reading on
+    (later passes read anew); None when a whole pass gave no judgment."""
+    if view.read is not None:
+        rows = view.read()
+        row = next(rows, None)
+        return None if row is None else replace(view, read=_Resumed(view.read, row, rows))
+    batches = view.in_batches()
+    batch = next((b for b in batches if len(b)), None)
+    return None if batch is None else replace(view, batches=_Resumed(view.in_batches, batch, batches))
+
+
+class _Resumed:
+    """A view's reader whose first pass goes on from what was read already."""
+
+    def __init__(self, again: Callable[[], Iterator[Any]], first: Any, rest: Iterator[Any]) -> None:
+        self.again, self.first = again, first
+        self.rest: Iterator[Any] | None = rest
+
+    def __call__(self) -> Iterator[Any]:
+        if self.rest is None:
+            return self.again()
+        rest, self.rest = self.rest, None
+        return chain([self.first], rest)
 
 
 def datasets(
@@ -65,4 +135,17 @@ def dataframe(paths: Sequence[Path | str], *, kind: str | None = None) -> Any:
     return pd.DataFrame.from_records(rows(paths, kind=kind), columns=FIELDS)
 
 
-__all__ = ["FIELDS", "Judgment", "Judgments", "Level", "Question", "dataframe", "datasets", "rows", "units", "views"]
+__all__ = [
+    "FIELDS",
+    "Dataset",
+    "Judgment",
+    "Judgments",
+    "Level",
+    "Question",
+    "dataframe",
+    "datasets",
+    "rows",
+    "units",
+    "views",
+    "why_none",
+]

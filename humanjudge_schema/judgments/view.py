@@ -112,6 +112,11 @@ class Judgments:
     # arrays that hold every participant), so that one rater's answers can be compared
     raters: bool = True
     batches: Callable[[], Iterator[Batch]] | None = None
+    # Why the dataset holds no judgment, in the format's words ("only aggregates stored
+    # (majority_human) and no individual scores"), asked only after a pass over its rows gave
+    # none: a format gathers what it says while it reads, so saying it costs no second reading.
+    # None (or a call that returns None): the format says nothing more than the core does.
+    none: Callable[[], str | None] | None = None
 
     def rows(self) -> Iterator[Judgment]:
         if self.read is not None:
