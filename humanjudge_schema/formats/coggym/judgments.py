@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import repeat
+from pathlib import Path
 from typing import Any
 
 from ...config import discover
@@ -39,20 +40,67 @@ LEVELS: dict[str, Level | None] = {
 }
 
 
+IND, TRIALS = "human_data_ind.json", "trial.jsonl"
 _CONVERTED = frozenset({"multi-choice", "ranking"})  # answers stored otherwise than exported
 _BATCH = 8192
 
 
 def judgments(unit: Unit) -> Judgments:
-    exp = load_experiment(unit, Context(discover(unit.root), root=unit.root))  # read as validate reads it
+    ctx = Context(discover(unit.root), root=unit.root)
+    exp = load_experiment(unit, ctx)  # read as validate reads it
     questions: dict[str, Question] = {}
     for _, (_, record) in exp.trials.items():
         for q in record.get("queries") or ():
             if isinstance(q, dict) and isinstance(q.get("tag"), str) and q.get("type") in LEVELS:
                 questions.setdefault(q["tag"], Question(q["tag"], LEVELS[q["type"]]))
     return Judgments(
-        "coggym", display_path(unit.root), questions=questions, raters=_everyone(exp), batches=lambda: _batches(exp)
+        "coggym",
+        display_path(unit.root),
+        questions=questions,
+        raters=_everyone(exp),
+        batches=lambda: _batches(exp),
+        none=lambda: _why_none(unit, exp, ctx),
     )
+
+
+def _why_none(unit: Unit, exp: Experiment, ctx: Context) -> str:
+    """Why the experiment gave no row, from what loading it found (only asked when it gave none)."""
+    if unit.file(IND) is None:
+        others = ", ".join(sorted(f.name for f in unit.files))
+        return f"no individual data file {IND}" + (f" (only {others})" if others else "")
+    if exp.ind is None:
+        return _unread(IND, ctx)
+    if exp.trial_doc is None or not exp.trials:
+        trials = "no trial.jsonl" if unit.file(TRIALS) is None else _unread(TRIALS, ctx)
+        return f"{trials}: no response can be placed under a question"
+    arrays = [
+        (sid, tag)
+        for sid, stimulus in exp.ind.data.items()
+        if sid not in META_KEYS and isinstance(stimulus, dict)
+        for tag in stimulus
+    ]
+    if not arrays:
+        return f"{IND} holds no response array"
+    if not any(tag in exp.queries(sid) for sid, tag in arrays):
+        return (
+            f"none of the {len(arrays)} response arrays of {IND} is under a tag of its trial in {TRIALS} "
+            "(humanjudge validate lists them: coggym/unknown-stimulus, coggym/unknown-tag)"
+        )
+    if _errors(IND, ctx, "schema/"):
+        return _unread(IND, ctx)
+    return f"every response array of {IND} under a tag of its trial is empty"
+
+
+def _errors(name: str, ctx: Context, prefix: str) -> int:
+    return sum(f.count for f in ctx.findings() if Path(f.file).name == name and f.code.startswith(prefix))
+
+
+def _unread(name: str, ctx: Context) -> str:
+    """What kept a file of the experiment from being read: its parse errors, else its schema's."""
+    for prefix, what in (("parse/", "cannot be read"), ("schema/", "breaks its schema")):
+        if n := _errors(name, ctx, prefix):
+            return f"{name} {what} ({n} error{'' if n == 1 else 's'}; humanjudge validate lists them)"
+    return f"{name} cannot be read (humanjudge validate says why)"
 
 
 def _everyone(exp: Experiment) -> bool:

@@ -20,6 +20,7 @@ from ...readers.files import display_path, read_bytes
 from ...readers.jsonfile import JsonDocument, document
 from . import stream
 
+AGGREGATES = frozenset({"mean_human", "majority_human"})  # what a score object stores beside its scores
 _SCALARS = frozenset({int, float, str, bool, type(None)})  # what a score may be, schema or not
 # The measurement level each category implies for agreement.
 LEVELS: dict[str, Level] = {"categorical": "nominal", "graded": "ordinal", "continuous": "interval"}
@@ -28,30 +29,64 @@ LEVELS: dict[str, Level] = {"categorical": "nominal", "graded": "ordinal", "cont
 def judgments(unit: Unit) -> Judgments:
     path = unit.files[0]
     limit = discover(unit.root).max_document_bytes  # the file is read as validate reads it
+    seen = _Seen()
     # A score's position in individual_human_scores names no annotator: raters are not compared.
     return Judgments(
         "textjudge",
         display_path(unit.root),
         questions=_questions(path, limit),
         raters=False,
-        batches=lambda: _batches(path, limit),
+        batches=lambda: _batches(path, limit, seen),
+        none=seen.why,
     )
 
 
-def _runs(path: Path, limit: int) -> tuple[dict[str, Any], Iterator[tuple[list[Any], int]]] | None:
-    """The top-level object and its runs of instances, or None when the file cannot be read."""
+class _Seen:
+    """What the last pass over a file that gave no score met on its way: why it gave none."""
+
+    def __init__(self) -> None:
+        self.unread: str | None = "the file was not read"
+        self.instances: int | None = None  # None: no instances array
+        self.aggregates: set[str] = set()
+
+    def why(self) -> str | None:
+        if self.unread is not None:
+            return self.unread
+        if self.instances is None:
+            return "no instances array (humanjudge validate lists the schema errors)"
+        if not self.instances:
+            return "no instances"
+        if self.aggregates:
+            return f"only aggregates stored ({', '.join(sorted(self.aggregates))}) and no individual scores"
+        return "no instance holds individual_human_scores"
+
+
+def _runs(
+    path: Path, limit: int, seen: _Seen | None = None
+) -> tuple[dict[str, Any], Iterator[tuple[list[Any], int]]] | None:
+    """The top-level object and its runs of instances, or None when the file cannot be read
+    (`seen` says why)."""
+    seen = seen or _Seen()
     raw = read_bytes(path, limit)
     if not isinstance(raw, bytes):
+        seen.unread = f"the file cannot be read: {raw.message}"
         return None
     if len(raw) >= stream.STREAM_FROM:
         try:
             doc, runs = stream.open_in_runs(path, raw)
+            seen.unread = None
             return doc.data, _guarded(runs, path, raw)
         except stream.GiveUp:
             pass
-    whole, _ = document(path, raw)
-    if not isinstance(whole, JsonDocument) or not isinstance(whole.data, dict):
+    whole, problems = document(path, raw)
+    if not isinstance(whole, JsonDocument):
+        n = len(problems)
+        seen.unread = f"the file is not JSON ({n} error{'' if n == 1 else 's'}; humanjudge validate lists them)"
         return None
+    if not isinstance(whole.data, dict):
+        seen.unread = "its top level is not an object (humanjudge validate lists the schema errors)"
+        return None
+    seen.unread = None
     instances = whole.data.get("instances")
     return whole.data, iter([(instances if isinstance(instances, list) else [], 0)])
 
@@ -83,15 +118,20 @@ def _questions(path: Path, limit: int) -> dict[str, Question]:
     return out
 
 
-def _batches(path: Path, limit: int) -> Iterator[Batch]:
-    """One batch per run of instances; each list of scores becomes its rows in C-level extends."""
-    found = _runs(path, limit)
+def _batches(path: Path, limit: int, seen: _Seen) -> Iterator[Batch]:
+    """One batch per run of instances; each list of scores becomes its rows in C-level extends.
+    What a file without scores holds instead is noted in `seen`."""
+    found = _runs(path, limit, seen)
     if found is None:
         return
-    _, runs = found
+    top, runs = found
+    seen.instances = 0 if isinstance(top.get("instances"), list) else None
+    seen.aggregates = set()
     dataset = file = display_path(path)
     same = {"format": "textjudge", "dataset": dataset, "option": "", "file": file, "line": None}
     for instances, offset in runs:
+        if seen.instances is not None:
+            seen.instances += len(instances)
         items: list[Any] = []
         raters: list[int] = []
         metrics: list[str] = []
@@ -105,6 +145,8 @@ def _batches(path: Path, limit: int) -> Iterator[Batch]:
             for metric, scores in inst["annotations"].items():
                 listed = scores.get("individual_human_scores") if isinstance(scores, dict) else None
                 if not isinstance(listed, list) or not listed:
+                    if isinstance(scores, dict):  # why there may be no scores: said only if none
+                        seen.aggregates.update(AGGREGATES.intersection(scores))
                     continue
                 n = len(listed)
                 places: Any = range(n)
