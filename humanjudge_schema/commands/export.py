@@ -15,6 +15,7 @@ from .common import FormatName, fail, judged
 
 if TYPE_CHECKING:
     from ..judgments.view import Batch
+    from ..kinds import Unit
     from ..progress import Bar
     from ..validation import Result
 
@@ -79,7 +80,8 @@ def export(
     from ..validation import validate as run
     from ..writing import WriteError
 
-    to = to or _format_of(output)
+    named = to or _format_of(output)
+    to = named or "csv"
     if to == "parquet":
         if output is None:
             fail("--to parquet needs -o FILE")
@@ -92,7 +94,7 @@ def export(
     try:
         found = judged(paths, kind)
         if output is not None:
-            check_output(output, [f for unit in found for f in unit.files], force)
+            check_output(output, found, force, None if named else _unknown(output))
         result = run(list(paths), kind=kind, progress=on_stderr(progress, "checking "))
     except (UsageError, ConfigError) as exc:
         fail(str(exc))
@@ -113,28 +115,33 @@ def export(
     sys.exit(1 if result.errors or (strict and result.warnings) else 0)
 
 
-def _format_of(output: Path | None) -> str:
-    """The format -o names by its extension: rows.parquet holds Parquet unless --to says
-    otherwise, never CSV under that name, and an extension no writer has is refused."""
+def _format_of(output: Path | None) -> str | None:
+    """The format -o names by its extension (rows.parquet holds Parquet unless --to says
+    otherwise, never CSV under that name), CSV without one, None for an extension no writer has."""
     suffix = output.suffix.lower().lstrip(".") if output is not None else ""
-    if suffix in FORMATS or not suffix:
-        return suffix or "csv"
+    return suffix if suffix in FORMATS else None if suffix else "csv"
+
+
+def _unknown(output: Path) -> str:
     known = ", ".join(f".{name}" for name in FORMATS)
-    fail(f"-o {output}: no writer makes .{suffix} files ({known}); choose one with --to")
+    return f"-o {output}: no writer makes {output.suffix} files ({known}); choose one with --to"
 
 
-def check_output(output: Path, inputs: Sequence[Path], force: bool) -> None:
+def check_output(output: Path, found: Sequence[Unit], force: bool, refused_name: str | None = None) -> None:
     """Refuse, before any work, a target that cannot or must not be written: in a folder that is
-    not there, a link, one of the inputs, what is not a regular file (writing.check_target), or an
-    existing file without --force."""
+    not there, a link, what is not a regular file, one of the files of the datasets `found`
+    (writing.check_target), a name the command writes no such file under (`refused_name` says
+    why), or an existing file without --force."""
     from ..writing import WriteError, check_target
 
     if not output.parent.is_dir():
         fail(f"cannot write {output}: {output.parent} is not a folder")
     try:
-        check_target(output, inputs)
+        check_target(output, [f for unit in found for f in unit.files])
     except WriteError as exc:
         fail(str(exc))
+    if refused_name is not None:
+        fail(refused_name)
     if output.exists() and not force:
         fail(f"{output} exists: use --force to overwrite it")
 

@@ -40,8 +40,6 @@ def report(
     # looked for, not imported: matplotlib reads a matplotlibrc in the working folder when imported
     if why := missing("matplotlib", "report", "report"):
         fail(why)
-    if output.suffix.lower() not in SUFFIXES:
-        fail(f"-o {output}: the report is an HTML page; name a .html or .htm file")
     from ..config import ConfigError
     from ..judgments.html import write_report
     from ..kinds import UsageError
@@ -51,7 +49,13 @@ def report(
 
     try:
         datasets = judged(paths, kind)
-        check_output(output, [f for unit in datasets for f in unit.files], force)
+        html = output.suffix.lower() in SUFFIXES
+        check_output(
+            output,
+            datasets,
+            force,
+            None if html else f"-o {output}: the report is an HTML page; name a .html or .htm file",
+        )
         result = run(list(paths), kind=kind, progress=on_stderr(progress, "checking "))
         read = views(datasets, on_stderr(progress, "reading "))
         found = write_report(result, read, output, samples=samples, seed=seed)
