@@ -187,7 +187,7 @@ def test_a_pull_request_that_breaks_an_experiment(pull_request: tuple[Runner, st
         re.match(r"::error file=exp2/human_data_(ind|mean)\.json,line=\d+,col=\d+,", c) for c in commands
     )
     outputs = runner.outputs()
-    assert outputs == {"errors": str(len(commands)), "warnings": "0", "sarif": "reports/humanjudge.sarif"}
+    assert outputs == {"errors": str(len(commands)), "warnings": "0", "sarif": "reports/humanjudge.sarif", "report": ""}
     summary = runner.summary()
     assert f"**{len(commands)} errors, 0 warnings in 5 files.**" in summary
     assert "| <code>exp2/human_data_ind.json</code> | 7 | 0 |" in summary
@@ -203,7 +203,7 @@ def test_a_pull_request_that_touches_no_dataset(pull_request: tuple[Runner, str]
     commit(runner.workspace)
     proc = runner.validate(HUMANJUDGE_BASE=base)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert runner.outputs() == {"errors": "0", "warnings": "0", "sarif": ""}
+    assert runner.outputs() == {"errors": "0", "warnings": "0", "sarif": "", "report": ""}
     assert "No dataset files changed in this pull request." in runner.summary()
 
 
@@ -263,7 +263,7 @@ def test_a_usage_error_fails_with_one_annotation(runner: Runner) -> None:
     assert proc.returncode == 2
     assert re.search(r"^::error title=humanjudge::.*--kind", proc.stdout, re.M)
     assert "Could not validate" in runner.summary()
-    assert runner.outputs() == {"errors": "", "warnings": "", "sarif": ""}  # no SARIF file to upload
+    assert runner.outputs() == {"errors": "", "warnings": "", "sarif": "", "report": ""}  # no SARIF file to upload
     assert not (runner.workspace / "out.sarif").exists()
 
 
@@ -394,7 +394,7 @@ def test_counts_include_the_findings_past_max_per_code(runner: Runner) -> None:
     expected = _json_summary(runner.workspace, "--max-per-code", "1", "exp")
     annotations = [line for line in proc.stdout.splitlines() if line.startswith("::error ")]
     assert len(annotations) < expected["errors"] == 11  # some findings only counted, not listed
-    assert runner.outputs() == {"errors": str(expected["errors"]), "warnings": "0", "sarif": ""}
+    assert runner.outputs() == {"errors": str(expected["errors"]), "warnings": "0", "sarif": "", "report": ""}
     assert "**11 errors, 0 warnings in 5 files.**" in runner.summary()
     assert "| <code>coggym/mean-value</code> | error | 3 |" in runner.summary()
 
@@ -459,7 +459,7 @@ def test_a_pull_request_that_deletes_whole_datasets(pull_request: tuple[Runner, 
     commit(ws)
     proc = runner.validate(HUMANJUDGE_BASE=base, HUMANJUDGE_CONFIG_FROM=config_from)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert runner.outputs() == {"errors": "0", "warnings": "0", "sarif": ""}
+    assert runner.outputs() == {"errors": "0", "warnings": "0", "sarif": "", "report": ""}
     summary = runner.summary()
     assert "Nothing to check: the datasets this pull request changes are deleted whole." in summary
     for gone in ("exp1/trial.jsonl", "exp2/trial.jsonl", "textjudge/tj.json"):
@@ -676,7 +676,7 @@ def test_a_message_cannot_write_a_line_of_the_summary() -> None:
     f = Finding("schema/type", Severity.ERROR, "x\r\n## Passed\u2028- [x] all\x00good", "a.json", "/a\nb", 1, 1)
     text = summary(Result([f], 1))
     row = next(line for line in text.splitlines() if "Passed" in line)
-    assert "x\\r\\n## Passed\\u2028- [x] all\\x00good" in row and "<code>/a\\nb</code>" in row
+    assert "x\\r\\n## Passed\\u2028- &#91;x&#93; all\\x00good" in row and "<code>/a\\nb</code>" in row
     assert not any(line.startswith(("## Passed", "- [x]")) for line in text.splitlines())
 
 
@@ -694,6 +694,7 @@ def test_the_report_input_writes_the_report_and_a_table_per_question(runner: Run
     proc = runner.validate(HUMANJUDGE_PATHS="exp", HUMANJUDGE_REPORT="reports/judgments.html")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Report written to judgments.html" in proc.stdout
+    assert runner.outputs()["report"] == "reports/judgments.html"
     html = (ws / "reports" / "judgments.html").read_text(encoding="utf-8")
     assert html.startswith("<!DOCTYPE html>") and "<svg" in html
     summary = runner.summary()

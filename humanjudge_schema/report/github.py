@@ -23,6 +23,8 @@ from ..validation import Result
 ANNOTATIONS_SHOWN = 10  # per type and step: GitHub's limit
 SUMMARY_LIMIT = 1024 * 1024  # bytes a step summary may hold
 _SUMMARY_BUDGET = SUMMARY_LIMIT - 64 * 1024  # room for what other steps add
+NOTE_BUDGET = 256 * 1024  # the notes above the findings (what was checked, a configuration diff, the judgments)
+FILES_LISTED = 500  # rows of the table of findings per file
 
 
 def escape_data(text: str) -> str:
@@ -69,11 +71,37 @@ def _tally(result: Result) -> str:
     return f"{plural(result.errors, 'error')}, {plural(result.warnings, 'warning')} in {files}."
 
 
-def cell(text: object) -> str:
-    """Text for a Markdown table cell: no HTML, no column breaks, one line, every control
-    character shown as an escape."""
-    value = html.escape(str(text), quote=False).replace("\\", "&#92;").replace("|", "&#124;")
+# Characters Markdown reads as markup inside a table cell: links and images ([text](url),
+# ![alt](url)), emphasis (*a*, __init__.py), strike-through, code spans. Written as character
+# references they show as themselves; html.escape has already taken <, > and &.
+# An underscore inside a word (human_data_ind) is no emphasis in GitHub's Markdown and stays.
+_MARKUP = str.maketrans({c: f"&#{ord(c)};" for c in "\\|[]!*~`"})
+_EDGE_UNDERSCORE = re.compile(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
+CELL_CHARACTERS = 2000  # one cell of a table at most; a finding may quote a 2 MB value
+
+
+def cell(text: object, limit: int = CELL_CHARACTERS) -> str:
+    """Text for a Markdown table cell: no HTML, no Markdown markup (links, images, emphasis), no
+    column breaks, one line, every control character shown as an escape, at most `limit`
+    characters of the text."""
+    value = str(text)
+    if len(value) > limit:
+        value = value[:limit] + f"… ({len(value) - limit:,} more characters)"
+    value = _EDGE_UNDERSCORE.sub("&#95;", html.escape(value, quote=False).translate(_MARKUP))
     return escape_control(value)
+
+
+def clip(text: str, limit: int, what: str) -> str:
+    """`text` cut at a line end so that it takes at most `limit` bytes, with a last line that
+    says how much of `what` was left out."""
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text
+    room = max(0, limit - 200)
+    cut = data.rfind(b"\n", 0, room)
+    kept = data[: cut if cut > 0 else 0].decode("utf-8", "ignore")
+    left = len(data) - len(kept.encode("utf-8"))
+    return f"{kept}\n\n*{left:,} more bytes of {what} not shown: a step summary holds at most 1 MiB.*\n"
 
 
 def code_span(text: str) -> str:
@@ -97,8 +125,8 @@ def summary(result: Result, *, title: str = "humanjudge validate", note: str = "
     Markdown written by the caller, shown under the tally.
     """
     out = [f"## {cell(title)}", "", f"**{_tally(result)}**", ""]
-    if note:
-        out += [note, ""]
+    if note:  # what the pull request's files put in it is cut, so that the findings keep their room
+        out += [clip(note, NOTE_BUDGET, "these notes"), ""]
     if result.skipped:
         out += _skipped(result)
     if not result.findings:
@@ -114,8 +142,10 @@ def summary(result: Result, *, title: str = "humanjudge validate", note: str = "
         counts = per_file.setdefault(f.file, [0, 0])
         counts[f.severity is Severity.WARNING] += f.count
     out += ["", "| file | errors | warnings |", "|---|---:|---:|"]
-    for file, (errors, warnings) in sorted(per_file.items()):
+    for file, (errors, warnings) in sorted(per_file.items())[:FILES_LISTED]:
         out.append(f"| {code_span(file) or '(no file)'} | {errors} | {warnings} |")
+    if len(per_file) > FILES_LISTED:
+        out.append(f"\n{plural(len(per_file) - FILES_LISTED, 'more file')} with findings not listed.")
     shown = result.errors > ANNOTATIONS_SHOWN or result.warnings > ANNOTATIONS_SHOWN
     out += [
         "",
@@ -137,7 +167,7 @@ def summary(result: Result, *, title: str = "humanjudge validate", note: str = "
             f"| {code_span(f.pointer)} |"
         )
         size += len(row.encode()) + 1
-        if size > _SUMMARY_BUDGET:
+        if size > _SUMMARY_BUDGET - 1024:  # room for the note and the end of the list
             left = len(result.findings) - i
             out.append(
                 f"\n{plural(left, 'more finding')} not listed: a step summary holds at most 1 MiB. "
@@ -146,7 +176,7 @@ def summary(result: Result, *, title: str = "humanjudge validate", note: str = "
             break
         out.append(row)
     out += ["", "</details>", ""]
-    return "\n".join(out)
+    return clip("\n".join(out), _SUMMARY_BUDGET, "the summary")
 
 
 _SKIPPED_LISTED = 200

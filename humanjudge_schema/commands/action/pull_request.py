@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import stat
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -186,9 +187,17 @@ def _settings_of(data: bytes | None, name: str) -> object:
         return data
 
 
+_READ_AT_MOST = 4 * 1024 * 1024  # of a configuration file: what is past it cannot be settings anyone reads
+
+
 def _read(path: Path) -> bytes | None:
+    """A regular file's first bytes (a FIFO or a device under a configuration file's name is not
+    read: it could block or never end)."""
     try:
-        return path.read_bytes() if path.is_file() else None
+        if not stat.S_ISREG(path.stat().st_mode):
+            return None
+        with open(path, "rb") as f:
+            return f.read(_READ_AT_MOST)
     except OSError:
         return None
 
@@ -245,6 +254,15 @@ def _lines(data: bytes | None) -> list[str]:
     return text[:-1].split("\n") if text.endswith("\n") else text.split("\n") if text else []
 
 
+_LINE_SHOWN = 300  # characters of one line of a configuration diff
+
+
+def _shortened(line: str) -> str:
+    if len(line) <= _LINE_SHOWN:
+        return line
+    return f"{line[:_LINE_SHOWN]}… ({len(line) - _LINE_SHOWN:,} more characters)"
+
+
 def config_diff(git: _Git, base: str, names: Sequence[str], *, limit: int = 400) -> str:
     """The changes to configuration files, as unified diffs in Markdown, at most `limit` lines."""
     top = Path(git.text("rev-parse", "--show-toplevel").strip()).resolve()
@@ -259,6 +277,7 @@ def config_diff(git: _Git, base: str, names: Sequence[str], *, limit: int = 400)
         before = git.blob(base, inside.as_posix()) if inside is not None else None
         after = _read(path)
         diff = list(difflib.unified_diff(_lines(before), _lines(after), f"a/{rel}", f"b/{rel}", lineterm=""))
+        diff = [_shortened(line) for line in diff]
         if len(diff) > lines_left:
             diff = [*diff[:lines_left], f"... {len(diff) - lines_left} more lines"]
         lines_left -= len(diff)

@@ -20,15 +20,9 @@ from pathlib import Path
 from ...config import Config, ConfigError, load_file
 from ...finding import Finding
 from ...kinds import Skipped, UsageError, survey
-from ...report.github import append_to, cell, code_span, escape_data, outputs, render, summary
+from ...report.github import NOTE_BUDGET, append_to, cell, clip, code_span, escape_data, outputs, render, summary
 from ...validation import Result
-
-if sys.version_info >= (3, 11):
-    pass
-else:  # pragma: no cover
-    pass
-
-
+from ...writing import WriteError, write_atomic
 from .inputs import ArgsError, Options, _split, parse_args
 from .pull_request import BaseConfig, Changes, GitError, _Git, config_diff, pull_request_changes
 
@@ -134,6 +128,7 @@ class _Report:
 
     workspace: Path
     sarif: str
+    report: str
     summary_file: str | None
     output_file: str | None
     notes: dict[str, str] = field(
@@ -143,6 +138,10 @@ class _Report:
     def noted(self) -> str:
         return "\n\n".join(n for n in self.notes.values() if n)
 
+    # The files this run wrote (workspace-relative, as the inputs name them): only these are
+    # named in the step's outputs, and so only these are uploaded.
+    written: dict[str, str] = field(default_factory=lambda: {"sarif": "", "report": ""})
+
     def finish(self, result: Result | None, code: int, message: str = "") -> int:
         if message:
             print(f"::error title=humanjudge::{escape_data(message)}")
@@ -150,30 +149,49 @@ class _Report:
             if result is None:
                 text = f"## humanjudge validate\n\n**Could not validate:** {cell(message)}\n"
                 if self.noted():
-                    text += "\n" + self.noted() + "\n"
+                    text += "\n" + clip(self.noted(), NOTE_BUDGET, "these notes") + "\n"
                 append_to(self.summary_file, text)
             else:
                 append_to(self.summary_file, summary(result, note=self.noted()))
+        for name, relative in (("sarif", self.sarif), ("report", self.report)):
+            if relative and not self.written[name]:  # asked for, not written: nothing stale stays there
+                target = self.workspace / relative
+                if target.parent.resolve().is_relative_to(self.workspace.resolve()):
+                    print(f"No {name} written{_cleared(target)}.")
         if self.output_file:
             errors = "" if result is None else result.errors
             warnings = "" if result is None else result.warnings
-            wrote = result is not None and self.sarif and (self.workspace / self.sarif).is_file()
-            written = self.sarif if wrote else ""
-            append_to(self.output_file, outputs({"errors": errors, "warnings": warnings, "sarif": written}))
+            append_to(self.output_file, outputs({"errors": errors, "warnings": warnings, **self.written}))
         return code
 
-    def write_sarif(self, result: Result) -> None:
+    def write(self, name: str, relative: str, data: bytes) -> str:
+        """Write `data` to `relative` in the workspace, safely (see write_in); returns "" or why
+        not. What is at that path when nothing was written there (a file the pull request
+        committed there, a link) is removed by finish(), so that no step takes it for this run's."""
+        target = self.workspace / relative
+        try:
+            write_in(self.workspace, target, data)
+        except WriteError as exc:
+            return str(exc)
+        self.written[name] = relative
+        return ""
+
+    def write_sarif(self, result: Result) -> str:
         from ...report.sarif import render as render_sarif
 
-        target = self.workspace / self.sarif
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(render_sarif(result), encoding="utf-8")
-        print(f"SARIF written to {self.sarif}")
+        why = self.write("sarif", self.sarif, render_sarif(result).encode("utf-8"))
+        if not why:
+            print(f"SARIF written to {self.sarif}")
+        return why
 
 
 def _step(env: Mapping[str, str], workspace: Path) -> int:
     report = _Report(
-        workspace, env.get("HUMANJUDGE_SARIF", "").strip(), env.get("GITHUB_STEP_SUMMARY"), env.get("GITHUB_OUTPUT")
+        workspace,
+        env.get("HUMANJUDGE_SARIF", "").strip(),
+        env.get("HUMANJUDGE_REPORT", "").strip(),
+        env.get("GITHUB_STEP_SUMMARY"),
+        env.get("GITHUB_OUTPUT"),
     )
     base_sha = env.get("HUMANJUDGE_BASE", "").strip()
     config_from = env.get("HUMANJUDGE_CONFIG_FROM", "").strip() or "base"
@@ -215,31 +233,78 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
     if options.verbose:
         print(report.notes["configuration"], file=sys.stderr)
     sys.stdout.write(render(result))
-    if report.sarif:
-        report.write_sarif(result)
-    target = env.get("HUMANJUDGE_REPORT", "").strip()
-    if target:
-        report.notes["judgments"] = _judgments(paths, options, result, workspace / target)
     failed = result.errors or (options.strict and result.warnings)
-    return report.finish(result, 1 if failed else 0)
+    code = 1 if failed else 0
+    if report.sarif:
+        why = report.write_sarif(result)
+        if why:  # asked for and not written: the step fails, whatever the data say
+            return report.finish(result, 2, f"no SARIF file: {why}")
+    if report.report:
+        report.notes["judgments"] = _judgments(paths, options, result, report, report.report)
+    return report.finish(result, code)
 
 
-def _judgments(paths: Sequence[str], options: Options, result: Result, target: Path) -> str:
+def _judgments(paths: Sequence[str], options: Options, result: Result, report: _Report, target: str) -> str:
     """Write the HTML report of the checked datasets to `target`, and return the job summary's
-    table per question. A report that cannot be made is a warning: validation stands."""
+    table per question. A report that cannot be made is a warning: validation stands, and
+    nothing is uploaded (the upload takes the path from the step's outputs, set only here)."""
     try:
         from ...judgments import datasets
         from ...judgments.html import write_report
         from ...report.github import questions_table
 
-        target.parent.mkdir(parents=True, exist_ok=True)
         views = datasets(list(paths), kind=options.kind, skip_unknown=True)
-        found = write_report(result, views, target, samples=200)
-    except Exception as exc:  # matplotlib missing, a file that cannot be written: say so, go on
-        print(f"::warning title=humanjudge::{escape_data(f'no report: {exc}')}")
+        path = report.workspace / target
+        prepare_in(report.workspace, path)
+        found = write_report(result, views, path, samples=200)  # through write_atomic, as write_in
+        report.written["report"] = target
+        why = ""
+    except Exception as exc:  # matplotlib missing, data the report cannot draw: say so, go on
+        why = str(exc) or repr(exc)  # what was at the path is removed by finish()
+    if why:
+        print(f"::warning title=humanjudge::{escape_data(f'no report: {why}')}")
         return ""
-    print(f"Report written to {target.name}")
-    return questions_table(found)
+    print(f"Report written to {Path(target).name}")
+    return clip(questions_table(found), NOTE_BUDGET, "the table")
+
+
+def write_in(workspace: Path, target: Path, data: bytes) -> None:
+    """Write a file of the step's (SARIF, the report) inside the workspace, as the commands write
+    theirs: whole or not at all, never to a device, a FIFO, a folder or through a link, and never
+    outside the workspace, also through a folder of the path that is a link out of it (checked
+    before any folder is made)."""
+    prepare_in(workspace, target)
+    write_atomic(target, data, within=workspace.resolve())
+
+
+def prepare_in(workspace: Path, target: Path) -> None:
+    """Make the folder of `target` when it lies inside the workspace, links resolved."""
+    if not target.parent.resolve().is_relative_to(workspace.resolve()):
+        raise WriteError(f"{display(target, workspace)} leads outside the workspace")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteError(f"cannot make the folder of {display(target, workspace)}: {exc.strerror or exc}") from None
+
+
+def display(target: Path, workspace: Path) -> str:
+    try:
+        return target.relative_to(workspace).as_posix()
+    except ValueError:
+        return str(target)
+
+
+def _cleared(target: Path) -> str:
+    """Remove what is at `target` when it is a file or a link (never followed); say what was done."""
+    if not os.path.lexists(target):
+        return ""
+    if target.is_symlink() or target.is_file():
+        try:
+            target.unlink()
+        except OSError as exc:
+            return f": what is at {target.name} could not be removed ({exc.strerror or exc})"
+        return f": what was at {target.name} before (not this run's) was removed"
+    return f": what is at {target.name} is not a file and was left alone (nothing is uploaded)"
 
 
 def _pull_request_paths(changes: Changes, head_config: bool) -> tuple[list[str], str]:
