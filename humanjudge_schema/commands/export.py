@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -129,13 +130,15 @@ def _unknown(output: Path) -> str:
 
 def check_output(output: Path, found: Sequence[Unit], force: bool, refused_name: str | None = None) -> None:
     """Refuse, before any work, a target that cannot or must not be written: in a folder that is
-    not there, a link, what is not a regular file, one of the files of the datasets `found`
+    not there or not writable, a link, what is not a regular file, one of the files of the datasets `found`
     (writing.check_target), a name the command writes no such file under (`refused_name` says
     why), or an existing file without --force."""
     from ..writing import WriteError, check_target
 
     if not output.parent.is_dir():
         fail(f"cannot write {output}: {output.parent} is not a folder")
+    if not os.access(output.parent, os.W_OK | os.X_OK):
+        fail(f"cannot write {output}: no permission to write in {output.parent}")
     try:
         check_target(output, [f for unit in found for f in unit.files])
     except WriteError as exc:
