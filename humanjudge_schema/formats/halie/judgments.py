@@ -89,7 +89,19 @@ def judgments(unit: Unit) -> Judgments:
     tables = [] if task is None else [t for f in unit.files if (t := _table(f, task, headers)) is not None]
     dataset = display_path(unit.root)
     questions = {name: q for t in tables for name, q in t.questions.items()}
-    return Judgments("halie", dataset, partial(_rows, tables, dataset), questions)
+    why = partial(_why_none, unit, task, tables)
+    return Judgments("halie", dataset, partial(_rows, tables, dataset), questions, none=why)
+
+
+def _why_none(unit: Unit, task: str | None, tables: list[_Table]) -> str:
+    if task is None:
+        return "its task cannot be recognised from the headers of its CSV files (humanjudge validate says why)"
+    if tables:
+        return f"no answered cell in {', '.join(sorted(t.path.name for t in tables))}"
+    survey = unit.file(SURVEY)
+    if survey is None:
+        return f"no {SURVEY}, and the {task} task's {EVENTS} holds no judgments"
+    return f"{SURVEY} has no column of a question" if read_header(survey) else f"{SURVEY} has no header row"
 
 
 def _table(path: Path, task: str, headers: dict[str, list[str]]) -> _Table | None:

@@ -45,7 +45,17 @@ def judgments(unit: Unit) -> Judgments:
     each call of `rows()`; a tasks file that is missing or cannot be read gives no rows."""
     dataset = display_path(unit.root)
     limit = discover(unit.root).option("study1", "max-decompressed-bytes")  # read as validate reads it
-    return Judgments("study1", dataset, partial(_rows, unit.file(TASKS), dataset, limit), dict(QUESTIONS))
+    tasks = unit.file(TASKS)
+    return Judgments(
+        "study1", dataset, partial(_rows, tasks, dataset, limit), dict(QUESTIONS), none=partial(_why_none, unit)
+    )
+
+
+def _why_none(unit: Unit) -> str:
+    if unit.file(TASKS) is None:
+        others = ", ".join(sorted(f.name for f in unit.files))
+        return f"no {TASKS}, the file of the ratings" + (f" (only {others})" if others else "")
+    return f"no record of {TASKS} is a rating of a topic by a worker (humanjudge validate says why)"
 
 
 def _rows(path: Path | None, dataset: str, limit: int) -> Iterator[Judgment]:
