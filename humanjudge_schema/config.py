@@ -6,6 +6,7 @@ from __future__ import annotations
 import fnmatch
 import functools
 import os
+import stat
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -201,9 +202,24 @@ def parse_config(table: dict[str, Any], source: Path) -> Config:
     )
 
 
+CONFIG_BYTES = 4 * 1024 * 1024  # a configuration file at most: real ones are a few hundred bytes
+
+
+def _read(path: Path) -> str:
+    """A configuration file's text; a FIFO, a device or a file larger than CONFIG_BYTES (a link to
+    /dev/zero or to a log, in a pull request) is refused unread."""
+    with open(path, "rb", opener=lambda p, flags: os.open(p, flags | getattr(os, "O_NONBLOCK", 0))) as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(f"{path.name} is not a regular file")
+        if info.st_size > CONFIG_BYTES:
+            raise OSError(f"{info.st_size:,} bytes, more than a configuration file holds ({CONFIG_BYTES:,})")
+        return f.read(CONFIG_BYTES + 1).decode("utf-8")
+
+
 def load_file(path: Path) -> Config:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(_read(path))
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
@@ -217,10 +233,10 @@ def load_file(path: Path) -> Config:
 def _find_in(folder: Path) -> Path | None:
     for name in ("humanjudge.toml", "pyproject.toml"):
         candidate = folder / name
-        if candidate.is_file():
+        if candidate.exists():  # a FIFO or a device under the name is refused by load_file, not passed over
             if name == "pyproject.toml":
                 try:
-                    tool = tomllib.loads(candidate.read_text(encoding="utf-8")).get("tool", {})
+                    tool = tomllib.loads(_read(candidate)).get("tool", {})
                 except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
                     return candidate  # let load_file report it
                 if "humanjudge" not in tool:

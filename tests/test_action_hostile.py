@@ -208,3 +208,29 @@ def test_a_two_megabyte_configuration_line_keeps_the_summary_small(pull_request:
     text = runner.summary()
     assert len(text.encode()) < SUMMARY_LIMIT
     assert "more characters" in text and "**9 errors, 0 warnings in 5 files.**" in text
+
+
+# --- configuration files ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo", "huge"])
+def test_a_configuration_file_that_is_no_file_or_too_large_is_refused_unread(tmp_path: Path, kind: str) -> None:
+    shutil.copytree(EXAMPLES / "valid", tmp_path / "exp")
+    config = tmp_path / "exp" / ("pyproject.toml" if kind == "huge" else "humanjudge.toml")
+    if kind == "device":
+        config.symlink_to("/dev/zero")
+    elif kind == "fifo":
+        os.mkfifo(config)
+    else:
+        config.write_text("[tool.humanjudge]\nignore = ['" + "a" * 5_000_000 + "']\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "humanjudge_schema", "validate", "exp"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    why = "more than a configuration file holds" if kind == "huge" else "is not a regular file"
+    assert proc.stderr.startswith(f"humanjudge: {config}: cannot read: ") and why in proc.stderr
+    assert proc.stderr.count("\n") == 1
