@@ -36,8 +36,8 @@ force_option = click.option("--force", is_flag=True, help="Overwrite the file -o
     "--to",
     "to",
     type=click.Choice(FORMATS),
-    help="Output format. Default: the extension of -o (.csv, .jsonl, .parquet), else csv. Parquet needs "
-    "pyarrow: pip install 'humanjudge-schema[parquet]'.",
+    help="Output format. Default: the extension of -o (.csv, .jsonl, .parquet; any other is refused), csv "
+    "without one. Parquet needs pyarrow: pip install 'humanjudge-schema[parquet]'.",
 )
 @click.option(
     "-o",
