@@ -60,7 +60,9 @@ def views(found: Iterable[Unit | Dataset]) -> Iterator[Judgments]:
     for item in found:
         unit, told = (item.unit, item.told) if isinstance(item, Dataset) else (item, None)
         view = catalog.get(unit.family).view(unit)
-        if view is None:
+        if view is None:  # a plug-in's reader that gives nothing
+            if told is not None:
+                told(unit, f"the {unit.family} format's reader gives no view of it")
             continue
         view.files = unit.files
         if told is None:
