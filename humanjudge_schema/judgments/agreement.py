@@ -17,8 +17,8 @@ import math
 import random
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
-from itertools import accumulate, compress, pairwise
-from operator import mul
+from itertools import accumulate, compress, pairwise, repeat
+from operator import mul, sub
 from typing import Any, Literal, TypedDict
 
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
@@ -27,7 +27,7 @@ LEVELS: tuple[Level, ...] = ("nominal", "ordinal", "interval", "ratio")
 
 class NumericSummary(TypedDict):
     mean: float
-    sd: float | None  # sample standard deviation; None for a single judgment
+    sd: float | None  # sample standard deviation; None for a single judgment, or beyond the largest double
     min: float
     max: float
 
@@ -120,9 +120,14 @@ class Tally:
         if not total or not all(_number(v) for v in total):
             return None
         n = self._judgments
-        mean = math.fsum(x * k for x, k in total.items()) / n
-        sd = math.sqrt(math.fsum(k * (x - mean) ** 2 for x, k in total.items()) / (n - 1)) if n > 1 else None
-        return {"mean": mean, "sd": sd, "min": min(total), "max": max(total)}
+        e = _exponent(total)  # values near the largest double: computed halved (see _scaled)
+        xs = _scaled(list(total))
+        mean = math.fsum(x * k for x, k in zip(xs, total.values(), strict=True)) / n
+        sd = None
+        if n > 1:
+            sd = math.sqrt(math.fsum(k * (x - mean) ** 2 for x, k in zip(xs, total.values(), strict=True)) / (n - 1))
+        # the mean lies between the least and the largest value: back at their scale, it is a double
+        return {"mean": math.ldexp(mean, e), "sd": _unscaled(sd, e), "min": min(total), "max": max(total)}
 
 
 def _nth(sizes: list[tuple[int, int]], index: int) -> int:
@@ -242,22 +247,53 @@ class _Pairable:
         for shape in shapes:
             entries = sorted((index[v], n) for v, n in shape.items())
             self.entries.append(([i for i, _ in entries], [n for _, n in entries], sum(shape.values())))
+        self.sizes = [m for _, _, m in self.entries]
+        # Interval and ratio alpha do not change when every value is multiplied by one number:
+        # values near the largest double are computed halved enough times that no square, sum or
+        # difference of them overflows (`_scaled`); other values are computed as they are.
+        self.numbers = _scaled(self.values) if level in ("interval", "ratio") else self.values
         # At every level but ordinal, the distance between two values does not depend on the
         # data, so the disagreement of each profile is one number.
         self.observed = [] if level == "ordinal" else [self._observed(p) for p in range(len(shapes))]
         if level == "interval":
             self._moments()
+        elif level == "nominal":
+            self._shared_sums()
         else:
-            self._running_sums()
+            self._running_sums(range(len(self.values)))
 
-    def _running_sums(self) -> None:
-        """Every (value, count, profile) of the profiles sorted by value, so that a sample's
-        marginals are differences of one running sum over them, made in C."""
-        flat = sorted((i, n, p) for p, (idx, ns, _) in enumerate(self.entries) for i, n in zip(idx, ns, strict=True))
+    def _running_sums(self, kept: Iterable[int]) -> None:
+        """Every (value, count, profile) of the profiles sorted by value, for the values `kept`
+        (indices, in order), so that a sample's marginals of them are differences of one running
+        sum, made in C."""
+        kept = list(kept)
+        wanted = set(kept)
+        flat = sorted(
+            (i, n, p)
+            for p, (idx, ns, _) in enumerate(self.entries)
+            for i, n in zip(idx, ns, strict=True)
+            if i in wanted
+        )
         self.flat_counts = [n for _, n, _ in flat]
         self.flat_profiles = [p for _, _, p in flat]
         ends = Counter(i for i, _, _ in flat)
-        self.bounds = list(pairwise(accumulate((ends[i] for i in range(len(self.values))), initial=0)))
+        self.bounds = list(pairwise(accumulate((ends[i] for i in kept), initial=0)))
+        self.starts = [start for start, _ in self.bounds]
+        self.ends = [end for _, end in self.bounds]
+
+    def _shared_sums(self) -> None:
+        """Nominal: a sample's expected disagreement needs its number of values and the sum of
+        their squared marginals. A value that only one profile holds has the marginal w_p n, so
+        such values are summed per profile (`private_squares`, `private_values`) and only the
+        values several profiles share go through the running sums: a sample costs work in
+        proportion to the profiles and the shared entries, not to the distinct values (100,000
+        labels, each of one item, are 100,000 values and far fewer profiles)."""
+        holders = Counter(i for idx, _, _ in self.entries for i in idx)
+        self._running_sums(i for i in range(len(self.values)) if holders[i] > 1)
+        self.private_squares = [
+            sum(n * n for i, n in zip(idx, ns, strict=True) if holders[i] == 1) for idx, ns, _ in self.entries
+        ]
+        self.private_values = [sum(holders[i] == 1 for i in idx) for idx, _, _ in self.entries]
 
     def _moments(self) -> None:
         """Interval: the expected disagreement of a sample needs only its number of values and
@@ -266,8 +302,7 @@ class _Pairable:
         difference of the two sums loses no precision. A sample then costs a few sums over the
         profiles, not one over every (profile, value). Also kept: whether a profile holds two
         values or more, else its one value, to tell a sample of one value (no alpha)."""
-        profiles = [([self.values[i] for i in idx], ns, m) for idx, ns, m in self.entries]
-        self.sizes = [m for _, _, m in profiles]
+        profiles = [([self.numbers[i] for i in idx], ns, m) for idx, ns, m in self.entries]
         total = sum(map(mul, self.weights, self.sizes))
         weighted = (w * n * x for w, (xs, ns, _) in zip(self.weights, profiles, strict=True) for x, n in zip(xs, ns))  # noqa: B905
         centre = math.fsum(weighted) / total if total else 0.0
@@ -282,7 +317,7 @@ class _Pairable:
         idx, ns, m = self.entries[profile]
         if self.level == "nominal":
             return (m * m - sum(n * n for n in ns)) / (m - 1)
-        xs = [self.values[i] for i in idx]
+        xs = [self.numbers[i] for i in idx]
         if self.level == "interval":
             mean = math.fsum(map(mul, xs, ns)) / m
             return 2 * m * math.fsum(n * (x - mean) ** 2 for x, n in zip(xs, ns, strict=True)) / (m - 1)
@@ -294,20 +329,18 @@ class _Pairable:
         return math.fsum(pairs) / (m - 1)
 
     def draw(self, rng: random.Random) -> list[int]:
-        """How many items of each profile a resample of the items holds."""
-        weights = [0] * len(self.weights)
-        for profile in rng.choices(self.population, k=len(self.population)):
-            weights[profile] += 1
-        return weights
+        """How many items of each profile a resample of the items holds (counted in C)."""
+        drawn = Counter(rng.choices(self.population, k=len(self.population)))
+        return list(map(drawn.get, range(len(self.weights)), repeat(0)))
 
     def estimate(self, weights: list[int]) -> float | None:
         """Alpha of a sample that holds `weights[p]` items of profile p."""
         if self.level == "interval":
             return self._interval(weights)
-        picked = map(weights.__getitem__, self.flat_profiles)
-        running: list[int] = list(accumulate(map(mul, picked, self.flat_counts), initial=0))
-        marginals = [running[end] - running[start] for start, end in self.bounds]
-        present = [(x, n) for x, n in zip(self.values, marginals, strict=True) if n]
+        marginals = self._marginals(weights)
+        if self.level == "nominal":
+            return self._nominal(weights, marginals)
+        present = [(x, n) for x, n in zip(self.numbers, marginals, strict=True) if n]
         if len(present) < 2:
             return None
         total = sum(marginals)
@@ -327,6 +360,26 @@ class _Pairable:
         if expected <= 0:
             return None
         return 1 - (total - 1) * observed / expected
+
+    def _marginals(self, weights: list[int]) -> list[int]:
+        """How often a sample holds each value of the running sums (`_running_sums`)."""
+        picked = map(weights.__getitem__, self.flat_profiles)
+        running: list[int] = list(accumulate(map(mul, picked, self.flat_counts), initial=0))
+        return list(map(sub, map(running.__getitem__, self.ends), map(running.__getitem__, self.starts)))
+
+    def _nominal(self, weights: list[int], shared: list[int]) -> float | None:
+        """Nominal alpha of a sample from the marginals of the shared values and the private
+        sums of its profiles (`_shared_sums`): n(n-1)D_e = n^2 - sum n_c^2, in integers."""
+        present = len(shared) - shared.count(0) + sum(compress(self.private_values, weights))
+        if present < 2:
+            return None
+        total = sum(map(mul, weights, self.sizes))
+        squares = sum(map(mul, shared, shared)) + sum(map(mul, map(mul, weights, weights), self.private_squares))
+        expected = float(total * total - squares)
+        if expected <= 0:
+            return None
+        observed = math.fsum(map(mul, weights, self.observed))
+        return float(1 - (total - 1) * observed / expected)
 
     def _interval(self, weights: list[int]) -> float | None:
         """Interval alpha from the moments (`_moments`): n(n-1)D_e = 2 (n sum x^2 - (sum x)^2)."""
@@ -351,28 +404,47 @@ class _Pairable:
 
 
 def _expected(level: Level, present: list[tuple[Any, int]], total: int) -> float:
-    """The sum over values c, k of n_c n_k delta_ck, that is n (n - 1) D_e."""
-    if level == "nominal":
-        return float(total * total - sum(n * n for _, n in present))
-    if level == "interval":
-        mean = math.fsum(x * n for x, n in present) / total
-        return 2 * total * math.fsum(n * (x - mean) ** 2 for x, n in present)
+    """Ratio: the sum over values c, k of n_c n_k delta_ck, that is n (n - 1) D_e (the other
+    levels have closed forms: `_nominal`, `_interval`, the ordinal midranks)."""
     return 2 * math.fsum(nc * nk * _ratio(c, k) for a, (c, nc) in enumerate(present) for k, nk in present[a + 1 :])
-
-
-def _nominal(c: Any, k: Any) -> float:
-    return float(c != k)
-
-
-def _interval(c: Any, k: Any) -> float:
-    return float((c - k) ** 2)
 
 
 def _ratio(c: Any, k: Any) -> float:
     return float(((c - k) / (c + k)) ** 2) if c + k else 0.0
 
 
-_DELTAS = {"nominal": _nominal, "interval": _interval, "ratio": _ratio}
+# Numbers up to this magnitude are computed as they are: their squares, times any count of
+# judgments, stay far below the largest double (about 2 ** 1024).
+_LARGE = 2.0**400
+
+
+def _exponent(values: Iterable[Any]) -> int:
+    """0 when every value is at most _LARGE in magnitude; else the power of two that brings the
+    largest below 1 (halving by a power of two is exact, so the values keep their digits)."""
+    largest = max(map(abs, values), default=0)
+    if largest <= _LARGE:
+        return 0
+    try:
+        return math.frexp(float(largest))[1]
+    except OverflowError:  # an integer beyond any double, from the Python API
+        raise ValueError("values too large to compare: beyond the largest double") from None
+
+
+def _unscaled(value: float | None, e: int) -> float | None:
+    """A figure computed on values halved by `_exponent`, at their scale; None beyond the
+    largest double (a spread of values near it can be)."""
+    if value is None or not e:
+        return value
+    try:
+        return math.ldexp(value, e)
+    except OverflowError:
+        return None
+
+
+def _scaled(values: list[Any]) -> list[Any]:
+    """The values halved by `_exponent`, or the values themselves when they are not too large."""
+    e = _exponent(values)
+    return values if not e else [math.ldexp(float(v), -e) for v in values]
 
 
 def _domain(values: list[Any], level: Level, order: Sequence[Hashable] | None) -> list[Any]:
