@@ -20,7 +20,7 @@ from click.testing import CliRunner, Result
 from humanjudge_schema import progress
 from humanjudge_schema.commands import cli
 
-from .conftest import ROOT
+from .conftest import CASES, ROOT
 from .helpers import tiny_dataset
 
 EXAMPLES = ROOT / "examples"
@@ -298,3 +298,17 @@ def test_the_all_extra_installs_what_every_command_may_need() -> None:
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert set(extras["all"]) == {*extras["report"], *extras["parquet"], *extras["pandas"]}
     assert any(dep.startswith("pandas") for dep in extras["all"])
+
+
+def test_stats_text_escapes_control_characters_in_names(tmp_path: Path) -> None:
+    data = json.loads((CASES / "textjudge" / "valid" / "rounded-means" / "dataset.json").read_text())
+    hostile = "flu\x1b[2K\rency\n  faked  row\u202e"
+    data["annotations"][0]["metric"] = hostile
+    for instance in data["instances"]:
+        instance["annotations"][hostile] = instance["annotations"].pop("fluency")
+    (tmp_path / "data.json").write_text(json.dumps(data))
+    result = CliRunner().invoke(cli, ["stats", str(tmp_path / "data.json")])
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.output and "\r" not in result.output and "\u202e" not in result.output
+    assert "flu\\x1b[2K\\rency\\n  faked  row\\u202e" in result.output
+    assert not any(line.startswith("  faked") for line in result.output.splitlines())

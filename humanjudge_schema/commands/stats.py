@@ -47,11 +47,14 @@ def stats(paths: tuple[Path, ...], fmt: str, kind: str | None, samples: int, see
 
 
 def _text(found: list[dict[str, Any]]) -> str:
+    """The human-readable table. Names and messages come from the data: every control character
+    in them is written as an escape, as `validate` writes them, so a name cannot start a line of
+    its own or rewrite the one it is on."""
     from ..finding import escape_control
 
     lines: list[str] = []
     for ds in found:
-        lines.append(f"{ds['dataset']} ({ds['format']})")
+        lines.append(f"{escape_control(ds['dataset'])} ({escape_control(ds['format'])})")
         header = ("question", "level", "items", "judgments", "raters/item", "alpha", "95% interval")
         rows = [header] + [_row(q) for q in ds["questions"]]
         widths = [max(len(r[k]) for r in rows) for k in range(len(header))]
@@ -62,17 +65,20 @@ def _text(found: list[dict[str, Any]]) -> str:
             lines.append("  no judgments")
         for q in ds["questions"]:  # why a question has no alpha, when its values say why
             if q.get("note"):
-                lines.append(f"  {q['question']}: no alpha: {escape_control(q['note'])}")
+                lines.append(f"  {escape_control(str(q['question']))}: no alpha: {escape_control(q['note'])}")
         for flag in ds["quality"]:
             at = f"{flag['file']}:{flag['line']}" if flag["line"] else flag["file"]
-            lines.append(f"  {flag['code']}: {flag['message']} ({at}, {flag['pointer']})")
+            said = f"  {flag['code']}: {flag['message']} ({at}, {flag['pointer']})"
+            lines.append(escape_control(said))
         lines.append("")
     return "\n".join(lines) + ("\n" if lines else "No datasets.\n")
 
 
 def _row(q: dict[str, Any]) -> tuple[str, ...]:
+    from ..finding import escape_control
     from ..judgments.stats import interval_text, raters_text
 
     alpha = "-" if q["alpha"] is None else f"{q['alpha']:.3f}"
     per_item, ci = raters_text(q, "/") or "-", interval_text(q) or "-"
-    return (q["question"], q["level"] or "-", str(q["items"]), str(q["judgments"]), per_item, alpha, ci)
+    question = escape_control(str(q["question"]))
+    return (question, q["level"] or "-", str(q["items"]), str(q["judgments"]), per_item, alpha, ci)
