@@ -241,3 +241,36 @@ def test_the_real_datasets_without_judgments(monkeypatch: pytest.MonkeyPatch) ->
         f"humanjudge: {pointer}: no judgments: a Git LFS pointer, {LFS}",
         f"humanjudge: no judgments in {mean_only}, {example}, {pointer}",
     ]
+
+
+def _instances(instances: list[object] | None) -> dict[str, object]:
+    data = tiny_dataset("Is it ok? {{ instance }}")
+    if instances is None:
+        del data["instances"]
+    else:
+        data["instances"] = instances
+    return data
+
+
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [
+        (_instances([]), "no instances"),
+        (_instances(None), "no instances array (humanjudge validate lists the schema errors)"),
+        (
+            _instances([{"id": 1, "instance": "x", "annotations": {"ok": {"individual_human_scores": [{"a": 1}]}}}]),
+            "every individual score is an object or an array (humanjudge validate lists the schema errors)",
+        ),
+        (_instances([{"id": 1, "instance": "x", "annotations": {}}]), "no instance holds individual_human_scores"),
+        ('{"dataset": "cut short", "instances": [', "the file is not JSON (1 error; humanjudge validate lists them)"),
+    ],
+    ids=["no-instances", "no-instances-array", "objects-for-scores", "no-scores", "not-json"],
+)
+def test_what_a_textjudge_file_without_scores_holds_instead(here: Path, content: object, why: str) -> None:
+    (here / "data.json").write_text(content if isinstance(content, str) else json.dumps(content))
+    result = _invoke("stats", "data.json")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"humanjudge: data.json: no judgments: {why}",
+        "humanjudge: no judgments in data.json",
+    ]

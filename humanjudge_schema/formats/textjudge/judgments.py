@@ -48,6 +48,7 @@ class _Seen:
         self.unread: str | None = "the file was not read"
         self.instances: int | None = None  # None: no instances array
         self.aggregates: set[str] = set()
+        self.unscored = False  # a list of individual scores none of which is a score
 
     def why(self) -> str | None:
         if self.unread is not None:
@@ -56,6 +57,8 @@ class _Seen:
             return "no instances array (humanjudge validate lists the schema errors)"
         if not self.instances:
             return "no instances"
+        if self.unscored:
+            return "every individual score is an object or an array (humanjudge validate lists the schema errors)"
         if self.aggregates:
             return f"only aggregates stored ({', '.join(sorted(self.aggregates))}) and no individual scores"
         return "no instance holds individual_human_scores"
@@ -126,7 +129,7 @@ def _batches(path: Path, limit: int, seen: _Seen) -> Iterator[Batch]:
         return
     top, runs = found
     seen.instances = 0 if isinstance(top.get("instances"), list) else None
-    seen.aggregates = set()
+    seen.aggregates, seen.unscored = set(), False
     dataset = file = display_path(path)
     same = {"format": "textjudge", "dataset": dataset, "option": "", "file": file, "line": None}
     for instances, offset in runs:
@@ -155,6 +158,7 @@ def _batches(path: Path, limit: int, seen: _Seen) -> Iterator[Batch]:
                     places = [j for j, x in enumerate(listed) if not isinstance(x, (dict, list))]
                     listed = [listed[j] for j in places]
                     texts, n = map(str, places), len(places)
+                    seen.unscored |= not n
                 base = f"/instances/{i}/annotations/{escape_token(metric)}/individual_human_scores/"
                 items.extend(repeat(item, n))
                 raters.extend(places)
