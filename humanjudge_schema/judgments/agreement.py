@@ -189,8 +189,17 @@ def bootstrap(
         return None
     rng = random.Random(seed)
     estimates = []
+    # A few items have few distinct resamples: each is computed once (a question of five items
+    # has 126, drawn a thousand times).
+    alike: dict[tuple[int, ...], float | None] | None = {} if len(pairable.weights) <= _FEW else None
     for _ in range(samples):
-        estimate = pairable.estimate(pairable.draw(rng))
+        weights = pairable.draw(rng)
+        if alike is None:
+            estimate = pairable.estimate(weights)
+        elif (key := tuple(weights)) in alike:
+            estimate = alike[key]
+        else:
+            estimate = alike[key] = pairable.estimate(weights)
         if estimate is not None:
             estimates.append(estimate)
     if not estimates:
@@ -198,6 +207,11 @@ def bootstrap(
     estimates.sort()
     tail = (1 - confidence) / 2
     return _quantile(estimates, tail), _quantile(estimates, 1 - tail)
+
+
+# Profiles (or items) up to which a bootstrap remembers the alpha of each resample, and a resample
+# is counted without a Counter.
+_FEW = 16
 
 
 def _quantile(ordered: list[float], q: float) -> float:
@@ -329,9 +343,15 @@ class _Pairable:
         return math.fsum(pairs) / (m - 1)
 
     def draw(self, rng: random.Random) -> list[int]:
-        """How many items of each profile a resample of the items holds (counted in C)."""
-        drawn = Counter(rng.choices(self.population, k=len(self.population)))
-        return list(map(drawn.get, range(len(self.weights)), repeat(0)))
+        """How many items of each profile a resample of the items holds (many counted in C)."""
+        drawn = rng.choices(self.population, k=len(self.population))
+        if len(drawn) > _FEW:
+            counted = Counter(drawn)
+            return list(map(counted.get, range(len(self.weights)), repeat(0)))
+        weights = [0] * len(self.weights)
+        for profile in drawn:
+            weights[profile] += 1
+        return weights
 
     def estimate(self, weights: list[int]) -> float | None:
         """Alpha of a sample that holds `weights[p]` items of profile p."""

@@ -9,6 +9,7 @@ whole.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 from typing import Any
 
@@ -72,9 +73,16 @@ def _question(name: str, q: Question, samples: int, seed: int, values: bool) -> 
                 out["alpha_ci"] = None if ci is None else list(ci)
         except ValueError as exc:  # values that do not suit the level: say so, compute nothing
             out["note"] = str(exc)
+        if not _finite(out["alpha"], *(out["alpha_ci"] or ())):  # no NaN or Infinity in the JSON
+            out["alpha"] = out["alpha_ci"] = None
+            out["note"] = "values too large to compare"
     if values:
         out["values"] = list(tally.distribution().items())
     return out
+
+
+def _finite(*figures: float | None) -> bool:
+    return all(x is None or math.isfinite(x) for x in figures)
 
 
 def _distribution(tally: Tally, level: Level | None) -> dict[str, Any]:
