@@ -1,6 +1,12 @@
 """The `humanjudge` command line: every command in one place, each a call into the library, and
 every way one can fail ends in a one-line message and exit code 2.
 
+Standard output too: as the console command, a write to it that fails (a full disk, /dev/full,
+`>&-`) is `humanjudge: cannot write to standard output: <reason>` and exit code 2; a reader that
+goes away (`| head -1`) ends the command quietly with 141, as SIGPIPE ends Unix tools. A stop
+(Ctrl-C, or SIGTERM and SIGHUP during a write, see writing.open_atomic) is one line and 128 + the
+signal's number: 130 and 143.
+
 The commands that apply to every format are modules of this package; a format's own commands
 (the TextJudge format's `render`) are named by its declaration (catalog.Format.commands) and
 looked up only when asked for, so that starting `humanjudge validate` reads no catalog.
@@ -8,7 +14,10 @@ looked up only when asked for, so that starting `humanjudge validate` reads no c
 
 from __future__ import annotations
 
+import errno
+import io
 import os
+import signal
 import sys
 from typing import Any, NoReturn
 
@@ -35,6 +44,12 @@ class _Commands(click.Group):
         if found is not None:
             return found
         return _format_commands().get(cmd_name)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as exc:  # click would print "Aborted!" and exit 1
+            raise _Stopped(getattr(exc, "signum", signal.SIGINT)) from None
 
 
 def _format_commands() -> dict[str, click.Command]:
@@ -67,6 +82,86 @@ for _command in (validate, export, stats, report, formats, rules, aggregate, sch
     cli.add_command(_command)
 
 
+class _Stopped(Exception):
+    """Ctrl-C, or a signal writing.open_atomic turned into an exception: the command stops."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop(signum: int) -> NoReturn:
+    message = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
+    click.echo(f"humanjudge: {message}", err=True)
+    sys.exit(128 + signum)
+
+
+class _StdoutFailed(Exception):
+    """A write to standard output failed. Only the console command's standard output raises it,
+    so that main tells it apart from any other error (an OSError says nothing of its file)."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error.errno, error.strerror)
+        self.errno = error.errno
+        self.strerror = error.strerror or str(error)
+
+
+class _Stdout(io.RawIOBase):
+    """File descriptor 1 (None when the command started with it closed) as the console command
+    writes to it: the first failed write raises _StdoutFailed, and what is written after it is
+    dropped, so that the flush at exit does not report it again."""
+
+    def __init__(self, fd: int | None) -> None:
+        super().__init__()
+        self._fd = fd
+        self._failed = False
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        if self._fd is None:
+            raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+        return self._fd
+
+    def isatty(self) -> bool:
+        return self._fd is not None and os.isatty(self._fd)
+
+    def write(self, data: Any) -> int:
+        size = memoryview(data).nbytes
+        if self._failed:
+            return size
+        try:
+            return os.write(self.fileno(), data)
+        except OSError as exc:
+            self._failed = True
+            raise _StdoutFailed(exc) from None
+
+
+def _guard_stdout() -> None:
+    """Put standard output behind _Stdout, keeping its encoding and line buffering (buffered even
+    under PYTHONUNBUFFERED: every command flushes what it writes); an output stream that is not a
+    plain file (a test's capture) is left as it is."""
+    out = sys.stdout
+    if out is None:
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(_Stdout(None)), encoding="utf-8")
+        return
+    if not isinstance(out, io.TextIOWrapper) or not isinstance(out.buffer, (io.BufferedWriter, io.FileIO)):
+        return
+    try:
+        fd = out.fileno()
+        out.flush()
+    except (OSError, ValueError):
+        return
+    sys.stdout = io.TextIOWrapper(
+        io.BufferedWriter(_Stdout(fd), buffer_size=1 << 16),
+        encoding=out.encoding,
+        errors=out.errors,
+        line_buffering=out.line_buffering,
+        write_through=out.write_through,
+    )
+
+
 def _exit_now(code: object) -> NoReturn:
     """Exit like sys.exit(code) without freeing the heap: flush the output, then os._exit."""
     status = code if isinstance(code, int) else (0 if code is None else 1)
@@ -81,16 +176,29 @@ def _exit_now(code: object) -> NoReturn:
 
 
 def main(argv: list[str] | None = None) -> Any:
+    console = argv is None
+    if console:
+        _guard_stdout()
     try:
-        return cli.main(args=argv, prog_name="humanjudge")
+        try:
+            return cli.main(args=argv, prog_name="humanjudge")
+        finally:
+            if console and sys.stdout is not None:
+                sys.stdout.flush()  # a failure to write the end of the output is reported, too
     except SystemExit as exc:
-        if argv is None and PARSED:  # run as the console command, not called from Python
+        if console and PARSED:  # run as the console command, not called from Python
             _exit_now(exc.code)
         raise
-    except KeyboardInterrupt:
-        fail("interrupted")
+    except _Stopped as exc:
+        _stop(exc.signum)
+    except KeyboardInterrupt as exc:  # before or after the command ran
+        _stop(getattr(exc, "signum", signal.SIGINT))
+    except _StdoutFailed as exc:
+        if exc.errno == errno.EPIPE:  # the reader went away: quiet, as SIGPIPE ends Unix tools
+            sys.exit(128 + 13)
+        fail(f"cannot write to standard output: {exc.strerror}")
     except BrokenPipeError:
-        sys.exit(0)
+        sys.exit(128 + 13)
     except Exception as exc:  # the promise: one line and exit 2, never a traceback
         from ..catalog import CatalogError
 
