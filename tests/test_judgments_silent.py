@@ -151,8 +151,7 @@ def test_a_dataset_without_judgments_says_why_and_the_run_stops(
     assert result.exit_code == 2
     lines = [line for line in result.stderr.splitlines() if line.startswith("humanjudge: ")]
     assert lines == [f"humanjudge: {path}: no judgments: {why}", f"humanjudge: no judgments in {path}"]
-    # never an empty table: nothing but export's header line, which goes out before the rows
-    assert result.stdout in ("", "format,dataset,item,rater,question,option,value,file,pointer,line\n")
+    assert result.stdout == ""  # never an empty table, not even export's header line
     assert not (here / "page.html").exists()
 
 
@@ -274,3 +273,14 @@ def test_what_a_textjudge_file_without_scores_holds_instead(here: Path, content:
         f"humanjudge: data.json: no judgments: {why}",
         "humanjudge: no judgments in data.json",
     ]
+
+
+def test_dataframe_without_pandas_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from humanjudge_schema import judgments
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pandas" else real(name, *a))
+    with pytest.raises(ModuleNotFoundError, match=r"pip install 'humanjudge-schema\[pandas\]'"):
+        judgments.dataframe([EXAMPLES / "textjudge" / "valid"])

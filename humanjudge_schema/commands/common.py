@@ -1,13 +1,19 @@
-"""What every command shares: the one-line failure, comma lists, the format option's type, and the
-documents `validate` keeps so that the console command can leave them to the operating system."""
+"""What every command shares: the one-line failure, comma lists, the format option's type, the
+options and the check of -o that export, stats and report share, and the documents `validate`
+keeps so that the console command can leave them to the operating system."""
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
+
+if TYPE_CHECKING:
+    from ..kinds import Unit
 
 
 class FormatName(click.ParamType):  # type: ignore[type-arg]
@@ -113,3 +119,32 @@ class _Told:
 
             named = ", ".join(map(display_path, self.paths)) if len(self.paths) <= 3 else f"the {len(self.paths)} paths"
             fail(f"no judgments in {named}")
+
+
+progress_option = click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar on stderr. Default: only on a terminal, outside CI, for runs over half a second.",
+)
+force_option = click.option("--force", is_flag=True, help="Overwrite the file -o names if it exists.")
+
+
+def check_output(output: Path, found: Sequence[Unit], force: bool, refused_name: str | None = None) -> None:
+    """Refuse, before any work, a target that cannot or must not be written: in a folder that is
+    not there or not writable, a link, what is not a regular file, one of the files of the datasets `found`
+    (writing.check_target), a name the command writes no such file under (`refused_name` says
+    why), or an existing file without --force."""
+    from ..writing import WriteError, check_target
+
+    if not output.parent.is_dir():
+        fail(f"cannot write {output}: {output.parent} is not a folder")
+    if not os.access(output.parent, os.W_OK | os.X_OK):
+        fail(f"cannot write {output}: no permission to write in {output.parent}")
+    try:
+        check_target(output, [f for unit in found for f in unit.files])
+    except WriteError as exc:
+        fail(str(exc))
+    if refused_name is not None:
+        fail(refused_name)
+    if output.exists() and not force:
+        fail(f"{output} exists: use --force to overwrite it")

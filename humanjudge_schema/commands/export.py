@@ -3,31 +3,23 @@
 from __future__ import annotations
 
 import io
-import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import replace
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from .common import FormatName, fail, judged
+from .common import FormatName, check_output, fail, force_option, judged, progress_option
 
 if TYPE_CHECKING:
     from ..judgments.view import Batch
-    from ..kinds import Unit
     from ..progress import Bar
     from ..validation import Result
 
 FORMATS = ("csv", "jsonl", "parquet")  # judgments/export.py writes each
-
-progress_option = click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Show a progress bar on stderr. Default: only on a terminal, outside CI, for runs over half a second.",
-)
-force_option = click.option("--force", is_flag=True, help="Overwrite the file -o names if it exists.")
 
 
 @click.command()
@@ -105,6 +97,8 @@ def export(
 
     datasets: list[int] = []
     rows = _batches(found, on_stderr(progress, "exporting "), datasets)
+    first = next(rows, None)  # read up to the first judgment: a run with none stops (exit 2) before a header is written
+    rows = chain([] if first is None else [first], rows)
     try:
         with paused():  # the batches are millions of containers (gcpause.py)
             n = _write(rows, to, output, [f for unit in found for f in unit.files], formulas=not no_formulas)
@@ -126,27 +120,6 @@ def _format_of(output: Path | None) -> str | None:
 def _unknown(output: Path) -> str:
     known = ", ".join(f".{name}" for name in FORMATS)
     return f"-o {output}: no writer makes {output.suffix} files ({known}); choose one with --to"
-
-
-def check_output(output: Path, found: Sequence[Unit], force: bool, refused_name: str | None = None) -> None:
-    """Refuse, before any work, a target that cannot or must not be written: in a folder that is
-    not there or not writable, a link, what is not a regular file, one of the files of the datasets `found`
-    (writing.check_target), a name the command writes no such file under (`refused_name` says
-    why), or an existing file without --force."""
-    from ..writing import WriteError, check_target
-
-    if not output.parent.is_dir():
-        fail(f"cannot write {output}: {output.parent} is not a folder")
-    if not os.access(output.parent, os.W_OK | os.X_OK):
-        fail(f"cannot write {output}: no permission to write in {output.parent}")
-    try:
-        check_target(output, [f for unit in found for f in unit.files])
-    except WriteError as exc:
-        fail(str(exc))
-    if refused_name is not None:
-        fail(refused_name)
-    if output.exists() and not force:
-        fail(f"{output} exists: use --force to overwrite it")
 
 
 def _findings(result: Result) -> None:

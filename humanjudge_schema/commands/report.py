@@ -7,8 +7,7 @@ from pathlib import Path
 
 import click
 
-from .common import FormatName, bootstrap_options, fail, judged
-from .export import check_output, force_option, progress_option
+from .common import FormatName, bootstrap_options, check_output, fail, force_option, judged, progress_option
 
 SUFFIXES = (".html", ".htm")
 

@@ -9,8 +9,7 @@ from typing import Any
 
 import click
 
-from .common import FormatName, bootstrap_options, fail, judged
-from .export import progress_option
+from .common import FormatName, bootstrap_options, fail, judged, progress_option
 
 
 @click.command()

@@ -131,7 +131,11 @@ def rows(paths: Sequence[Path | str], *, kind: str | None = None) -> Iterator[Ju
 
 
 def dataframe(paths: Sequence[Path | str], *, kind: str | None = None) -> Any:
-    """The judgments as a pandas DataFrame (pandas must be installed)."""
+    """The judgments as a pandas DataFrame (pandas must be installed: the `pandas` extra)."""
+    from .export import missing
+
+    if why := missing("pandas", "pandas", "judgments.dataframe()"):
+        raise ModuleNotFoundError(why, name="pandas")
     import pandas as pd
 
     return pd.DataFrame.from_records(rows(paths, kind=kind), columns=FIELDS)
