@@ -710,3 +710,16 @@ def test_a_report_that_cannot_be_written_leaves_validation_standing(runner: Runn
     assert proc.returncode == 0
     assert "::warning title=humanjudge::no report:" in proc.stdout
     assert "No problems" in proc.stdout
+
+
+def test_the_summary_names_a_dataset_without_judgments(runner: Runner) -> None:
+    pytest.importorskip("matplotlib")
+    ws = runner.workspace
+    shutil.copytree(EXAMPLES / "valid", ws / "exp")
+    shutil.copytree(EXAMPLES / "valid", ws / "means")
+    (ws / "means" / "human_data_ind.json").unlink()
+    proc = runner.validate(HUMANJUDGE_PATHS="exp\nmeans", HUMANJUDGE_REPORT="report.html")
+    assert runner.outputs()["report"] == "report.html", proc.stdout + proc.stderr
+    summary = runner.summary()
+    assert "| <code>exp</code> | goal_confidence | interval |" in summary
+    assert "- <code>means</code>: no judgments: no individual data file human_data_ind.json (only " in summary

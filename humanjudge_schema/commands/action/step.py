@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from ...config import Config, ConfigError, load_file
 from ...finding import Finding
@@ -248,15 +249,24 @@ def _judgments(paths: Sequence[str], options: Options, result: Result, report: _
     """Write the HTML report of the checked datasets to `target`, and return the job summary's
     table per question. A report that cannot be made is a warning: validation stands, and
     nothing is uploaded (the upload takes the path from the step's outputs, set only here)."""
+    from ...readers.files import display_path
+
+    without: list[str] = []  # the datasets that hold no judgment, each with why, as the commands say it
+
+    def told(unit: Any, why: str | None) -> None:
+        if why is not None:
+            without.append(f"- {code_span(display_path(unit.root))}: no judgments: {cell(why)}")
+
     try:
-        from ...judgments import datasets
+        from ...judgments import Dataset, units, views
         from ...judgments.html import write_report
         from ...report.github import questions_table
 
-        views = datasets(list(paths), kind=options.kind, skip_unknown=True)
+        with_view, _ = units(list(paths), kind=options.kind, skip_unknown=True)
         path = report.workspace / target
         prepare_in(report.workspace, path)
-        found = write_report(result, views, path, samples=200)  # through write_atomic, as write_in
+        read = views([Dataset(unit, told) for unit in with_view])
+        found = write_report(result, read, path, samples=200)  # through write_atomic, as write_in
         report.written["report"] = target
         why = ""
     except Exception as exc:  # matplotlib missing, data the report cannot draw: say so, go on
@@ -265,7 +275,8 @@ def _judgments(paths: Sequence[str], options: Options, result: Result, report: _
         print(f"::warning title=humanjudge::{escape_data(f'no report: {why}')}")
         return ""
     print(f"Report written to {Path(target).name}")
-    return clip(questions_table(found), NOTE_BUDGET, "the table")
+    table = questions_table(found) if found else "### The judgments\n\nNo dataset checked holds a judgment."
+    return clip("\n\n".join([table, "\n".join(without)]).strip(), NOTE_BUDGET, "the table")
 
 
 def write_in(workspace: Path, target: Path, data: bytes) -> None:
