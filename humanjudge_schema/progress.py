@@ -82,6 +82,20 @@ def _size(path: Path) -> int:
         return 0
 
 
+_SHOWN: list[Bar] = []  # the bars running now, so that a line said meanwhile can clear them first
+
+
+def clear() -> None:
+    """Take the bars off the terminal line before a line of text goes to stderr (they are drawn
+    again at their next tick), so that the text starts a line of its own."""
+    for bar in _SHOWN:
+        with bar._lock:
+            if bar.drawn:
+                bar.stream.write("\r\x1b[K")
+                bar.stream.flush()
+                bar.drawn = False
+
+
 class Bar:
     """Implements the `start` / `done` / `close` calls that `validate(progress=...)` makes, and
     `read`, which counts a dataset's judgments as they pass. `label` goes before the bar (what the
@@ -121,6 +135,7 @@ class Bar:
         self.started = time.monotonic()
         self._thread = threading.Thread(target=self._tick, name="humanjudge-progress", daemon=True)
         self._thread.start()
+        _SHOWN.append(self)
 
     def done(self, unit: Unit) -> None:
         with self._lock:
@@ -151,6 +166,8 @@ class Bar:
             yield batch
 
     def close(self) -> None:
+        if self in _SHOWN:
+            _SHOWN.remove(self)
         self._stop.set()
         if self._thread is not None:
             self._thread.join()

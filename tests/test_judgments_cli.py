@@ -201,6 +201,18 @@ def test_export_and_report_draw_their_passes(terminal: None, large: Path, tmp_pa
     assert len(_counts(reported.stderr, "reading ")) > 1
 
 
+def test_a_dataset_without_judgments_is_named_on_a_line_of_its_own(
+    terminal: None, large: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "pointer.json").write_text(
+        "version https://git-lfs.github.com/spec/v1\noid sha256:" + "0" * 64 + "\nsize 5\n"
+    )
+    out = _invoke("stats", str(tmp_path / "pointer.json"), str(large), "--samples", "2")
+    assert out.exit_code == 0
+    said = next(part for part in out.stderr.split("\n") if "no judgments" in part)
+    assert said.split("\r")[-1].startswith("\x1b[Khumanjudge: "), repr(said)  # the bar cleared first
+
+
 def test_no_progress_draws_nothing_even_on_a_terminal(terminal: None, large: Path) -> None:
     out = _invoke("stats", str(large), "--samples", "2", "--no-progress")
     assert out.exit_code == 0 and out.stderr == ""

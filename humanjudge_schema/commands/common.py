@@ -89,8 +89,10 @@ def judged(paths: tuple[Path, ...], kind: str | None, skip_unknown: bool = False
 
 def _say(where: Path, what: str) -> None:
     from ..finding import escape_control
+    from ..progress import clear
     from ..readers.files import display_path
 
+    clear()  # a bar being drawn would share the line
     # A path from the data stays on its one line.
     click.echo(f"humanjudge: {escape_control(display_path(where))}: {escape_control(what)}", err=True)
 
