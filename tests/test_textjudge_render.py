@@ -172,3 +172,59 @@ def test_cli_usage_errors_exit_2_and_template_refusals_exit_1() -> None:
     proc = run(str(WMT23), "--prompt-field", "prompt_paraphrase_2")
     assert proc.returncode == 1 and proc.stdout == ""
     assert "uses target" in proc.stderr
+
+
+# --- memory: prompts are written as they are rendered -----------------------------------------------
+
+_MEASURED = """
+import json, os, resource, subprocess, sys
+limit, out = int(sys.argv[1]), sys.argv[2]
+def cap():
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+with open(out, "wb") as o:
+    p = subprocess.Popen([sys.executable, "-m", "humanjudge_schema", *sys.argv[3:]], stdin=subprocess.DEVNULL,
+                         stdout=o, stderr=subprocess.PIPE, preexec_fn=cap)
+    err = p.stderr.read().decode()
+    _, status, usage = os.wait4(p.pid, 0)
+    p.stderr.close()
+rss = usage.ru_maxrss / (1 << 20 if sys.platform == "darwin" else 1 << 10)  # bytes on macOS, KiB elsewhere
+print(json.dumps({"rc": os.waitstatus_to_exitcode(status), "rss_mb": rss, "stderr": err}))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS as Linux counts it")
+@pytest.mark.parametrize("to", ["file", "stdout", "refused at the last prompt"])
+def test_a_template_repeating_a_field_renders_in_bounded_memory(to: str, tmp_path: Path) -> None:
+    # 0.5 MB of data whose template repeats {{ instance }} 1,000 times: 183 MB of prompts, which
+    # the command held three times over before writing any (550 MB; 3.7 GB for 3.4 MB of data).
+    data = _tiny("Rate:\n" + "{{ instance }}\n" * 1000, ["The cat sat on the mat. " * 2 + "x" * 11] * 3000)
+    if to == "refused at the last prompt":
+        data["instances"][-1]["instance"] = "y" * 2000  # a 2 MB prompt: over the limit
+    dataset = tmp_path / "dataset.json"
+    dataset.write_text(json.dumps(data))
+    out, captured = tmp_path / "prompts.txt", tmp_path / "stdout"
+    out.write_bytes(b"old prompts\n")
+    args = ["render", str(dataset), *(["-o", str(out)] if to != "stdout" else [])]
+    probe = subprocess.run(
+        [sys.executable, "-c", _MEASURED, str(1 << 30), str(captured), *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    measured = json.loads(probe.stdout)
+    assert "Traceback" not in measured["stderr"]
+    assert measured["rss_mb"] < 100, measured  # about 40 MB
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dataset.json", "prompts.txt", "stdout"]  # no .tmp
+    if to == "refused at the last prompt":
+        assert measured["rc"] == 1 and "is larger than 1,000,000 bytes" in measured["stderr"]
+        assert out.read_bytes() == b"old prompts\n"
+        return
+    assert measured["rc"] == 0, measured
+    written = captured if to == "stdout" else out
+    prompt = "Rate:\n" + (data["instances"][0]["instance"] + "\n") * 1000
+    first = f"==> id 0, metric 'm' <==\n{prompt}\n"
+    headers = sum(len(f"==> id {i}, metric 'm' <==\n") for i in range(3000))
+    assert written.stat().st_size == headers + 3000 * (len(prompt) + 1)
+    with written.open("rb") as f:
+        assert f.read(len(first)).decode() == first

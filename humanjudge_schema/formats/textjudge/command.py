@@ -4,11 +4,16 @@ from each instance. The catalog declaration names it, and the command line offer
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO, TYPE_CHECKING
 
 import click
 
 from ...commands.common import fail
+
+if TYPE_CHECKING:
+    from .prompts import Prompt
 
 
 @click.command()
@@ -36,11 +41,11 @@ def render(
     Templates are checked before anything runs and rendered in Jinja's sandbox; a template that
     reaches for Python internals, calls functions or names a field an instance lacks is refused
     (exit code 1), and so is a prompt over 1 MB. With --format jsonl, each line is
-    {"id", "metric", "prompt"}, one per instance and metric.
+    {"id", "metric", "prompt"}, one per instance and metric. Prompts are written as they are
+    rendered: -o FILE appears whole or not at all; on standard output, a prompt refused half-way
+    ends the output there (exit code 1).
     """
-    import orjson
-
-    from ...writing import WriteError, check_target, write_atomic
+    from ...writing import WriteError, check_target, open_atomic
     from .prompts import DatasetError, TemplateError, render_prompts
 
     if output is not None and output.resolve() == dataset.resolve():
@@ -48,29 +53,32 @@ def render(
     try:
         if output is not None:
             check_target(output, [dataset])
-    except WriteError as exc:
-        fail(str(exc))
-    try:
-        prompts = list(render_prompts(dataset, metric, prompt_field, instance_id))
-    except DatasetError as exc:
+        prompts = render_prompts(dataset, metric, prompt_field, instance_id)  # checks everything first
+        if output is None:
+            count = _write(prompts, fmt, sys.stdout.buffer)
+            sys.stdout.flush()
+        else:
+            with open_atomic(output, [dataset]) as f:
+                count = _write(prompts, fmt, f)
+    except (DatasetError, WriteError) as exc:
         fail(str(exc))
     except TemplateError as exc:
         click.echo(f"humanjudge: {exc}", err=True)
         sys.exit(1)
-    chunks: list[bytes] = []
+    if output is not None:
+        click.echo(f"wrote {count} prompt{'' if count == 1 else 's'} to {output}", err=True)
+
+
+def _write(prompts: Iterator[Prompt], fmt: str, out: IO[bytes]) -> int:
+    """Write the prompts one by one, as they are rendered: memory holds one prompt at a time."""
+    import orjson
+
+    count = 0
     for p in prompts:
         if fmt == "jsonl":
-            chunks.append(orjson.dumps({"id": p.id, "metric": p.metric, "prompt": p.prompt}) + b"\n")
+            out.write(orjson.dumps({"id": p.id, "metric": p.metric, "prompt": p.prompt}) + b"\n")
         else:
             text = p.prompt if p.prompt.endswith("\n") else p.prompt + "\n"
-            chunks.append(f"==> id {p.id!r}, metric {p.metric!r} <==\n{text}\n".encode())
-    data = b"".join(chunks)
-    if output is None:
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-    else:
-        try:
-            write_atomic(output, data)
-        except WriteError as exc:
-            fail(str(exc))
-        click.echo(f"wrote {len(prompts)} prompt{'' if len(prompts) == 1 else 's'} to {output}", err=True)
+            out.write(f"==> id {p.id!r}, metric {p.metric!r} <==\n{text}\n".encode())
+        count += 1
+    return count
