@@ -13,6 +13,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -265,3 +266,59 @@ def test_the_handlers_are_restored(tmp_path: Path) -> None:
         assert signal.getsignal(signal.SIGTERM) is writing._raise_interrupted
         f.write(b"x")
     assert {s: signal.getsignal(s) for s in before} == before
+
+
+# --- standard output that cannot be written -------------------------------------------------------
+
+EXAMPLE = ROOT / "examples" / "textjudge" / "valid"
+COMMANDS = {
+    "validate": ["validate", str(EXAMPLE)],
+    "stats": ["stats", str(EXAMPLE)],
+    "export": ["export", str(EXAMPLE)],
+}
+
+
+def _command(name: str, stdout: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "humanjudge_schema", *COMMANDS[name]],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        **kwargs,
+    )
+
+
+def _one_line(stderr: str) -> str:
+    assert "Traceback" not in stderr and "Exception ignored" not in stderr and "internal error" not in stderr
+    return stderr.splitlines()[-1]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_a_full_disk_on_standard_output_is_one_line(name: str) -> None:
+    with open("/dev/full", "wb") as full:
+        proc = _command(name, full)
+    assert proc.returncode == 2
+    assert _one_line(proc.stderr) == "humanjudge: cannot write to standard output: No space left on device"
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_a_closed_standard_output_is_not_success(name: str) -> None:
+    proc = _command(name, None, preexec_fn=lambda: os.close(1))  # `humanjudge ... >&-`
+    assert proc.returncode == 2
+    assert _one_line(proc.stderr) == "humanjudge: cannot write to standard output: Bad file descriptor"
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_a_reader_that_goes_away_ends_the_command_quietly(name: str) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "humanjudge_schema", *COMMANDS[name]],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None
+    proc.stdout.close()  # `| head -0`: nobody reads what it writes
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 141  # 128 + SIGPIPE, what a shell reports for Unix tools
+    assert b"Traceback" not in stderr and b"Exception ignored" not in stderr and b"Broken pipe" not in stderr
