@@ -97,18 +97,26 @@ def test_a_target_that_is_not_a_regular_file_is_refused(kind: str, how: str, tmp
     assert sorted(os.listdir(target.parent)) == folder_before
 
 
-def test_the_command_line_refuses_a_device(tmp_path: Path) -> None:
+DEVICE_TARGETS = {
+    "render": ["render", "{dataset}", "-o", "{device}"],
+    "aggregate": ["aggregate", "{dataset}", "-o", "{device}"],
+    "export": ["export", "{dataset}", "-o", "{device}", "--force"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(DEVICE_TARGETS))
+def test_the_command_line_refuses_a_device(command: str, tmp_path: Path) -> None:
     device = _device(tmp_path)
     dataset = ROOT / "examples" / "textjudge" / "valid" / "dataset.json"
+    args = [a.format(dataset=dataset, device=device) for a in DEVICE_TARGETS[command]]
     proc = subprocess.run(
-        [sys.executable, "-m", "humanjudge_schema", "render", str(dataset), "-o", str(device)],
-        capture_output=True,
-        text=True,
-        timeout=60,
+        [sys.executable, "-m", "humanjudge_schema", *args], capture_output=True, text=True, timeout=60
     )
     assert proc.returncode == 2
-    assert proc.stderr == f"humanjudge: {device} is a character device, not a regular file; name a file to write\n"
-    assert stat.S_ISCHR(os.lstat(device).st_mode)
+    assert proc.stderr.splitlines()[-1:] == [
+        f"humanjudge: {device} is a character device, not a regular file; name a file to write"
+    ]
+    assert stat.S_ISCHR(os.lstat(device).st_mode) and _leftovers(tmp_path) == []
 
 
 def _outside(tmp_path: Path) -> tuple[Path, Path, Path]:
