@@ -426,10 +426,21 @@ def test_a_nominal_sample_of_private_and_shared_labels_is_the_alpha_of_its_items
             assert got == (None if want is None else pytest.approx(want, abs=1e-12))
 
 
+TABLE_HEADER = "| command | time (s) | peak memory (MB) | bound (s / MB) | page (MB) |"
+
+
+def test_the_docs_table_lists_the_rows_and_their_bounds() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "hostile-input.md").read_text(encoding="utf-8")
+    lines = text[text.index(TABLE_HEADER) :].splitlines()[2:]
+    lines = lines[: next(i for i, line in enumerate(lines) if not line.startswith("|"))]
+    cells = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines]
+    assert [(c[0], c[3]) for c in cells] == [(r.name, f"{r.seconds:g} / {r.rss_mb:g}") for r in ROWS]
+
+
 if __name__ == "__main__":  # the table of docs/hostile-input.md
     import tempfile
 
-    print("| command | time (s) | peak memory (MB) | bound (s / MB) | page (MB) |")
+    print(TABLE_HEADER)
     print("|---|---:|---:|---:|---:|")
     for row in ROWS:
         with tempfile.TemporaryDirectory() as folder:
