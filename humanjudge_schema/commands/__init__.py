@@ -74,7 +74,8 @@ def cli() -> None:
     (`humanjudge formats` lists them). Every finding has a file, a line, a JSON pointer and a
     stable rule code (`humanjudge rules` lists them).
 
-    Exit codes: 0 no errors, 1 errors found, 2 usage error or unreadable input.
+    Exit codes: 0 no errors, 1 errors found, 2 usage error, unreadable input or output that cannot
+    be written; 130 and 143 stopped by Ctrl-C or SIGTERM, 141 the reader of the output went away.
     """
 
 
