@@ -182,7 +182,7 @@ def open_atomic(path: Path, inputs: Iterable[Path] = (), *, within: Path | None 
                 yield f
                 f.flush()
                 os.fsync(f.fileno())
-                os.chmod(f.fileno(), mode)
+                os.chmod(f.fileno() if os.chmod in os.supports_fd else tmp, mode)
             _refuse_kind(final)
             moved = dfd is not None and not os.path.samestat(os.fstat(dfd), os.stat(folder))
             if moved or _resolved(final, within).parent != folder:
