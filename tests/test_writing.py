@@ -283,6 +283,7 @@ COMMANDS = {
     "validate": ["validate", str(EXAMPLE)],
     "stats": ["stats", str(EXAMPLE)],
     "export": ["export", str(EXAMPLE)],
+    "render": ["render", str(EXAMPLE / "dataset.json")],
 }
 
 
