@@ -104,6 +104,8 @@ def export(
             n = _write(rows, to, output, [f for unit in found for f in unit.files], formulas=not no_formulas)
     except WriteError as exc:
         fail(str(exc))
+    if output is None:
+        sys.stdout.flush()  # what could not be written fails here, before "wrote" is said
     if not quiet:
         where = "standard output" if output is None else str(output)
         click.echo(f"wrote {_count(n, 'judgment')} from {_count(len(datasets), 'dataset')} to {where}", err=True)
