@@ -282,12 +282,7 @@ class _Pairable:
         sum, made in C."""
         kept = list(kept)
         wanted = set(kept)
-        flat = sorted(
-            (i, n, p)
-            for p, (idx, ns, _) in enumerate(self.entries)
-            for i, n in zip(idx, ns, strict=True)
-            if i in wanted
-        )
+        flat = sorted((i, n, p) for p, (idx, ns, _) in enumerate(self.entries) for i, n in zip(idx, ns) if i in wanted)  # noqa: B905
         self.flat_counts = [n for _, n, _ in flat]
         self.flat_profiles = [p for _, _, p in flat]
         ends = Counter(i for i, _, _ in flat)
@@ -451,13 +446,10 @@ def _exponent(values: Iterable[Any]) -> int:
 
 
 def _unscaled(value: float | None, e: int) -> float | None:
-    """A figure computed on values halved by `_exponent`, at their scale; None beyond the
-    largest double (a spread of values near it can be)."""
-    if value is None or not e:
-        return value
+    """A figure of values halved by `_exponent`, at their scale; None beyond the largest double."""
     try:
-        return math.ldexp(value, e)
-    except OverflowError:
+        return value if value is None or not e else math.ldexp(value, e)
+    except OverflowError:  # a spread of values near the largest double can be
         return None
 
 
