@@ -204,7 +204,7 @@ def test_a_template_repeating_a_field_renders_in_bounded_memory(to: str, tmp_pat
     dataset.write_text(json.dumps(data))
     out, captured = tmp_path / "prompts.txt", tmp_path / "stdout"
     out.write_bytes(b"old prompts\n")
-    args = ["render", str(dataset), *(["-o", str(out)] if to != "stdout" else [])]
+    args = ["render", str(dataset), *(["-o", str(out), "--force"] if to != "stdout" else [])]
     probe = subprocess.run(
         [sys.executable, "-c", _MEASURED, str(1 << 30), str(captured), *args],
         capture_output=True,
@@ -228,3 +228,13 @@ def test_a_template_repeating_a_field_renders_in_bounded_memory(to: str, tmp_pat
     assert written.stat().st_size == headers + 3000 * (len(prompt) + 1)
     with written.open("rb") as f:
         assert f.read(len(first)).decode() == first
+
+
+def test_render_replaces_an_existing_file_only_with_force(tmp_path: Path) -> None:
+    out = tmp_path / "prompts.txt"
+    out.write_text("kept\n")
+    proc = run(str(VALID_EXAMPLE), "--metric", "fluency", "--instance", "s2", "-o", str(out))
+    assert proc.returncode == 2 and proc.stderr == f"humanjudge: {out} exists: use --force to overwrite it\n"
+    assert out.read_text() == "kept\n"
+    proc = run(str(VALID_EXAMPLE), "--metric", "fluency", "--instance", "s2", "-o", str(out), "--force")
+    assert proc.returncode == 0 and out.read_text() != "kept\n"

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 import click
-
-if TYPE_CHECKING:
-    from ..kinds import Unit
 
 
 class FormatName(click.ParamType):  # type: ignore[type-arg]
@@ -131,11 +128,12 @@ progress_option = click.option(
 force_option = click.option("--force", is_flag=True, help="Overwrite the file -o names if it exists.")
 
 
-def check_output(output: Path, found: Sequence[Unit], force: bool, refused_name: str | None = None) -> None:
+def check_output(output: Path, inputs: Iterable[Path], force: bool, refused_name: str | None = None) -> None:
     """Refuse, before any work, a target that cannot or must not be written: in a folder that is
-    not there or not writable, a link, what is not a regular file, one of the files of the datasets `found`
-    (writing.check_target), a name the command writes no such file under (`refused_name` says
-    why), or an existing file without --force."""
+    not there or not writable, a link, what is not a regular file, one of the `inputs` the output
+    is computed from (writing.check_target), a name the command writes no such file under
+    (`refused_name` says why), or an existing file without --force. Every command that writes a
+    file the user names (export, report, render) checks it here, so they refuse alike."""
     from ..writing import WriteError, check_target
 
     if not output.parent.is_dir():
@@ -143,7 +141,7 @@ def check_output(output: Path, found: Sequence[Unit], force: bool, refused_name:
     if not os.access(output.parent, os.W_OK | os.X_OK):
         fail(f"cannot write {output}: no permission to write in {output.parent}")
     try:
-        check_target(output, [f for unit in found for f in unit.files])
+        check_target(output, inputs)
     except WriteError as exc:
         fail(str(exc))
     if refused_name is not None:

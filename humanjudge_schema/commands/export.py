@@ -87,7 +87,7 @@ def export(
     try:
         found = judged(paths, kind)
         if output is not None:
-            check_output(output, found, force, None if named else _unknown(output))
+            check_output(output, [f for unit in found for f in unit.files], force, None if named else _unknown(output))
         result = run(list(paths), kind=kind, progress=on_stderr(progress, "checking "))
     except (UsageError, ConfigError) as exc:
         fail(str(exc))

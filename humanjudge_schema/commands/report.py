@@ -51,7 +51,7 @@ def report(
         html = output.suffix.lower() in SUFFIXES
         check_output(
             output,
-            datasets,
+            [f for unit in datasets for f in unit.files],
             force,
             None if html else f"-o {output}: the report is an HTML page; name a .html or .htm file",
         )

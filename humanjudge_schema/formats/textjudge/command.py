@@ -10,7 +10,7 @@ from typing import IO, TYPE_CHECKING
 
 import click
 
-from ...commands.common import fail
+from ...commands.common import check_output, fail, force_option
 
 if TYPE_CHECKING:
     from .prompts import Prompt
@@ -33,8 +33,15 @@ if TYPE_CHECKING:
 @click.option(
     "-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="Write to this file (atomically)."
 )
+@force_option
 def render(
-    dataset: Path, metric: str | None, prompt_field: str, instance_id: str | None, fmt: str, output: Path | None
+    dataset: Path,
+    metric: str | None,
+    prompt_field: str,
+    instance_id: str | None,
+    fmt: str,
+    output: Path | None,
+    force: bool,
 ) -> None:
     """Render the prompts of a TextJudge dataset from its instances.
 
@@ -45,14 +52,14 @@ def render(
     rendered: -o FILE appears whole or not at all; on standard output, a prompt refused half-way
     ends the output there (exit code 1).
     """
-    from ...writing import WriteError, check_target, open_atomic
+    from ...writing import WriteError, open_atomic
     from .prompts import DatasetError, TemplateError, render_prompts
 
     if output is not None and output.resolve() == dataset.resolve():
         fail(f"{output} is the dataset itself; write the prompts elsewhere")
+    if output is not None:
+        check_output(output, [dataset], force)  # as export and report check theirs, before any work
     try:
-        if output is not None:
-            check_target(output, [dataset])
         prompts = render_prompts(dataset, metric, prompt_field, instance_id)  # checks everything first
         if output is None:
             count = _write(prompts, fmt, sys.stdout.buffer)
