@@ -154,3 +154,18 @@ def test_ties_keep_a_correct_majority_and_pick_the_first_declared_label() -> Non
 def test_patch_keeps_every_other_byte() -> None:
     text = '{"a": {"mean_human" :  2.88 , "x": "y"},\n "b": [1,\t2]}'
     assert patch(text, [("/a/mean_human", 3.67)]) == '{"a": {"mean_human" :  3.67 , "x": "y"},\n "b": [1,\t2]}'
+
+
+def test_means_near_the_largest_double_are_written(tmp_path: Path) -> None:
+    data = json.loads((CASES / "textjudge" / "valid" / "rounded-means" / "dataset.json").read_text())
+    data["annotations"][0].update(category="continuous", worst=-1.79e308, best=1.79e308)
+    for k, instance in enumerate(data["instances"]):
+        scores = [1e308, -1e308, 1.7e308] if k % 2 == 0 else [1e308, 1e307, 1e306]
+        instance["annotations"]["fluency"].update(individual_human_scores=scores, mean_human=1e308)
+    source, out = tmp_path / "huge.json", tmp_path / "fixed.json"
+    source.write_text(json.dumps(data))
+    proc = run(str(source), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    means = [i["annotations"]["fluency"]["mean_human"] for i in json.loads(out.read_text())["instances"]]
+    assert means == pytest.approx([1.7e308 / 3, 3.7e307, 1.7e308 / 3, 3.7e307, 1.7e308 / 3], rel=1e-12)
+    assert validate([out]).findings == []

@@ -105,7 +105,9 @@ def _new_mean(stored: float, exact: float) -> float | int:
     d = decimals(stored)
     if d:  # keep the dataset's rounding
         return round(exact, d)
-    return int(exact) if exact.is_integer() else exact
+    # 3.0 is written 3, as people write a whole mean; not past 2**53, where a float's integer is
+    # no longer exact (and past 2**64 a JSON writer refuses it)
+    return int(exact) if exact.is_integer() and abs(exact) <= 2**53 else exact
 
 
 def _new_majority(winners: list[Any], decl: dict[str, Any]) -> Any:
