@@ -60,6 +60,12 @@ def report(
         found = write_report(result, read, output, samples=samples, seed=seed)
     except (UsageError, ConfigError, WriteError) as exc:
         fail(str(exc))
-    counts = [(len(found), "dataset"), (result.errors, "error"), (result.warnings, "warning")]
+    flags = sum(len(ds["quality"]) for ds in found)  # as the page's overview counts them
+    counts = [
+        (len(found), "dataset"),
+        (result.errors, "error"),
+        (result.warnings, "warning"),
+        (flags, "quality finding"),
+    ]
     click.echo(f"wrote {output}: " + ", ".join(f"{n} {word}{'' if n == 1 else 's'}" for n, word in counts))
     sys.exit(1 if result.errors else 0)
