@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tracemalloc
 import warnings
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -52,8 +52,13 @@ def _coggym_checked(path: Path) -> None:
     accepted = 0
     for unit in units:
         view = catalog.get("coggym").view(unit)
-        rows = list(view.rows())
+        every = list(view.rows())
+        rows = [r for r in every if r.role == "individual"]
         exp = load_experiment(unit, Context(Config(), root=unit.root))
+        mean = json.loads(exp.mean.path.read_bytes()) if exp.mean else {}
+        for row in every[len(rows) :]:  # the stored aggregates come after, and are the mean file's values
+            assert row.role == "aggregate" and (row.rater, row.rater_kind) == ("", "none"), unit.root
+            assert row.file.endswith("human_data_mean.json") and _resolve(mean, row.pointer) == row.value
         assert len(rows) == exp.ratings.tags, unit.root  # the model's count of judgment_count's ratings
         codes = {f.code for f in validate([unit.root]).findings}
         if "judgment_count" in exp.ind_data and not codes & {"coggym/judgment-count", "coggym/not-checked"}:
@@ -74,7 +79,7 @@ def _coggym_checked(path: Path) -> None:
 def test_coggym_rows_are_the_judgment_count_of_the_example() -> None:
     _coggym_checked(EXAMPLES / "coggym" / "valid")
     view = catalog.get("coggym").view(_units(EXAMPLES / "coggym" / "valid")[0])
-    rows = list(view.rows())
+    rows = [r for r in view.rows() if r.role == "individual"]
     by_question = defaultdict(list)
     for row in rows:
         by_question[row.question].append(row)
@@ -107,7 +112,11 @@ def test_coggym_clicks_are_one_row_each(tmp_path: Path) -> None:
     sid = next(t["id"] for t in trials if slider in t["queries"])
     ind[sid][slider["tag"]] = [[1, 2], None, [3, 4]]
     (folder / "human_data_ind.json").write_text(json.dumps(ind))
-    rows = [r for r in judgments.rows([folder]) if r.question == slider["tag"] and r.item == sid]
+    rows = [
+        r
+        for r in judgments.rows([folder])
+        if r.question == slider["tag"] and r.item == sid and r.role == "individual"
+    ]
     assert [(r.rater, r.option, r.value, r.pointer) for r in rows] == [
         (0, 1, 1, f"/{sid}/{slider['tag']}/0/0"),
         (0, 2, 2, f"/{sid}/{slider['tag']}/0/1"),
@@ -129,14 +138,31 @@ def _scores(data: dict[str, Any]) -> int:
     )
 
 
+def _aggregates(data: dict[str, Any]) -> int:
+    return sum(
+        1
+        for inst in data["instances"]
+        for s in inst["annotations"].values()
+        for name in ("mean_human", "majority_human")
+        if not isinstance(s.get(name, []), (dict, list))
+    )
+
+
 def _textjudge_checked(path: Path) -> int:
     checked = 0
     for unit in _units(path):
         if unit.family != "textjudge" or unit.files[0].read_bytes().startswith(b"version https://git-lfs"):
             continue
         data = json.loads(unit.files[0].read_bytes())
-        rows = list(catalog.get("textjudge").view(unit).rows())
+        every = list(catalog.get("textjudge").view(unit).rows())
+        rows = [r for r in every if r.role == "individual"]
         assert len(rows) == _scores(data), unit.root
+        assert {r.rater_kind for r in rows} <= {"position"}
+        stored = [r for r in every if r.role == "aggregate"]
+        assert len(stored) == _aggregates(data), unit.root
+        for row in stored[:: max(1, len(stored) // 40)]:
+            assert _resolve(data, row.pointer) == row.value and (row.rater, row.rater_kind) == ("", "none")
+            assert row.pointer.rsplit("/", 1)[1] in ("mean_human", "majority_human")
         for row in rows[:: max(1, len(rows) // 40)]:
             assert _resolve(data, row.pointer) == row.value
             assert data["instances"][int(split_pointer(row.pointer)[1])]["id"] == row.item
@@ -179,10 +205,10 @@ def test_a_large_dataset_is_read_in_bounded_memory(tmp_path: Path) -> None:
     size = path.stat().st_size
     assert size > 4 * 1024 * 1024  # read in runs, not whole
     tracemalloc.start()
-    n = sum(1 for _ in judgments.rows([path]))
+    roles = Counter(row.role for row in judgments.rows([path]))
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert n == 120_000
+    assert roles == {"individual": 120_000, "aggregate": 40_000}
     # Parsed whole, these instances take about ten times the file's size; run by run, the file
     # and a few runs of them.
     assert peak < 3 * size, (peak, size)
@@ -213,7 +239,7 @@ def test_export_writes_every_row_in_every_format(tmp_path: Path) -> None:
     assert len(table) == len(expected) and list(table[0]) == list(judgments.FIELDS)
     assert {r["format"] for r in table} == set(catalog.names()) - {"toy"}
     lines = _cli("export", str(EXAMPLES / "textjudge" / "valid"), "--to", "jsonl")
-    assert lines.returncode == 0 and lines.stderr == b"wrote 17 judgments from 1 dataset to standard output\n"
+    assert lines.returncode == 0 and lines.stderr == b"wrote 25 judgments from 1 dataset to standard output\n"
     first = json.loads(lines.stdout.splitlines()[0])
     assert first["value"] == 5 and first["rater"] == 0 and first["line"] is None
     # without --to, the extension of -o says the format; else CSV
@@ -248,7 +274,7 @@ def _krippendorff(view: Any, question: str, level: str) -> float | None:
     krippendorff = pytest.importorskip("krippendorff")
     units: dict[Any, list[Any]] = defaultdict(list)
     for row in view.rows():
-        if row.question == question and row.value is not None:
+        if row.question == question and row.value is not None and row.role == "individual":
             units[(row.item, row.option)].append(row.value)
     width = max(map(len, units.values()))
     matrix = [[values[k] if k < len(values) else math.nan for values in units.values()] for k in range(width)]
@@ -334,7 +360,9 @@ def test_the_python_api_is_lazy_and_offers_a_dataframe() -> None:
     pd = pytest.importorskip("pandas")
     frame = judgments.dataframe([EXAMPLES / "textjudge" / "valid"])
     assert isinstance(frame, pd.DataFrame) and list(frame.columns) == list(judgments.FIELDS)
-    assert len(frame) == 17 and frame.groupby("question").size().to_dict() == {"fluency": 9, "grammatical": 8}
+    scores = frame[frame.role == "individual"]
+    assert len(scores) == 17 and scores.groupby("question").size().to_dict() == {"fluency": 9, "grammatical": 8}
+    assert frame.role.value_counts().to_dict() == {"individual": 17, "aggregate": 8}
 
 
 # --- the quality checks in validate --------------------------------------------------------------
@@ -385,7 +413,8 @@ def _random_batches(rng: random.Random, trial: int) -> list[Any]:
             dataset = rng.choice(["ds", "d,s"]) if trial % 5 == 0 else "ds"
             item = rng.choice([rng.randint(0, 9), rng.choice(pieces)]) if trial % 3 == 0 else r
             line = r if trial % 2 else rng.choice([None, r])
-            rows.append(("fmt", dataset, item, rng.randint(0, 5), "q1", "", value, "file", f"/p/{r}", line))
+            kinds = (rng.choice(["individual", "aggregate"]), rng.choice(["person", "position", "none"]))
+            rows.append(("fmt", dataset, item, rng.randint(0, 5), "q1", "", value, "file", f"/p/{r}", line, *kinds))
         batches.append((rows, _shared(Batch.of_rows(rows), rng)))
     return batches
 
@@ -463,33 +492,45 @@ def _needs_no_quoting(batch: list[tuple[Any, ...]]) -> bool:
 
 
 def _gathered_row_by_row(view: Any, rows: list[tuple[Any, ...]]) -> dict[str, Any]:
-    """What one pass keeps per question, computed a row at a time from its definition."""
+    """What one pass keeps per question, computed a row at a time from its definition: aggregate
+    rows are counted and nothing more; where raters are persons, a rater's second answer to an
+    item is left out (and still found where a finding's judgment is looked up)."""
     out: dict[str, Any] = {}
-    for _, _, item, rater, question, option, value, file, pointer, line in rows:
+    for _, _, item, rater, question, option, value, file, pointer, line, role, _ in rows:
         where = (file, pointer, line, question)
         if question not in out:
             declared = view.questions.get(question)
             level = declared.level if declared else None
-            out[question] = {"level": level, "first": where, "counts": {}, "missing": 0, "unit_first": {}}
-            out[question] |= {"by_rater": {}, "rater_first": {}}
+            out[question] = {"level": level, "first": None, "counts": {}, "missing": 0, "unit_first": {}}
+            out[question] |= {"by_rater": {}, "rater_first": {}, "aggregates": 0, "answered": set()}
         q = out[question]
+        if role == "aggregate":
+            q["aggregates"] += 1
+            continue
+        q["first"] = q["first"] or where
+        unit = (item, option)
+        if value is not None:
+            q["unit_first"].setdefault(unit, where)
+            if view.persons and rater != "":
+                q["rater_first"].setdefault(rater, where)
+        if view.persons and rater != "":
+            if (rater, unit) in q["answered"]:
+                continue
+            q["answered"].add((rater, unit))
         if value is None:
             q["missing"] += 1
             continue
-        unit = (item, option)
         value = tuple(value) if isinstance(value, list) else value
         if not (isinstance(value, float) and math.isnan(value)):
             q["counts"].setdefault(unit, {}).setdefault(value, 0)
             q["counts"][unit][value] += 1
-        q["unit_first"].setdefault(unit, where)
-        if view.raters and rater != "":
-            q["by_rater"].setdefault(rater, {}).setdefault(unit, value)
-            q["rater_first"].setdefault(rater, where)
+        if view.persons and rater != "":
+            q["by_rater"].setdefault(rater, {})[unit] = value
     return out
 
 
-@pytest.mark.parametrize("raters", [True, False])
-def test_one_pass_over_column_batches_keeps_what_a_row_by_row_pass_keeps(raters: bool) -> None:
+@pytest.mark.parametrize("raters", [True, False, "person", "position", "none"])
+def test_one_pass_over_column_batches_keeps_what_a_row_by_row_pass_keeps(raters: Any) -> None:
     """The pass counts a batch's columns in C; what it keeps, in order, must be the definition's."""
     from humanjudge_schema.judgments.gather import Gathered
     from humanjudge_schema.judgments.view import Batch, Judgments, Question
@@ -509,6 +550,8 @@ def test_one_pass_over_column_batches_keeps_what_a_row_by_row_pass_keeps(raters:
                 rng.choice(["f1", "f2"]) if trial % 2 else "f1",
                 f"/{r}",
                 rng.choice([None, r]),
+                rng.choice(["individual", "individual", "aggregate"]),
+                "",
             )
             for r in range(rng.randint(1, 120))
         ]
@@ -522,16 +565,17 @@ def test_one_pass_over_column_batches_keeps_what_a_row_by_row_pass_keeps(raters:
         keys = []
         for name, q in got.questions.items():
             w = want[name]
-            assert (q.level, q.missing) == (w["level"], w["missing"]), trial
+            assert (q.level, q.missing, q.aggregates) == (w["level"], w["missing"], w["aggregates"]), trial
             per_item = {unit: dict(counts) for unit, counts in q.tally.per_item().items()}
             assert per_item == w["counts"] and list(per_item) == list(w["counts"]), trial
             assert list(q.by_rater.items()) == list(w["by_rater"].items()), trial
             assert [list(a) for a in q.by_rater.values()] == [list(a) for a in w["by_rater"].values()], trial
-            keys += [("question", name), *(("item", name, u) for u in w["unit_first"])]
+            keys += [("question", name)] if w["first"] else []
+            keys += [("item", name, u) for u in w["unit_first"]]
             keys += [("rater", name, r) for r in w["rater_first"]]
         # where each judgment a finding may be about is: located afterwards, in one pass
         where = {key: tuple(place) for key, place in got.locate(keys).items()}
-        expected = {("question", name): w["first"] for name, w in want.items()}
+        expected = {("question", name): w["first"] for name, w in want.items() if w["first"]}
         expected |= {("item", name, u): x for name, w in want.items() for u, x in w["unit_first"].items()}
         expected |= {("rater", name, r): x for name, w in want.items() for r, x in w["rater_first"].items()}
         assert where == expected, trial

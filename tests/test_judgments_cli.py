@@ -123,12 +123,12 @@ def test_export_says_on_stderr_what_it_wrote(tmp_path: Path) -> None:
     target = tmp_path / "rows.csv"
     to_file = _run("export", str(TEXTJUDGE), "-o", str(target))
     assert (to_file.returncode, to_file.stdout) == (0, "")
-    assert to_file.stderr == f"wrote 17 judgments from 1 dataset to {target}\n"
+    assert to_file.stderr == f"wrote 25 judgments from 1 dataset to {target}\n"  # 17 scores, 8 aggregates
     to_stdout = _run("export", str(TEXTJUDGE), str(BROKEN))
     assert to_stdout.returncode == 1 and to_stdout.stdout.startswith("format,dataset,")
     assert "wrote" not in to_stdout.stdout and "error textjudge/mean-value" not in to_stdout.stdout
-    assert to_stdout.stderr.endswith("wrote 22 judgments from 2 datasets to standard output\n")
-    assert len(list(csv.reader(io.StringIO(to_stdout.stdout)))) == 1 + 22
+    assert to_stdout.stderr.endswith("wrote 33 judgments from 2 datasets to standard output\n")
+    assert len(list(csv.reader(io.StringIO(to_stdout.stdout)))) == 1 + 33
 
 
 def test_quiet_silences_the_findings_and_the_summary_not_the_exit_code() -> None:
@@ -185,7 +185,7 @@ def test_stats_draws_a_bar_that_moves_within_one_dataset(terminal: None, large: 
     counts = _counts(out.stderr, "reading ")
     assert len(counts) > 1 and counts == sorted(counts) and counts[0] < 4000  # moved before the end
     assert "reading [########################] 100%  1/1 datasets" in out.stderr
-    assert "4,000 judgments" in out.stderr and out.stderr.endswith("\r\x1b[K")  # cleared before the table
+    assert "8,000 judgments" in out.stderr and out.stderr.endswith("\r\x1b[K")  # cleared before the table
     assert "\x1b" not in out.stdout and out.stdout.startswith(f"{large} (textjudge)")
 
 
@@ -194,7 +194,7 @@ def test_export_and_report_draw_their_passes(terminal: None, large: Path, tmp_pa
     assert exported.exit_code == 0
     assert "\rchecking [" in exported.stderr and "\rexporting [" in exported.stderr
     assert len(_counts(exported.stderr, "exporting ")) > 1
-    assert exported.stderr.endswith(f"\r\x1b[Kwrote 4,000 judgments from 1 dataset to {tmp_path / 'rows.csv'}\n")
+    assert exported.stderr.endswith(f"\r\x1b[Kwrote 8,000 judgments from 1 dataset to {tmp_path / 'rows.csv'}\n")
     pytest.importorskip("matplotlib")
     reported = _invoke("report", str(large), "-o", str(tmp_path / "report.html"), "--samples", "2")
     assert reported.exit_code == 0 and "\rchecking [" in reported.stderr
@@ -260,6 +260,7 @@ def _cells(path: Path, *args: str) -> list[dict[str, str]]:
 
 def test_no_formulas_neutralises_text_cells_and_keeps_numbers(formulas: Path) -> None:
     written = ['=HYPERLINK("http://x","y")', "+1+2", "-2+3", "@SUM(A1)", "\tx", "\r=1", "-1", "plain", "-1", "-0.5"]
+    written += ["plain", "-0.75"]  # the scores, then the stored aggregates
     assert [r["value"] for r in _cells(formulas)] == written  # by default, every value as it is
     rows = _cells(formulas, "--no-formulas")
     assert [r["value"] for r in rows] == [
@@ -273,6 +274,8 @@ def test_no_formulas_neutralises_text_cells_and_keeps_numbers(formulas: Path) ->
         "plain",
         "-1",
         "-0.5",
+        "plain",
+        "-0.75",
     ]
     assert {r["file"] for r in rows} == {"'=cmd.json"}  # a file name is text too
     assert rows[0]["item"] == "1" and rows[0]["pointer"].startswith("/instances/0/")

@@ -200,7 +200,10 @@ def test_known_survey_rows_of_the_corpus() -> None:
 def test_known_event_rows_of_the_corpus() -> None:
     rows = _known("metaphor")
     item, worker = "6974535619244ad4a883e684caa10e7d/0", "a9c7faeb33dba785fed1c36cb0cb900b"
-    assert _who(_at(rows, EVENTS, "/0/apt")) == (item, worker, "apt", 0.0, 2)
+    # the third parties' ratings: aggregates, and never the writer's
+    apt = _at(rows, EVENTS, "/0/apt")
+    assert _who(apt) == (item, "", "apt", 0.0, 2) and apt is not None and apt.role == "aggregate"
+    assert apt.rater_kind == "none" and not any(r.rater == worker and r.file.endswith(EVENTS) for r in rows)
     assert _at(rows, EVENTS, "/0/overall") is None  # an aggregate, not a judgment
     rows = _known("question")
     assert _who(_at(rows, EVENTS, "/0/user_answer")) == (5, "f3cce8c83fed3f1d9216ea35efa1d765", "user_answer", "d", 2)
@@ -208,13 +211,15 @@ def test_known_event_rows_of_the_corpus() -> None:
     assert len(answers) > 1 and len({r.rater for r in answers}) == len(answers)  # one question, many workers
     rows = _known("summarization")
     first = _at(rows, EVENTS, "/2/original_consistency_third_party")
-    assert first is not None and (first.item, first.rater, first.value) == (
+    assert first is not None and (first.item, first.rater, first.value, first.role) == (
         "12195ed75008463084d1b299d6c39106/2",
-        "third-party",
+        "",
         1.0,
+        "aggregate",
     )
     user = _at(rows, EVENTS, "/2/original_consistency")
     assert user is not None and user.rater == "73ec1029bf71471d555c0684421a606f" and user.item == first.item
+    assert (user.role, user.rater_kind) == ("individual", "person")
     # the one row whose original summary has third-party ratings and the edited one none
     assert _at(rows, EVENTS, "/620/original_relevance_third_party") is not None
     assert _at(rows, EVENTS, "/620/edited_relevance_third_party") is None

@@ -33,9 +33,13 @@ def _invoke(*args: str) -> Result:
     return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
 
-def _experiment(tmp_path: Path, name: str = "exp") -> Path:
+def _experiment(tmp_path: Path, name: str = "exp", means: bool = True) -> Path:
+    """The example experiment; without `means`, without its stored means, which are judgments
+    too (aggregates: tests/test_judgments_roles.py)."""
     folder = tmp_path / name
     shutil.copytree(EXAMPLES / "coggym" / "valid", folder, ignore=shutil.ignore_patterns("assets"))
+    if not means:
+        (folder / "human_data_mean.json").unlink()
     return folder
 
 
@@ -52,7 +56,7 @@ def textjudge_lfs(tmp_path: Path) -> tuple[str, str]:
 
 
 def coggym_lfs(tmp_path: Path) -> tuple[str, str]:
-    (_experiment(tmp_path) / "human_data_ind.json").write_text(POINTER)
+    (_experiment(tmp_path, means=False) / "human_data_ind.json").write_text(POINTER)
     return "exp", f"human_data_ind.json is a Git LFS pointer, {LFS}"
 
 
@@ -66,7 +70,7 @@ def coggym_mean_only(tmp_path: Path) -> tuple[str, str]:
 def coggym_schema(tmp_path: Path) -> tuple[str, str]:
     """Every response array is a string: the individual file's judgment_count says 30, but not one
     array can be read."""
-    ind = _experiment(tmp_path) / "human_data_ind.json"
+    ind = _experiment(tmp_path, means=False) / "human_data_ind.json"
     data = json.loads(ind.read_text())
     for stimulus, tags in data.items():
         if isinstance(tags, dict) and stimulus != "participants_info":
@@ -80,7 +84,7 @@ def coggym_schema(tmp_path: Path) -> tuple[str, str]:
 def coggym_unknown_tags(tmp_path: Path) -> tuple[str, str]:
     """The responses are filed under tags the trials do not have (agent_goal_1 for agent_goal), as
     in a published example experiment."""
-    ind = _experiment(tmp_path) / "human_data_ind.json"
+    ind = _experiment(tmp_path, means=False) / "human_data_ind.json"
     data = json.loads(ind.read_text())
     for stimulus, tags in data.items():
         if isinstance(tags, dict) and stimulus != "participants_info":
@@ -124,7 +128,6 @@ CASES: list[Callable[[Path], tuple[str, str]]] = [
     coggym_mean_only,
     coggym_schema,
     coggym_unknown_tags,
-    textjudge_majority_only,
     study1_without_tasks,
     halie_crossword_without_survey,
 ]
@@ -159,7 +162,7 @@ def test_a_dataset_without_judgments_says_why_and_the_run_stops(
 def test_a_mixed_run_gives_the_good_rows_and_names_the_bad_dataset(here: Path, command: str) -> None:
     good = here / "good.json"
     shutil.copy(EXAMPLES / "textjudge" / "valid" / "dataset.json", good)
-    bad, why = textjudge_majority_only(here)
+    bad, why = textjudge_lfs(here)
     checked = _invoke("validate", "good.json", bad)
     result = _invoke(*COMMANDS[command], "good.json", bad)
     assert result.exit_code == (0 if command == "stats" else checked.exit_code)
@@ -178,7 +181,7 @@ def test_a_mixed_run_gives_the_good_rows_and_names_the_bad_dataset(here: Path, c
 
 
 def test_export_writes_no_file_when_no_dataset_has_judgments(here: Path) -> None:
-    bad, _ = textjudge_majority_only(here)
+    bad, _ = textjudge_lfs(here)
     result = _invoke("export", bad, "-o", "rows.csv")
     assert result.exit_code == 2 and not (here / "rows.csv").exists()
     assert list(here.glob(".rows.csv.*")) == []  # nor a half-written one
@@ -205,7 +208,7 @@ def test_the_library_still_hands_on_every_dataset(tmp_path: Path) -> None:
 
     path, _ = textjudge_majority_only(tmp_path)
     (view,) = judgments.datasets([tmp_path / path])
-    assert list(view.rows()) == []
+    assert {row.role for row in view.rows()} == {"aggregate"}  # its stored majorities only
     assert view.none is not None and view.none() == "only aggregates stored (majority_human) and no individual scores"
 
 

@@ -136,6 +136,8 @@ def test_known_rows_of_the_corpus() -> None:
         file,
         "/0/query_answerable",
         1,
+        "individual",
+        "person",
     )
     assert rows["/0/query_answerable"] == first
     # line 16: a task whose eight ratings are null, each still a row

@@ -1,4 +1,5 @@
-"""The individual judgments of every format as rows of one shape (view.py), read lazily.
+"""The judgments of every format as rows of one shape (view.py), read lazily: each rater's
+answers (role "individual") and the aggregates the files store (role "aggregate").
 
 from humanjudge_schema import judgments
 for row in judgments.rows(["data/exp1"]):        # Judgment named tuples, one at a time
@@ -38,13 +39,17 @@ def units(
 
 @dataclass(frozen=True, eq=False)
 class Dataset:
-    """A dataset whose reading is accounted for: `views()` reads it up to its first judgment
-    before handing its view on, and calls `told(unit, why)` once, with why=None when it holds
-    judgments, else with why it holds none (`why_none`), leaving it out. It has the unit's
-    `files`, so that it stands wherever a unit's files are asked for."""
+    """A dataset whose reading is accounted for: `views()` reads it up to its first individual
+    judgment before handing its view on, and calls `told(unit, why)` once, with why=None when it
+    holds judgments, else with why it holds none (`why_none`), leaving it out. A dataset whose
+    rows are all aggregates (stored means or majorities) holds judgments, and is handed on, but
+    no agreement can be computed from it: `noted(unit, note)` is then called too, and the view's
+    `note` says it. It has the unit's `files`, so that it stands wherever a unit's files are
+    asked for."""
 
     unit: Unit
     told: Callable[[Unit, str | None], None]
+    noted: Callable[[Unit, str], None] | None = None
 
     @property
     def files(self) -> tuple[Path, ...]:
@@ -59,6 +64,7 @@ def views(found: Iterable[Unit | Dataset]) -> Iterator[Judgments]:
 
     for item in found:
         unit, told = (item.unit, item.told) if isinstance(item, Dataset) else (item, None)
+        noted = item.noted if isinstance(item, Dataset) else None
         view = catalog.get(unit.family).view(unit)
         if view is None:  # a plug-in's reader that gives nothing
             if told is not None:
@@ -68,10 +74,18 @@ def views(found: Iterable[Unit | Dataset]) -> Iterator[Judgments]:
         if told is None:
             yield view
             continue
-        started = _started(view)
+        started, individual = _started(view)
         told(unit, None if started is not None else why_none(unit, view))
-        if started is not None:
-            yield started
+        if started is None:
+            continue
+        if not individual:
+            started.note = f"{why_none(unit, view)}: {NO_AGREEMENT}"
+            if noted is not None:
+                noted(unit, started.note)
+        yield started
+
+
+NO_AGREEMENT = "agreement cannot be computed"
 
 
 def why_none(unit: Unit, view: Judgments) -> str:
@@ -91,22 +105,55 @@ def why_none(unit: Unit, view: Judgments) -> str:
     return said or "none of its files holds an individual judgment"
 
 
-def _started(view: Judgments) -> Judgments | None:
-    """The view read up to its first judgment, which the next pass hands on before reading on
-    (later passes read anew); None when a whole pass gave no judgment."""
+_KEPT = 1 << 16  # aggregate rows kept while looking for an individual judgment: beyond, read anew
+
+
+def _started(view: Judgments) -> tuple[Judgments | None, bool]:
+    """The view read up to its first individual judgment, whose rows read so far the next pass
+    hands on before reading on (later passes read anew), and whether it holds one; None when a
+    whole pass gave no row at all. A view of aggregates only is read whole to know it, and read
+    anew by the next pass (aggregates are few beside individual judgments)."""
     if view.read is not None:
         rows = view.read()
-        row = next(rows, None)
-        return None if row is None else replace(view, read=_Resumed(view.read, row, rows))
+        kept: list[Any] | None = []
+        for row in rows:
+            if row.role == "individual":
+                return replace(
+                    view, read=_Resumed(view.read, [*kept, row], rows) if kept is not None else view.read
+                ), True
+            if kept is not None:
+                kept.append(row)
+                kept = kept if len(kept) <= _KEPT else None
+        if kept:
+            return replace(view, read=_Resumed(view.read, kept, iter(()))), False
+        return (None if kept is not None else view), False
     batches = view.in_batches()
-    batch = next((b for b in batches if len(b)), None)
-    return None if batch is None else replace(view, batches=_Resumed(view.in_batches, batch, batches))
+    kept_batches: list[Any] | None = []
+    size = 0
+    for batch in batches:
+        if not len(batch):
+            continue
+        if _any_individual(batch):
+            resumed = _Resumed(view.in_batches, [*kept_batches, batch], batches) if kept_batches is not None else None
+            return replace(view, batches=resumed) if resumed is not None else view, True
+        if kept_batches is not None:
+            kept_batches.append(batch)
+            size += len(batch)
+            kept_batches = kept_batches if size <= _KEPT else None
+    if kept_batches:
+        return replace(view, batches=_Resumed(view.in_batches, kept_batches, iter(()))), False
+    return (None if kept_batches is not None else view), False
+
+
+def _any_individual(batch: Any) -> bool:
+    role = batch.same.get("role")
+    return role == "individual" if role is not None else "individual" in batch.lists["role"]
 
 
 class _Resumed:
     """A view's reader whose first pass goes on from what was read already."""
 
-    def __init__(self, again: Callable[[], Iterator[Any]], first: Any, rest: Iterator[Any]) -> None:
+    def __init__(self, again: Callable[[], Iterator[Any]], first: list[Any], rest: Iterator[Any]) -> None:
         self.again, self.first = again, first
         self.rest: Iterator[Any] | None = rest
 
@@ -114,7 +161,7 @@ class _Resumed:
         if self.rest is None:
             return self.again()
         rest, self.rest = self.rest, None
-        return chain([self.first], rest)
+        return chain(self.first, rest)
 
 
 def datasets(
@@ -131,7 +178,8 @@ def rows(paths: Sequence[Path | str], *, kind: str | None = None) -> Iterator[Ju
 
 
 def dataframe(paths: Sequence[Path | str], *, kind: str | None = None) -> Any:
-    """The judgments as a pandas DataFrame (pandas must be installed: the `pandas` extra)."""
+    """The judgments as a pandas DataFrame, both roles (pandas must be installed: the `pandas`
+    extra)."""
     from .export import missing
 
     if why := missing("pandas", "pandas", "judgments.dataframe()"):

@@ -18,7 +18,8 @@ from .view import Batch, Judgments, Level
 Place = tuple[Any, Any]  # (item, option): what raters judged together
 # A judgment a finding is about, to be located: the first judgment of a question
 # ("question", name), the first answer to an item ("item", name, place), or a rater's first
-# answer ("rater", name, rater). Answers are judgments that are not None.
+# answer ("rater", name, rater), or a rater's first answer to an item ("answer", name, rater, place).
+# Answers are judgments that are not None.
 Key = tuple[Any, ...]
 
 
@@ -43,6 +44,19 @@ class Question:
     tally: Tally = field(default_factory=Tally)
     missing: int = 0  # answers the format counts but that say nothing (None)
     by_rater: dict[Hashable, dict[Place, Hashable]] = field(default_factory=dict)  # rater -> unit -> value
+    # The question's aggregate rows (stored means, majorities, proportions): a question with
+    # aggregates and no individual judgment has them only, and no agreement can be computed.
+    aggregates: int = 0
+
+
+class Repeat(NamedTuple):
+    """A rater's second (or later) answer to an item, where raters are persons: left out of the
+    question's figures. `where` is the repeat; the first answer is located by its Key."""
+
+    question: str
+    rater: Hashable
+    place: Place
+    where: Where
 
 
 @dataclass
@@ -52,6 +66,8 @@ class Gathered:
 
     view: Judgments
     questions: dict[str, Question] = field(default_factory=dict)
+    repeats: list[Repeat] = field(default_factory=list)
+    _answered: set[tuple[str, Hashable, Place]] = field(default_factory=set, repr=False)
 
     @classmethod
     def of(cls, view: Judgments) -> Gathered:
@@ -70,22 +86,55 @@ class Gathered:
     def _add(self, batch: Batch) -> None:
         """Add a batch, column by column: the value counts of (question, item, value) are counted
         in C, then added once per distinct triple, which is far fewer than the rows where raters
-        agree; only the raters' answers are read row by row, where the format names raters."""
+        agree; only the raters' answers are read row by row, where raters are persons."""
+        for name in dict.fromkeys(batch.column("question")):  # in the order the questions first come
+            self._question(name)
+        mine, aggregates = _individual(batch)
+        for name, n in Counter(aggregates).items():
+            self.questions[name].aggregates += n
+        if mine is None:
+            return
+        batch = mine
         names = list(batch.column("question"))
         values = _values(batch)
         units = list(zip(batch.column("item"), batch.column("option"), strict=True))
-        for name in dict.fromkeys(names):  # in the order the questions first come
-            if name not in self.questions:
-                declared = self.view.questions.get(name)
-                self.questions[name] = Question(declared.level if declared else None)
+        if self.view.persons:
+            names, units, values = self._firsts_only(batch, names, units, values)
         counted = Counter(zip(names, units, values, strict=True))
         for name, triples in groupby(counted.items(), key=_question_of):  # runs of one question
             q = self.questions[name]
             q.missing += q.tally.add_counts((unit, value, times) for (_, unit, value), times in triples)
-        if self.view.raters:
-            for name, rater, unit, value in zip(names, batch.column("rater"), units, values, strict=True):
-                if value is not None and rater != "":
-                    self.questions[name].by_rater.setdefault(rater, {}).setdefault(unit, value)
+
+    def _question(self, name: str) -> Question:
+        q = self.questions.get(name)
+        if q is None:
+            declared = self.view.questions.get(name)
+            q = self.questions[name] = Question(declared.level if declared else None)
+        return q
+
+    def _firsts_only(
+        self, batch: Batch, names: list[str], units: list[Place], values: list[Any]
+    ) -> tuple[list[str], list[Place], list[Any]]:
+        """The rows that are each rater's first answer to an item (a rater's later answers are
+        noted as repeats), and each rater's answers kept."""
+        answered, keep = self._answered, []
+        raters = list(batch.column("rater"))
+        for i, (name, rater, unit, value) in enumerate(zip(names, raters, units, values, strict=True)):
+            if rater == "":
+                keep.append(True)
+                continue
+            key = (name, rater, unit)
+            if key in answered:
+                keep.append(False)
+                self.repeats.append(Repeat(name, rater, unit, _where(batch, names, i)))
+                continue
+            answered.add(key)
+            keep.append(True)
+            if value is not None:
+                self.questions[name].by_rater.setdefault(rater, {})[unit] = value
+        if all(keep):
+            return names, units, values
+        return list(compress(names, keep)), list(compress(units, keep)), list(compress(values, keep))
 
     def locate(self, keys: Iterable[Key]) -> dict[Key, Where]:
         """Where each judgment a finding is about is (see Key): one more pass over the judgments,
@@ -95,10 +144,29 @@ class Gathered:
         with paused():
             for batch in self.view.in_batches():
                 if batch.size:
-                    found.update(_firsts(batch, wanted - found.keys(), self.view.raters))
+                    found.update(_firsts(batch, wanted - found.keys(), self.view.persons))
                 if len(found) == len(wanted):
                     break
         return found
+
+
+def _individual(batch: Batch) -> tuple[Batch | None, list[str]]:
+    """The batch's individual judgments (None: it has none), and the question of each of its
+    aggregate rows."""
+    role = batch.same.get("role")
+    if role == "individual":
+        return batch, []
+    if role is not None:
+        return None, list(batch.column("question"))
+    mine = [r == "individual" for r in batch.lists["role"]]
+    names = list(batch.column("question"))
+    aggregates = [name for name, m in zip(names, mine, strict=True) if not m]
+    if not aggregates:
+        return batch, []
+    if not any(mine):
+        return None, aggregates
+    lists = {name: list(compress(column, mine)) for name, column in batch.lists.items()}
+    return Batch(batch.same, lists), aggregates
 
 
 def _values(batch: Batch) -> list[Any]:
@@ -114,7 +182,11 @@ def _question_of(entry: tuple[tuple[str, Place, Any], int]) -> str:
 
 
 def _firsts(batch: Batch, wanted: set[Key], raters: bool) -> dict[Key, Where]:
-    """Where in the batch each wanted key first is."""
+    """Where in the batch each wanted key first is, among its individual judgments."""
+    mine, _ = _individual(batch)
+    if mine is None:
+        return {}
+    batch = mine
     names = list(batch.column("question"))
     rows: dict[Key, int] = {}
     if any(key[0] == "question" for key in wanted):
@@ -127,6 +199,10 @@ def _firsts(batch: Batch, wanted: set[Key], raters: bool) -> dict[Key, Where]:
         known = list(map(is_not, batch.column("rater"), repeat("")))
         keep = list(map(bool.__and__, given, known))
         rows.update(_first_rows(zip(repeat("rater"), names, batch.column("rater")), range(batch.size), keep))
+    if raters and any(key[0] == "answer" for key in wanted):
+        places = zip(batch.column("item"), batch.column("option"), strict=True)
+        answers = zip(repeat("answer"), names, batch.column("rater"), places)
+        rows.update(_first_rows(answers, range(batch.size)))
     return {key: _where(batch, names, rows[key]) for key in wanted if key in rows}
 
 

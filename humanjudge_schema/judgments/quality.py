@@ -5,9 +5,10 @@ like every rule; each finding is at the file and pointer (and line) of a judgmen
 The checks read every judgment once (`Gathered`), so they cost about what `humanjudge export`
 costs: `humanjudge stats` runs them, and `humanjudge validate --quality` adds them to validation.
 
-Raters are compared only where the format identifies them (`Judgments.raters`): a TextJudge
-score's position names no annotator, and a CogGym participant's position is theirs across
-stimuli only when every response array holds every participant.
+Raters are compared only where they are persons (`Judgments.rater_kind`): a TextJudge score's
+position names no annotator, and a CogGym participant's position is theirs across stimuli only
+when every response array holds every participant. Aggregate rows (stored means and majorities)
+are no rater's answers and are never compared.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 from ..gcpause import paused
 from ..registry import rule, rules_of
 from .agreement import alpha
-from .gather import Gathered, Key, Place, Question, Where
+from .gather import Gathered, Key, Place, Question, Repeat, Where
 from .view import Judgments
 
 # A question's agreement is judged when at least this many items have two values or more.
@@ -226,3 +227,34 @@ def sparse_item(g: Gathered) -> Iterator[Hit]:
                     ("item", name, unit),
                     f"item {label} has {n} {judgments} of {name!r}; the question's items have {median:g} (median)",
                 )
+
+
+@rule(
+    "quality/repeated-answer",
+    "a rater answers the same item more than once",
+    severity="warning",
+    why="Where raters are persons, each rater's answer to an item is one vote in its agreement. "
+    "A rater who answers the same item twice (a worker given two tasks of one topic, a row "
+    "merged twice) would count twice, and their two answers to one item would be taken for two "
+    "raters agreeing or disagreeing. Agreement, distributions and raters per item count the "
+    "first answer in file order only; the finding names both places, so that the second can be "
+    "looked at.",
+    bad="worker w7 rates topic 2024-10001 in the essay task and again in the news task",
+    good="each worker rates a topic once",
+)
+def repeated_answer(g: Gathered) -> Iterator[Hit]:
+    seen: dict[tuple[Hashable, Place], list[Repeat]] = {}
+    for again in g.repeats:
+        seen.setdefault((again.rater, again.place), []).append(again)
+    for (rater, place), repeats in seen.items():
+        first = repeats[0]
+        item, option = place
+        label = f"{item!r}" + (f" ({option})" if option != "" else "")
+        where = first.where.pointer + (f" (line {first.where.line})" if first.where.line is not None else "")
+        questions = len({r.question for r in repeats})
+        asked = f"{questions} questions" if questions > 1 else repr(first.question)
+        yield (
+            ("answer", first.question, rater, place),
+            f"rater {rater!r} answers item {label} twice ({asked}; again at {where}): agreement "
+            "counts the first answer only, this one",
+        )

@@ -1,11 +1,14 @@
-"""One tidy view of the individual judgments of every format.
+"""One tidy view of the judgments of every format.
 
 A format declares how its datasets' judgments are read (`Format.judgments`, "module:function",
 called as function(unit) and returning a `Judgments`). Every judgment is one row of the same
 shape, whatever the format: which dataset, which item was judged, by which rater, on which
 question, which part of the answer (`option`) and the value, and where the value is in its source
 (`file` and `pointer`, and `line` for the formats read line by line), so that any row leads back to
-the bytes it came from.
+the bytes it came from. Each row says what it is (`role`: one rater's answer, `individual`, or a
+value the file stores over raters it does not name, `aggregate`: a mean, a majority, a proportion)
+and what its rater is (`rater_kind`: `person`, the same person across the dataset; `position`, a
+place within one item only; `none`, no rater).
 
 A view reads only what is well formed: a value its schema or the rules reject is still a
 judgment if it can be placed (a score outside its scale is exported, and validation reports it),
@@ -21,14 +24,39 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
+Role = Literal["individual", "aggregate"]
+# What a rater id means: a person across the whole dataset (a worker id), a position within one
+# item only (the n-th score of an instance), or nothing (no rater, or an aggregate's row).
+RaterKind = Literal["person", "position", "none"]
+RATER_KINDS: tuple[RaterKind, ...] = ("person", "position", "none")
 
-FIELDS = ("format", "dataset", "item", "rater", "question", "option", "value", "file", "pointer", "line")
+# New columns go at the end, so that readers of the earlier columns keep working.
+FIELDS = (
+    "format",
+    "dataset",
+    "item",
+    "rater",
+    "question",
+    "option",
+    "value",
+    "file",
+    "pointer",
+    "line",
+    "role",
+    "rater_kind",
+)
+# What a batch may leave out, and what it then holds: an individual judgment whose rater is what
+# its dataset's raters are ("": the view fills in `Judgments.rater_kind`).
+DEFAULTS: dict[str, Any] = {"role": "individual", "rater_kind": ""}
 
 
 class Judgment(NamedTuple):
-    """One individual judgment. `item`, `rater` and `option` are "" where the format has none;
-    `value` is a number, a string, None (a missing answer that the format counts) or, for an
-    answer made of several parts that is counted as one (a multi-select row, a ranking), a list."""
+    """One judgment. `item`, `rater` and `option` are "" where the format has none; `value` is a
+    number, a string, None (a missing answer that the format counts) or, for an answer made of
+    several parts that is counted as one (a multi-select row, a ranking), a list. `role` is
+    "individual" (one rater's answer) or "aggregate" (a mean, majority or proportion the file
+    stores over raters it does not name); `rater_kind` "" is filled in by the view (its
+    `rater_kind` for an individual judgment with a rater, else "none")."""
 
     format: str
     dataset: str
@@ -40,6 +68,8 @@ class Judgment(NamedTuple):
     file: str
     pointer: str
     line: int | None = None
+    role: str = "individual"
+    rater_kind: str = ""
 
 
 @dataclass(frozen=True)
@@ -61,6 +91,9 @@ class Batch:
     __slots__ = ("lists", "same", "size")
 
     def __init__(self, same: dict[str, Any], lists: dict[str, list[Any]]) -> None:
+        missing = [name for name in DEFAULTS if name not in same and name not in lists]
+        if missing:  # a batch of an earlier shape: individual judgments
+            same = {**same, **{name: DEFAULTS[name] for name in missing}}
         sizes = set(map(len, lists.values()))
         if not lists or len(sizes) != 1 or sorted([*same, *lists]) != sorted(FIELDS):
             raise ValueError("a batch has every field once, and at least one list, all of one length")
@@ -69,9 +102,10 @@ class Batch:
 
     @classmethod
     def of_rows(cls, rows: Sequence[tuple[Any, ...]]) -> Batch:
-        """A batch of rows given one by one (tuples in FIELDS order)."""
+        """A batch of rows given one by one (tuples in FIELDS order; rows without the last fields
+        are individual judgments)."""
         columns = list(zip(*rows, strict=True)) if rows else [() for _ in FIELDS]
-        return cls({}, {name: list(column) for name, column in zip(FIELDS, columns, strict=True)})
+        return cls({}, {name: list(column) for name, column in zip(FIELDS, columns, strict=False)})
 
     def __len__(self) -> int:
         return self.size
@@ -108,26 +142,70 @@ class Judgments:
     read: Callable[[], Iterator[Judgment]] | None = None
     questions: dict[str, Question] = field(default_factory=dict)
     files: tuple[Path, ...] = ()  # the dataset's files, which nothing may write over
-    # whether `rater` names the same person across items (a worker id, a participant's place in
-    # arrays that hold every participant), so that one rater's answers can be compared
-    raters: bool = True
+    # What `rater` means (RaterKind): "person", the same person across items (a worker id, a
+    # participant's place in arrays that hold every participant), so that one rater's answers
+    # can be compared; "position", a place within one item only; "none". A plug-in written for
+    # the earlier bool: True is "person", False "none".
+    raters: RaterKind | bool = "person"
     batches: Callable[[], Iterator[Batch]] | None = None
     # Why the dataset holds no judgment, in the format's words ("only aggregates stored
     # (majority_human) and no individual scores"), asked only after a pass over its rows gave
     # none: a format gathers what it says while it reads, so saying it costs no second reading.
     # None (or a call that returns None): the format says nothing more than the core does.
     none: Callable[[], str | None] | None = None
+    # Said of a dataset whose rows are all aggregates, by `judgments.views` ("only aggregates
+    # stored (majority_human): agreement cannot be computed").
+    note: str | None = None
+
+    @property
+    def rater_kind(self) -> RaterKind:
+        """What the dataset's rater ids mean, `raters` given as a bool or a kind."""
+        if self.raters is True or self.raters is False:
+            return "person" if self.raters else "none"
+        if self.raters not in RATER_KINDS:
+            raise ValueError(f"raters is one of {', '.join(RATER_KINDS)} (or a bool), not {self.raters!r}")
+        return self.raters
+
+    @property
+    def persons(self) -> bool:
+        """Whether one rater's answers can be compared across items."""
+        return self.rater_kind == "person"
 
     def rows(self) -> Iterator[Judgment]:
         if self.read is not None:
-            return self.read()
+            return map(self._kinded_row, self.read())
         return map(Judgment._make, chain.from_iterable(batch.tuples() for batch in self.in_batches()))
 
     def in_batches(self) -> Iterator[Batch]:
         """The rows in column batches."""
         if self.batches is not None:
-            return self.batches()
+            return map(self._kinded, self.batches())
         return _batched(self.rows())
+
+    def _kind_of(self, role: str, rater: Any) -> str:
+        return self.rater_kind if role == "individual" and rater != "" else "none"
+
+    def _kinded_row(self, row: Judgment) -> Judgment:
+        return row if row.rater_kind else row._replace(rater_kind=self._kind_of(row.role, row.rater))
+
+    def _kinded(self, batch: Batch) -> Batch:
+        """The batch with its rater kinds filled in where it leaves them to the view."""
+        kinds = batch.same.get("rater_kind")
+        if kinds is None:  # one per row
+            if "" in batch.lists["rater_kind"]:
+                filled = list(map(self._kind_of, batch.column("role"), batch.column("rater")))
+                kinds_of = [k or f for k, f in zip(batch.lists["rater_kind"], filled, strict=True)]
+                return Batch(batch.same, {**batch.lists, "rater_kind": kinds_of})
+            return batch
+        if kinds != "":
+            return batch
+        same = {k: v for k, v in batch.same.items() if k != "rater_kind"}
+        if "role" in batch.same and "rater" in batch.same:
+            return Batch({**same, "rater_kind": self._kind_of(batch.same["role"], batch.same["rater"])}, batch.lists)
+        if batch.same.get("role") == "aggregate":
+            return Batch({**same, "rater_kind": "none"}, batch.lists)
+        filled = list(map(self._kind_of, batch.column("role"), batch.column("rater")))
+        return Batch(same, {**batch.lists, "rater_kind": filled})
 
 
 def _batched(rows: Iterator[Judgment], size: int = 4096) -> Iterator[Batch]:

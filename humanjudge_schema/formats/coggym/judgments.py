@@ -4,8 +4,14 @@ answers included, as None), one per click when num_clicks > 1, one per multi-sel
 label value of a multi-slider.
 
 item = the stimulus id, rater = the participant's position in the response array (for a
-multi-slider, in the label's array), question = the query tag, option = the click number (1-based)
-or the multi-slider label. A multi-choice answer's value is its option index (0-based `idx`, as
+multi-slider, in the label's array): a person across the experiment where every array holds
+`participants_info.count` answers (position k is then the same participant everywhere), else a
+position within one array only. question = the query tag, option = the click number (1-based)
+or the multi-slider label.
+
+The values of human_data_mean.json are aggregate rows (no rater), after the individual ones: a
+tag's mean with option empty, an option's proportion or mean (`tag_K`) with option K (1-based,
+as the key has it). A multi-choice answer's value is its option index (0-based `idx`, as
 stored); a multi-select row's is the row; a ranking's is the option indices from first to last.
 Only what the model reads as intact is exported, through the same loader the check uses.
 """
@@ -20,7 +26,7 @@ from typing import Any
 from ...config import discover
 from ...engine import Context
 from ...finding import escape_token, pointer
-from ...judgments.view import Batch, Judgments, Level, Question, positions
+from ...judgments.view import Batch, Judgments, Level, Question, RaterKind, positions
 from ...kinds import Unit
 from ...readers.files import display_path
 from .aggregation import META_KEYS, choice_index
@@ -53,12 +59,13 @@ def judgments(unit: Unit) -> Judgments:
         for q in record.get("queries") or ():
             if isinstance(q, dict) and isinstance(q.get("tag"), str) and q.get("type") in LEVELS:
                 questions.setdefault(q["tag"], Question(q["tag"], LEVELS[q["type"]]))
+    kind: RaterKind = "person" if _everyone(exp) else "position"
     return Judgments(
         "coggym",
         display_path(unit.root),
         questions=questions,
-        raters=_everyone(exp),
-        batches=lambda: _batches(exp),
+        raters=kind,
+        batches=lambda: _all_batches(exp, kind),
         none=lambda: _why_none(unit, exp, ctx),
     )
 
@@ -119,10 +126,51 @@ def _everyone(exp: Experiment) -> bool:
     return True
 
 
-def _batches(exp: Experiment) -> Iterator[Batch]:
+def _all_batches(exp: Experiment, kind: str) -> Iterator[Batch]:
+    yield from _batches(exp, kind)
+    yield from _mean_batches(exp)
+
+
+def _mean_batches(exp: Experiment) -> Iterator[Batch]:
+    """The stored aggregates of human_data_mean.json, under the stimuli and tags of the trials."""
+    if exp.mean is None or not isinstance(exp.mean.data, dict):
+        return
+    same: dict[str, Any] = {
+        "format": "coggym",
+        "dataset": display_path(exp.folder),
+        "file": display_path(exp.mean.path),
+    }
+    same |= {"line": None, "role": "aggregate", "rater": "", "rater_kind": "none"}
+    names = ("item", "question", "option", "value", "pointer")
+    lists: dict[str, list[Any]] = {name: [] for name in names}
+    for sid, stimulus in exp.mean.data.items():
+        if sid in META_KEYS or not isinstance(stimulus, dict) or sid not in exp.trials:
+            continue
+        queries = exp.queries(sid)
+        for tag, stored in stimulus.items():
+            if tag not in queries:
+                continue
+            parts = stored.items() if isinstance(stored, dict) else [("", stored)]
+            for key, value in parts:
+                if not (value is None or type(value) in (int, float)):
+                    continue  # not a mean or a proportion: the schema reports it
+                prefix = f"{tag}_"
+                option: str | int = key
+                if key.startswith(prefix) and key[len(prefix) :].isdigit():
+                    option = int(key[len(prefix) :])
+                for name, cell in zip(
+                    names, (sid, tag, option, value, pointer(sid, tag, *([key] if key else []))), strict=True
+                ):
+                    lists[name].append(cell)
+    if lists["value"]:
+        yield Batch(same, lists)
+
+
+def _batches(exp: Experiment, kind: str) -> Iterator[Batch]:
     if exp.ind is None:
         return
-    same = {"format": "coggym", "dataset": display_path(exp.folder), "file": display_path(exp.ind.path), "line": None}
+    same: dict[str, Any] = {"format": "coggym", "dataset": display_path(exp.folder)}
+    same |= {"file": display_path(exp.ind.path), "line": None, "role": "individual", "rater_kind": kind}
     names = ("item", "rater", "question", "option", "value", "pointer")
     lists: dict[str, list[Any]] = {name: [] for name in names}
     items, raters, tags, options, values, pointers = (lists[name].extend for name in names)

@@ -3,10 +3,14 @@
 survey_responses.csv: every column but the ones saying whose session a row is about is a
 question, the ratings and the free-text answers alike; the item is the session (dialogue: the
 turn, and the session for its overall `quality`). event_blocks.csv: the few columns that judge a
-block (metaphor: the sentence's ratings; summarization: the summaries' ratings by the user and by
-third parties; question: the user's answer, whose item is the question, so that the workers
-answering one question are compared). Crossword and dialogue event blocks hold none; accuracies
-are scores computed from the puzzle, not judgments.
+block (metaphor: the sentence's ratings by third parties; summarization: the summaries' ratings by
+the user and by third parties; question: the user's answer, whose item is the question, so that
+the workers answering one question are compared). Crossword and dialogue event blocks hold none;
+accuracies are scores computed from the puzzle, not judgments.
+
+A rater is a person, the worker. The third parties' ratings (metaphor `apt`, `specific`,
+`imageable`; summarization `*_third_party`) are aggregates over raters the file does not name:
+rows of role "aggregate" with no rater (the session's worker wrote the text, and did not rate it).
 
 Cells are typed as validation types them, by the row schema of the task the headers show (the
 task is recognised as the model recognises it). An empty cell is a missing value: no row. Rows
@@ -63,7 +67,11 @@ EVENT_LEVELS: dict[str, dict[str, Level]] = {
         **{f"{name}_third_party": "interval" for name in _SUMMARY},
     },
 }
-THIRD_PARTY = "third-party"  # the rater of the *_third_party columns
+# The columns that hold third parties' ratings: aggregates over raters the file does not name.
+THIRD_PARTY = {
+    "metaphor": frozenset({"apt", "specific", "imageable"}),
+    "summarization": frozenset(f"{n}_third_party" for n in _SUMMARY),
+}
 NOT_ASKED = {("crossword", "joy"): -1}  # a cell value that means the question was not asked
 _CHUNK = 1024  # rows typed at a time
 # The columns that place a judgment: its item and its rater.
@@ -90,14 +98,14 @@ def judgments(unit: Unit) -> Judgments:
     dataset = display_path(unit.root)
     questions = {name: q for t in tables for name, q in t.questions.items()}
     why = partial(_why_none, unit, task, tables)
-    return Judgments("halie", dataset, partial(_rows, tables, dataset), questions, none=why)
+    return Judgments("halie", dataset, partial(_rows, tables, dataset), questions, raters="person", none=why)
 
 
 def _why_none(unit: Unit, task: str | None, tables: list[_Table]) -> str:
     if task is None:
         return "its task cannot be recognised from the headers of its CSV files (humanjudge validate says why)"
     if tables:
-        return f"no answered cell in {', '.join(sorted(t.path.name for t in tables))}"
+        return f"no cell a worker answered in {', '.join(sorted(t.path.name for t in tables))}"
     survey = unit.file(SURVEY)
     if survey is None:
         return f"no {SURVEY}, and the {task} task's {EVENTS} holds no judgments"
@@ -137,17 +145,25 @@ def _file_rows(table: _Table, dataset: str) -> Iterator[Judgment]:
             builder = RowBuilder(csv.header or [], table.schema)
         chunk = builder.chunk([index for index, _, _ in batch], [cells for _, _, cells in batch])
         columns = {name: _column(chunk, name) for name in (*table.questions, *_PLACES)}
+        third = THIRD_PARTY.get(table.task, frozenset()) if table.path.name == EVENTS else frozenset()
         for i, (index, line, cells) in enumerate(batch):
             item = _item(table, columns, i)
             if item is None:  # a judgment of no known item: validation reports the empty cell
                 continue
             for name in table.questions:
-                value, rater = columns[name][i], _rater(name, columns["worker_id"][i])
-                if value == "" or rater == "" or _not_asked(table.task, name, value):
+                value = columns[name][i]
+                if value == "" or _not_asked(table.task, name, value):
                     continue
+                if name in third:
+                    role, rater, kind = "aggregate", "", "none"
+                else:
+                    role, rater, kind = "individual", columns["worker_id"][i], "person"
+                    if rater == "":
+                        continue
                 k = builder.position[name]
                 where = pointer(index, name)
-                yield Judgment("halie", dataset, item, rater, name, "", value, file, where, _line(line, cells, k))
+                at = _line(line, cells, k)
+                yield Judgment("halie", dataset, item, rater, name, "", value, file, where, at, role, kind)
 
 
 def _column(chunk: Chunk, name: str) -> list[Any] | tuple[str, ...]:
@@ -185,10 +201,6 @@ def _id(value: Any) -> str | int:
 
 def _not_asked(task: str, column: str, value: Any) -> bool:
     return (task, column) in NOT_ASKED and value == NOT_ASKED[task, column]
-
-
-def _rater(column: str, worker: Any) -> Any:
-    return THIRD_PARTY if column.endswith("_third_party") else worker
 
 
 def _line(start: int, cells: list[str], k: int) -> int:

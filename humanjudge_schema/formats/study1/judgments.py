@@ -2,9 +2,11 @@
 
 Only study1_tasks.jsonl.gz holds judgments; the other files hold texts. A task is one worker
 writing one response for a topic in one style, and each topic has three tasks (one per style),
-so the topic is the item the workers rated alike. The same worker may hold two tasks of a topic
-(52 of the 301 real topics): both ratings count. A rating the file states as null is a
-row with the value None; a rating the record lacks is no row (the schema reports it).
+so the topic is the item the workers rated alike, and a rater is a person (a worker id). The same
+worker may hold two tasks of a topic (52 of the 301 real topics): both ratings are rows, and
+agreement counts the first in file order (judgments/gather.py; `quality/repeated-answer` names
+both). A rating the file states as null is a row with the value None; a rating the record lacks
+is no row (the schema reports it).
 
 Rows point as findings do: the record's 0-based index and the field (`/12/worker_knowledge`), on
 the record's line of the decompressed file.
@@ -46,9 +48,8 @@ def judgments(unit: Unit) -> Judgments:
     dataset = display_path(unit.root)
     limit = discover(unit.root).option("study1", "max-decompressed-bytes")  # read as validate reads it
     tasks = unit.file(TASKS)
-    return Judgments(
-        "study1", dataset, partial(_rows, tasks, dataset, limit), dict(QUESTIONS), none=partial(_why_none, unit)
-    )
+    rows = partial(_rows, tasks, dataset, limit)
+    return Judgments("study1", dataset, rows, dict(QUESTIONS), raters="person", none=partial(_why_none, unit))
 
 
 def _why_none(unit: Unit) -> str:
@@ -70,6 +71,7 @@ def _rows(path: Path | None, dataset: str, limit: int) -> Iterator[Judgment]:
             continue
         for name in RATINGS:
             if name in record:
+                where = pointer(index, name)
                 yield Judgment(
-                    "study1", dataset, topic, worker, name, "", record[name], file, pointer(index, name), line
+                    "study1", dataset, topic, worker, name, "", record[name], file, where, line, "individual", "person"
                 )

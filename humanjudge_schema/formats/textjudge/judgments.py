@@ -1,8 +1,10 @@
-"""The judgments of a TextJudge dataset: one row per individual score.
+"""The judgments of a TextJudge dataset: one row per individual score, and one per stored
+aggregate (`mean_human`, `majority_human`: role "aggregate", no rater).
 
 item = the instance's id, rater = the score's position in `individual_human_scores` (the format
-names no annotators), question = the metric, option empty. A large file is read a run of
-instances at a time, as the check reads it, so memory stays bounded.
+names no annotators: a rater is a position within one instance, never the same person across
+instances), question = the metric, option empty. A large file is read a run of instances at a
+time, as the check reads it, so memory stays bounded.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from ...readers.files import display_path, read_bytes
 from ...readers.jsonfile import JsonDocument, document
 from . import stream
 
-AGGREGATES = frozenset({"mean_human", "majority_human"})  # what a score object stores beside its scores
+AGGREGATES = ("mean_human", "majority_human")  # what a score object stores beside its scores
 _SCALARS = frozenset({int, float, str, bool, type(None)})  # what a score may be, schema or not
 # The measurement level each category implies for agreement.
 LEVELS: dict[str, Level] = {"categorical": "nominal", "graded": "ordinal", "continuous": "interval"}
@@ -35,7 +37,7 @@ def judgments(unit: Unit) -> Judgments:
         "textjudge",
         display_path(unit.root),
         questions=_questions(path, limit),
-        raters=False,
+        raters="position",
         batches=lambda: _batches(path, limit, seen),
         none=seen.why,
     )
@@ -132,6 +134,8 @@ def _batches(path: Path, limit: int, seen: _Seen) -> Iterator[Batch]:
     seen.aggregates, seen.unscored = set(), False
     dataset = file = display_path(path)
     same = {"format": "textjudge", "dataset": dataset, "option": "", "file": file, "line": None}
+    same_individual = same | {"role": "individual", "rater_kind": "position"}
+    same_aggregate = same | {"role": "aggregate", "rater_kind": "none", "rater": ""}
     for instances, offset in runs:
         if seen.instances is not None:
             seen.instances += len(instances)
@@ -140,16 +144,19 @@ def _batches(path: Path, limit: int, seen: _Seen) -> Iterator[Batch]:
         metrics: list[str] = []
         values: list[Any] = []
         pointers: list[str] = []
+        stored: dict[str, list[Any]] = {"item": [], "question": [], "value": [], "pointer": []}
         for i, inst in enumerate(instances, offset):
             if not isinstance(inst, dict) or not isinstance(inst.get("annotations"), dict):
                 continue
             ident = inst.get("id")
             item = ident if isinstance(ident, (str, int)) and not isinstance(ident, bool) else ""
             for metric, scores in inst["annotations"].items():
+                if isinstance(scores, dict) and (held := [a for a in AGGREGATES if a in scores]):
+                    _aggregates(stored, item, i, metric, scores, held)
                 listed = scores.get("individual_human_scores") if isinstance(scores, dict) else None
                 if not isinstance(listed, list) or not listed:
                     if isinstance(scores, dict):  # why there may be no scores: said only if none
-                        seen.aggregates.update(AGGREGATES.intersection(scores))
+                        seen.aggregates.update(a for a in AGGREGATES if a in scores)
                     continue
                 n = len(listed)
                 places: Any = range(n)
@@ -167,4 +174,21 @@ def _batches(path: Path, limit: int, seen: _Seen) -> Iterator[Batch]:
                 pointers.extend(map(base.__add__, texts))
         if values:
             lists = {"item": items, "rater": raters, "question": metrics, "value": values, "pointer": pointers}
-            yield Batch(same, lists)
+            yield Batch(same_individual, lists)
+        if stored["value"]:
+            yield Batch(same_aggregate, stored)
+
+
+def _aggregates(
+    stored: dict[str, list[Any]], item: Any, i: int, metric: str, scores: dict[str, Any], held: list[str]
+) -> None:
+    """The aggregate rows of one score object: each stored aggregate that is a value (an object
+    or an array there is a schema error, not a value)."""
+    base = f"/instances/{i}/annotations/{escape_token(metric)}/"
+    for name in held:
+        value = scores[name]
+        if type(value) in _SCALARS:
+            stored["item"].append(item)
+            stored["question"].append(metric)
+            stored["value"].append(value)
+            stored["pointer"].append(base + name)
