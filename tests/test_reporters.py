@@ -98,7 +98,7 @@ def _many(n_errors: int, n_warnings: int) -> Result:
 
 def test_summary_lists_every_finding_with_counts_per_code_and_file() -> None:
     result = _many(25, 12)
-    text = github.summary(result)
+    text = github.summary(result, group=False)
     assert "**25 errors, 12 warnings in 15 files.**" in text
     assert "| <code>coggym/response-count</code> | error | 25 |" in text
     assert "| <code>coggym/no-human-data</code> | warning | 12 |" in text
@@ -130,7 +130,7 @@ def test_summary_of_a_clean_run() -> None:
 
 def test_summary_stays_under_githubs_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     result = _many(20000, 0)
-    text = github.summary(result)
+    text = github.summary(result, group=False)
     assert len(text.encode()) < github.SUMMARY_LIMIT
     assert "| <code>coggym/response-count</code> | error | 20000 |" in text  # counts stay complete
     assert "more findings not listed" in text
@@ -239,11 +239,11 @@ def test_sarif_fingerprints_ignore_line_moves() -> None:
 
 def test_sarif_caps_results_at_what_code_scanning_takes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sarif, "MAX_RESULTS", 5)
-    doc = sarif.document(_many(8, 0))
+    doc = sarif.document(_many(8, 0), group=False)
     _assert_valid_sarif(doc)
     assert len(doc["runs"][0]["results"]) == 5
     note = doc["runs"][0]["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
-    assert note.startswith("8 findings; only the first 5")
+    assert note.startswith("8 results; only the first 5")
 
 
 def test_json_and_text_formats_are_unchanged() -> None:
@@ -256,3 +256,74 @@ def test_json_and_text_formats_are_unchanged() -> None:
         "configuration": ["pyproject.toml"],  # the repository's own, empty [tool.humanjudge]
     }
     assert run("validate", "examples/coggym/valid").stdout == "No problems in 5 files.\n"
+
+
+# --- alike findings, grouped ---------------------------------------------------------------------
+
+
+def _alike() -> Result:
+    """80 trial lines lacking one field, 2 of another, one summary of unlisted findings."""
+    findings = [
+        Finding("schema/required", E, "'option' is a required property", "exp/trial.jsonl", f"/{i}/queries/0", i + 1, 3)
+        for i in range(80)
+    ]
+    findings += [
+        Finding("schema/required", E, "'id' is a required property", "exp/trial.jsonl", f"/{i}", i + 1, 1)
+        for i in (3, 9)
+    ]
+    findings.append(Finding("coggym/unknown-tag", E, "10 more findings", "exp/human_data_ind.json", "", None, more=10))
+    findings.sort(key=Finding.sort_key)
+    return Result(findings, 5)
+
+
+def test_alike_findings_are_one_line_with_their_count_and_places() -> None:
+    from humanjudge_schema.report import render
+
+    lines = render(_alike(), "text").splitlines()
+    grouped = [line for line in lines if "'option'" in line]
+    assert grouped == [
+        "exp/trial.jsonl:1:3: error schema/required 'option' is a required property (at /0/queries/0) "
+        "[and 79 more: lines 2, 3, 4, 5, 6, ...]"
+    ]
+    assert sum("'id'" in line for line in lines) == 2  # two alike are shown each
+    assert lines[-1] == (
+        "92 errors, 0 warnings in 5 files. Alike findings are shown once with their count (--no-group shows each)."
+    )
+    every = render(_alike(), "text", group=False).splitlines()
+    assert sum("'option'" in line for line in every) == 80 and "Alike" not in every[-1]
+
+
+def test_json_keeps_every_finding_and_marks_its_group() -> None:
+    from humanjudge_schema.report import render
+
+    found = json.loads(render(_alike(), "json"))["findings"]
+    assert len(found) == 83
+    groups = {f.get("group") for f in found if "'option'" in f["message"]}
+    assert len(groups) == 1 and None not in groups
+    (gid,) = groups
+    assert gid == json.loads(render(_alike(), "json"))["findings"][0].get("group", gid)  # stable
+    assert all("group" not in f for f in found if "'option'" not in f["message"])
+    assert all("group" not in f for f in json.loads(render(_alike(), "json", group=False))["findings"])
+
+
+def test_sarif_gives_a_group_one_result_with_related_locations() -> None:
+    doc = sarif.document(_alike())
+    _assert_valid_sarif(doc)
+    results = doc["runs"][0]["results"]
+    option = [r for r in results if "'option'" in r["message"]["text"]]
+    assert len(option) == 1 and len(option[0]["relatedLocations"]) == 79
+    assert option[0]["properties"]["count"] == 80
+    lines = [loc["physicalLocation"]["region"]["startLine"] for loc in option[0]["relatedLocations"]]
+    assert lines == list(range(2, 81))
+    summarised = next(r for r in results if r["ruleId"] == "coggym/unknown-tag")
+    assert summarised["properties"]["count"] == 10  # a summary of unlisted findings carries its count
+    assert len(results) == 4
+
+
+def test_the_summary_and_annotations_group_alike_findings() -> None:
+    text = github.summary(_alike())
+    rows = [line for line in text.splitlines() if "&#39;option&#39;" in line or "'option'" in line]
+    assert len(rows) == 1 and "and 79 more: lines 2, 3, 4, 5, 6, ..." in rows[0]
+    assert "**92 errors, 0 warnings in 5 files.**" in text
+    commands = [line for line in github.render(_alike()).splitlines() if line.startswith("::error")]
+    assert len(commands) == 4

@@ -94,6 +94,13 @@ if TYPE_CHECKING:
     default=None,
     help="Show a progress bar on stderr. Default: only on a terminal, outside CI, for runs over half a second.",
 )
+@click.option(
+    "--group/--no-group",
+    default=True,
+    show_default=True,
+    help="Show alike findings of a file (one code, one message but for its numbers, three or more) once, with "
+    "their count and where the others are; JSON keeps each finding and marks it with its group's id.",
+)
 def validate(
     paths: tuple[Path, ...],
     kind: str | None,
@@ -110,6 +117,7 @@ def validate(
     skip_unknown: bool,
     max_per_code: int | None,
     progress: bool | None,
+    group: bool,
 ) -> None:
     """Validate dataset files and folders.
 
@@ -156,11 +164,11 @@ def validate(
     except (UsageError, ConfigError) as exc:
         fail(str(exc))
     _notes(result, verbose)
-    click.echo(render(result, fmt), nl=False)
+    click.echo(render(result, fmt, group=group), nl=False)
     if fmt == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
         from ..report.github import append_to, summary
 
-        append_to(os.environ["GITHUB_STEP_SUMMARY"], summary(result))
+        append_to(os.environ["GITHUB_STEP_SUMMARY"], summary(result, group=group))
     sys.exit(1 if result.errors or (strict and result.warnings) else 0)
 
 

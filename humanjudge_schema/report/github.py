@@ -19,6 +19,7 @@ from typing import Any
 from ..finding import Finding, Severity, escape_control
 from ..kinds import tally
 from ..validation import Result
+from .groups import grouped
 
 ANNOTATIONS_SHOWN = 10  # per type and step: GitHub's limit
 SUMMARY_LIMIT = 1024 * 1024  # bytes a step summary may hold
@@ -37,8 +38,9 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def command(finding: Finding) -> str:
-    """One finding as a workflow command: `::error file=F,line=L,col=C,title=CODE::message`."""
+def command(finding: Finding, more: str = "") -> str:
+    """One finding as a workflow command: `::error file=F,line=L,col=C,title=CODE::message`;
+    `more` says what alike findings it stands for (report/groups.py)."""
     props = []
     if finding.file:
         props.append(f"file={escape_property(finding.file)}")
@@ -48,12 +50,14 @@ def command(finding: Finding) -> str:
                 props.append(f"col={finding.column}")
     props.append(f"title={escape_property(finding.code)}")
     at = f" (at {finding.pointer})" if finding.pointer else ""
-    return f"::{finding.severity.value} {','.join(props)}::{escape_data(finding.message + at)}"
+    more = f" [{more}]" if more else ""
+    return f"::{finding.severity.value} {','.join(props)}::{escape_data(finding.message + at + more)}"
 
 
-def render(result: Result) -> str:
-    """Every finding as a workflow command, then the one-line tally."""
-    lines = [command(f) for f in result.findings]
+def render(result: Result, *, group: bool = True) -> str:
+    """Every finding as a workflow command (alike ones as one, with their count), then the
+    one-line tally."""
+    lines = [command(g.first, g.more()) for g in grouped(result.findings, group=group)]
     lines.append(_tally(result))
     if result.skipped:
         lines.append(f"{tally(list(result.skipped))}.")
@@ -117,7 +121,7 @@ def fenced(text: str, info: str = "") -> str:
     return f"{fence}{info}\n{body}\n{fence}"
 
 
-def summary(result: Result, *, title: str = "humanjudge validate", note: str = "") -> str:
+def summary(result: Result, *, title: str = "humanjudge validate", note: str = "", group: bool = True) -> str:
     """The job summary in Markdown: the tally, counts per code and per file, then every finding.
 
     The list is cut only where GitHub's 1 MiB limit on a step summary would be passed, and then
@@ -147,10 +151,11 @@ def summary(result: Result, *, title: str = "humanjudge validate", note: str = "
     if len(per_file) > FILES_LISTED:
         out.append(f"\n{plural(len(per_file) - FILES_LISTED, 'more file')} with findings not listed.")
     shown = result.errors > ANNOTATIONS_SHOWN or result.warnings > ANNOTATIONS_SHOWN
+    groups = grouped(result.findings, group=group)
+    alike = " (alike findings of a file in one row, with their count)" if len(groups) < len(result.findings) else ""
     out += [
         "",
-        f"<details{' open' if len(result.findings) <= 50 else ''}>"
-        f"<summary>All {len(result.findings)} findings</summary>",
+        f"<details{' open' if len(groups) <= 50 else ''}><summary>All {len(result.findings)} findings{alike}</summary>",
         "",
     ]
     if shown:
@@ -160,21 +165,25 @@ def summary(result: Result, *, title: str = "humanjudge validate", note: str = "
         "|---|---:|---|---|---|---|",
     ]
     size = sum(len(line.encode()) + 1 for line in out)
-    for i, f in enumerate(result.findings):
+    listed = 0
+    for g in groups:
+        f = g.first
         where = "" if f.line is None else f"{f.line}" + ("" if f.column is None else f":{f.column}")
+        more = f" <em>{cell(g.more())}</em>" if g.rest else ""
         row = (
-            f"| {code_span(f.file)} | {where} | {f.severity.value} | {code_span(f.code)} | {cell(f.message)} "
+            f"| {code_span(f.file)} | {where} | {f.severity.value} | {code_span(f.code)} | {cell(f.message)}{more} "
             f"| {code_span(f.pointer)} |"
         )
         size += len(row.encode()) + 1
         if size > _SUMMARY_BUDGET - 1024:  # room for the note and the end of the list
-            left = len(result.findings) - i
+            left = len(result.findings) - listed
             out.append(
                 f"\n{plural(left, 'more finding')} not listed: a step summary holds at most 1 MiB. "
                 "The job log has every finding; run `humanjudge validate` locally or upload the SARIF file."
             )
             break
         out.append(row)
+        listed += len(g.findings)
     out += ["", "</details>", ""]
     return clip("\n".join(out), _SUMMARY_BUDGET, "the summary")
 

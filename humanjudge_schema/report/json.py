@@ -1,5 +1,6 @@
-"""One JSON object: {"findings": [...], "summary": {"files", "errors", "warnings", "skipped",
-"configuration"}, "skipped": [{"file", "reason"}]}."""
+"""One JSON object: {"findings": [...] (each with "group" when it is one of alike findings),
+"summary": {"files", "errors", "warnings", "skipped", "configuration"}, "skipped": [{"file",
+"reason"}]}."""
 
 from __future__ import annotations
 
@@ -7,11 +8,18 @@ import orjson
 
 from ..readers.files import display_path
 from ..validation import Result
+from .groups import ids
 
 
-def render(result: Result) -> str:
+def render(result: Result, *, group: bool = True) -> str:
+    """Every finding; with `group`, those of a group of alike findings (report/groups.py) carry
+    its id as `group`, so that tools can count them as the text output shows them."""
+    findings = [f.as_dict() for f in result.findings]
+    if group:
+        for i, gid in ids(result.findings).items():
+            findings[i]["group"] = gid
     doc = {
-        "findings": [f.as_dict() for f in result.findings],
+        "findings": findings,
         "summary": {
             "files": result.files,
             "errors": result.errors,

@@ -21,6 +21,7 @@ from ..finding import Finding, Severity
 from ..registry import RuleDoc
 from ..rulebook import load_all
 from ..validation import Result
+from .groups import Group, grouped
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 # GitHub code scanning ingests at most this many results per run.
@@ -68,52 +69,76 @@ def _fingerprint(finding: Finding) -> str:
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-def _result(finding: Finding, index: dict[str, int]) -> dict[str, Any]:
+RELATED_LISTED = 1000  # related locations of one result; its `count` property counts them all
+
+
+def _location(finding: Finding) -> dict[str, Any] | None:
+    if not finding.file:
+        return None
+    uri, base = _uri(finding.file)
+    artifact: dict[str, Any] = {"uri": uri}
+    if base:
+        artifact["uriBaseId"] = base
+    # Code scanning places every result on a line: a finding about a whole file (or a
+    # value whose position is unknown) goes on line 1.
+    region: dict[str, Any] = {"startLine": finding.line or 1}
+    if finding.line is not None and finding.column is not None:
+        region["startColumn"] = finding.column
+    location: dict[str, Any] = {"physicalLocation": {"artifactLocation": artifact, "region": region}}
+    if finding.pointer:
+        location["logicalLocations"] = [{"fullyQualifiedName": finding.pointer, "kind": "element"}]
+    return location
+
+
+def _result(group: Group, index: dict[str, int]) -> dict[str, Any]:
+    """One result per group of alike findings (report/groups.py): the first, with the others as
+    related locations and how many it stands for as `count` (a summary of unlisted findings,
+    max-per-code, counts those too)."""
+    finding = group.first
     at = f" (at {finding.pointer})" if finding.pointer else ""
+    more = f" [{group.more()}]" if group.rest else ""
     out: dict[str, Any] = {
         "ruleId": finding.code,
         "level": _level(finding.severity),
-        "message": {"text": finding.message + at},
+        "message": {"text": finding.message + at + more},
     }
     if finding.code in index:
         out["ruleIndex"] = index[finding.code]
-    if finding.file:
-        uri, base = _uri(finding.file)
-        artifact: dict[str, Any] = {"uri": uri}
-        if base:
-            artifact["uriBaseId"] = base
-        # Code scanning places every result on a line: a finding about a whole file (or a
-        # value whose position is unknown) goes on line 1.
-        region: dict[str, Any] = {"startLine": finding.line or 1}
-        if finding.line is not None and finding.column is not None:
-            region["startColumn"] = finding.column
-        location: dict[str, Any] = {"physicalLocation": {"artifactLocation": artifact, "region": region}}
-        if finding.pointer:
-            location["logicalLocations"] = [{"fullyQualifiedName": finding.pointer, "kind": "element"}]
+    location = _location(finding)
+    if location is not None:
         out["locations"] = [location]
+    related = []
+    for k, other in enumerate(group.rest[:RELATED_LISTED]):
+        place = _location(other)
+        if place is not None:
+            other_at = f" (at {other.pointer})" if other.pointer else ""
+            related.append({"id": k, **place, "message": {"text": other.message + other_at}})
+    if related:
+        out["relatedLocations"] = related
     out["partialFingerprints"] = {"humanjudgeFinding/v1": _fingerprint(finding)}
-    out["properties"] = {"pointer": finding.pointer}
+    out["properties"] = {"pointer": finding.pointer, "count": group.count}
     return out
 
 
-def document(result: Result) -> dict[str, Any]:
-    """The SARIF log as a dict."""
+def document(result: Result, *, group: bool = True) -> dict[str, Any]:
+    """The SARIF log as a dict: a result per group of alike findings (each finding its own with
+    group=False)."""
     registry = load_all()
     rules = [rule_descriptor(registry[code]) for code in sorted(registry)]
     index = {rule["id"]: i for i, rule in enumerate(rules)}
-    findings = result.findings
+    groups = grouped(result.findings, group=group)
     invocation: dict[str, Any] = {"executionSuccessful": True}
-    if len(findings) > MAX_RESULTS:
+    if len(groups) > MAX_RESULTS:
         invocation["toolExecutionNotifications"] = [
             {
                 "level": "warning",
                 "message": {
-                    "text": f"{len(findings)} findings; only the first {MAX_RESULTS} are in this file "
+                    "text": f"{len(groups)} results; only the first {MAX_RESULTS} are in this file "
                     "(the most GitHub code scanning accepts in one run)"
                 },
             }
         ]
-        findings = findings[:MAX_RESULTS]
+        groups = groups[:MAX_RESULTS]
     return {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
@@ -130,12 +155,12 @@ def document(result: Result) -> dict[str, Any]:
                 },
                 "invocations": [invocation],
                 "columnKind": "unicodeCodePoints",
-                "results": [_result(f, index) for f in findings],
+                "results": [_result(g, index) for g in groups],
                 "properties": {"files": result.files, "errors": result.errors, "warnings": result.warnings},
             }
         ],
     }
 
 
-def render(result: Result) -> str:
-    return orjson.dumps(document(result), option=orjson.OPT_INDENT_2).decode() + "\n"
+def render(result: Result, *, group: bool = True) -> str:
+    return orjson.dumps(document(result, group=group), option=orjson.OPT_INDENT_2).decode() + "\n"

@@ -10,25 +10,34 @@ from __future__ import annotations
 from ..finding import escape_control
 from ..kinds import tally
 from ..validation import Result
+from .groups import grouped
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def render(result: Result) -> str:
+def render(result: Result, *, group: bool = True) -> str:
+    """A line a finding; alike findings of one file (report/groups.py) a line a group, with how
+    many more and where, unless `group` is False."""
     lines = []
-    for f in result.findings:
+    groups = grouped(result.findings, group=group)
+    for g in groups:
+        f = g.first
         where = escape_control(f.file)
         if f.line is not None:
             where += f":{f.line}"
             if f.column is not None:
                 where += f":{f.column}"
         at = f" (at {escape_control(f.pointer)})" if f.pointer else ""
-        lines.append(f"{where}: {f.severity} {f.code} {escape_control(f.message)}{at}")
+        more = f" [{escape_control(g.more())}]" if g.rest else ""
+        lines.append(f"{where}: {f.severity} {f.code} {escape_control(f.message)}{at}{more}")
     files = _plural(result.files, "file")
     if result.findings:
-        lines.append(f"{_plural(result.errors, 'error')}, {_plural(result.warnings, 'warning')} in {files}.")
+        tally_line = f"{_plural(result.errors, 'error')}, {_plural(result.warnings, 'warning')} in {files}."
+        if len(groups) < len(result.findings):
+            tally_line += " Alike findings are shown once with their count (--no-group shows each)."
+        lines.append(tally_line)
     else:
         lines.append(f"No problems in {files}.")
     if result.skipped:

@@ -59,6 +59,8 @@ def _parser() -> _Parser:
     parser.add_argument("-v", "--verbose", action="store_true")
     # A job log is not a terminal: there is never a bar to draw, so both spellings are accepted.
     parser.add_argument("--progress", "--no-progress", action="store_true")
+    parser.add_argument("--group", dest="group", action="store_true", default=True)
+    parser.add_argument("--no-group", dest="group", action="store_false")
     return parser
 
 
@@ -88,6 +90,7 @@ class Options:
     skip_unknown: bool = False
     max_per_code: int | None = None
     verbose: bool = False
+    group: bool = True  # alike findings shown once with their count (report/groups.py)
 
 
 def parse_args(argv: Sequence[str]) -> Options:
@@ -114,4 +117,5 @@ def parse_args(argv: Sequence[str]) -> Options:
         skip_unknown=known.skip_unknown,
         max_per_code=known.max_per_code,
         verbose=known.verbose,
+        group=known.group,
     )

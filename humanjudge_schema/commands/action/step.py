@@ -142,6 +142,7 @@ class _Report:
     # The files this run wrote (workspace-relative, as the inputs name them): only these are
     # named in the step's outputs, and so only these are uploaded.
     written: dict[str, str] = field(default_factory=lambda: {"sarif": "", "report": ""})
+    group: bool = True  # the args input's --group/--no-group
 
     def finish(self, result: Result | None, code: int, message: str = "") -> int:
         if message:
@@ -153,7 +154,7 @@ class _Report:
                     text += "\n" + clip(self.noted(), NOTE_BUDGET, "these notes") + "\n"
                 append_to(self.summary_file, text)
             else:
-                append_to(self.summary_file, summary(result, note=self.noted()))
+                append_to(self.summary_file, summary(result, note=self.noted(), group=self.group))
         for name, relative in (("sarif", self.sarif), ("report", self.report)):
             if relative and not self.written[name]:  # asked for, not written: nothing stale stays there
                 target = self.workspace / relative
@@ -180,7 +181,7 @@ class _Report:
     def write_sarif(self, result: Result) -> str:
         from ...report.sarif import render as render_sarif
 
-        why = self.write("sarif", self.sarif, render_sarif(result).encode("utf-8"))
+        why = self.write("sarif", self.sarif, render_sarif(result, group=self.group).encode("utf-8"))
         if not why:
             print(f"SARIF written to {self.sarif}")
         return why
@@ -205,6 +206,7 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
         options = parse_args(argv)
     except ArgsError as exc:
         return report.finish(None, 2, f"args input: {exc}")
+    report.group = options.group
     if config_from not in ("base", "head"):
         return report.finish(None, 2, f'config-from input: {config_from!r} is neither "base" nor "head"')
     git = _Git(workspace)
@@ -233,7 +235,7 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
     report.notes["configuration"] = _configuration_note(result, base, bool(base_sha))
     if options.verbose:
         print(report.notes["configuration"], file=sys.stderr)
-    sys.stdout.write(render(result))
+    sys.stdout.write(render(result, group=options.group))
     failed = result.errors or (options.strict and result.warnings)
     code = 1 if failed else 0
     if report.sarif:
