@@ -26,6 +26,7 @@ from ...kinds import Unit
 from ...readers.jsonfile import BROKEN, JsonDocument, JsonlDocument, load
 from .aggregation import META_KEYS
 from .answers import Choices, Facts, choice_pairs, in_order, ratings_of, rows_where, wrong_pairs
+from .keys import Stray, stray_keys
 from .parts import (
     Cleaner,
     _broken,
@@ -232,6 +233,11 @@ class Experiment:
         """Every query of the trial has a readable type and, where its type needs one, a
         readable tag: a key that is not among `queries` is then certainly no tag."""
         return trial_id in self._tags[1]
+
+    @functools.cached_property
+    def stray(self) -> list[Stray]:
+        """The keys of the human data's stimuli that are no tag, by what they likely are (keys.py)."""
+        return stray_keys(self)
 
     def responses(self) -> list[Response]:
         """(stimulus id, tag, query, responses) for every intact response array of a tag of a

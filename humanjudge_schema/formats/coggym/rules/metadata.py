@@ -11,6 +11,7 @@ from ....registry import rule
 from ..aggregation import META_KEYS
 from ..model import Experiment
 from ..parts import _broken
+from .config import unparsed_trials
 from .phrasing import short, some
 
 
@@ -111,10 +112,11 @@ def judgment_count(exp: Experiment) -> Iterator[Hit]:
     "coggym/not-checked",
     "a check over the whole experiment could not be made",
     severity="warning",
-    why="judgment_count is compared with a total over every response, and responseType with the "
-    "types of every query. When a part such a total needs breaks its schema (a query whose type "
-    "or tag cannot be read, a response that is not an array, a record that is not an object), "
-    "the total is unknown and the check is not made. The schema error is what to fix; this "
+    why="judgment_count is compared with a total over every response, stimuli_count with the "
+    "number of trials, and responseType with the types of every query. When a part such a total "
+    "needs breaks its schema (a query whose type or tag cannot be read, a response that is not an "
+    "array, a record that is not an object) or a line of trial.jsonl does not parse, the total is "
+    "unknown and the check is not made. The schema error is what to fix; this "
     "warning says which check is still to come, so that a run never looks more complete than it was.",
     bad='trial.jsonl: {"id": "t1", "queries": [{"type": "single-slider", "tag": 7, ...}]}; human_data_ind.json: "judgment_count": 8',
     good='{"id": "t1", "queries": [{"type": "single-slider", "tag": "confidence", ...}]}',
@@ -128,6 +130,14 @@ def not_checked(exp: Experiment) -> Iterator[Hit]:
                 "/judgment_count",
                 f"judgment_count could not be checked: the responses or queries of {some(unread)} cannot be read",
             )
+    if exp.wants("coggym/stimuli-count") and "stimuli_count" in exp.settings and (lines := unparsed_trials(exp)):
+        yield (
+            exp.config,
+            "/stimuli_count",
+            f"stimuli_count could not be checked: trial.jsonl line{'s' if len(lines) > 1 else ''} "
+            f"{some([str(n) for n in lines])} did not parse, and a line that does not parse may hold one "
+            "trial, none or several",
+        )
     if exp.wants("coggym/response-types"):
         listing = exp.response_types
         if listing.undecided:

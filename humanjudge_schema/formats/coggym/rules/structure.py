@@ -11,6 +11,7 @@ from ....finding import pointer
 from ....readers.jsonfile import JsonDocument
 from ....registry import rule
 from ..aggregation import META_KEYS
+from ..keys import spell
 from ..model import Experiment
 from ..parts import _broken
 
@@ -73,38 +74,90 @@ def no_human_data(exp: Experiment) -> Iterator[Hit]:
     "coggym/unknown-tag",
     "every response key of a stimulus is a tag of that trial",
     why="The seed format says the keys of a stimulus must match the tags of its trial's queries; "
-    "any other key is data no question defines (often a leftover column of the export).",
+    "any other key is data no question defines (often a leftover column of the export). A run of "
+    "per-option keys `x_1` ... `x_N` of a name that is no tag is one finding, at its first key. The "
+    "per-option keys of a tag the stimulus lacks are coggym/flat-option-keys, and a key that looks "
+    "like such a tag is coggym/misnamed-tag.",
     bad='"trial_1": {"rating": [3, 4], "rating_selected_option": [1, 1]}',
     good='"trial_1": {"rating": [3, 4]}',
 )
 def unknown_tag(exp: Experiment) -> Iterator[Hit]:
-    for doc in _data_docs(exp):
-        for sid, stimulus in doc.data.items():
-            # With a query whose tag cannot be read, any key may be that tag: the schema error
-            # is the finding.
-            if sid in META_KEYS or not isinstance(stimulus, dict) or not exp.tags_complete(sid):
-                continue
-            tags = exp.queries(sid)
-            for key in stimulus:
-                if key not in tags:
-                    known = f"its tags: {', '.join(sorted(tags))}" if tags else "it has no tagged queries"
-                    yield doc, pointer(sid, key), f"{key!r} is not a tag of trial {sid!r} ({known})"
+    # Keys that are a tag's per-option keys or a tag misspelt are reported as such, below.
+    for stray in exp.stray:
+        known = f"its tags: {', '.join(stray.tags)}" if stray.tags else "it has no tagged queries"
+        for key in stray.unknown:
+            yield stray.doc, pointer(stray.sid, key), f"{key!r} is not a tag of trial {stray.sid!r} ({known})"
+        for stem, keys in stray.runs.items():
+            yield (
+                stray.doc,
+                pointer(stray.sid, keys[0]),
+                f"{spell(keys)} are {len(keys)} per-option keys of {stem!r}, which is not a tag of trial "
+                f"{stray.sid!r} ({known})",
+            )
 
 
 @rule(
     "coggym/missing-tag",
     "every tagged question of a stimulus has responses",
     why="Each question a participant answered has a response array in the ind file; a missing "
-    "tag means a column was lost in the export.",
+    "tag means a column was lost in the export. A tag whose data is there under other keys is "
+    "coggym/flat-option-keys or coggym/misnamed-tag instead.",
     bad='trial: tags "goal" and "confidence"; ind: "trial_1": {"goal": [...]}',
     good='"trial_1": {"goal": [...], "confidence": [...]}',
 )
 def missing_tag(exp: Experiment) -> Iterator[Hit]:
     if exp.ind is None:
         return
+    # A tag stored under other keys (per-option keys, a misspelt name) is reported as such, below.
+    explained = {stray.sid: stray.explained for stray in exp.stray if stray.doc is exp.ind}
     for sid, stimulus in exp.ind.data.items():
         if sid in META_KEYS or not isinstance(stimulus, dict):
             continue
         for tag in exp.queries(sid):
-            if tag not in stimulus:
+            if tag not in stimulus and tag not in explained.get(sid, ()):
                 yield exp.ind, pointer(sid), f"no responses for tag {tag!r} of trial {sid!r}"
+
+
+@rule(
+    "coggym/flat-option-keys",
+    "a tag is stored as one key per option instead of under its tag",
+    why="`<tag>_1` ... `<tag>_N` are the names of a tag's option means inside the mean file's "
+    "object for that tag. Stored beside the stimulus's tags instead of the tag itself, they leave "
+    "the tag with no data for any reader of the format, and each key is no tag: one cause, "
+    "reported once per stimulus and tag, at its first key, with every key named.",
+    bad='ind: "trial_1": {"goal_1": [0, 1], "goal_2": [1, 0]}  (trial_1 asks "goal" with 2 options)',
+    good='ind: "trial_1": {"goal": [[0, 1], [1, 0]]}; mean: "trial_1": {"goal": {"goal_1": 0.5, "goal_2": 0.5}}',
+)
+def flat_option_keys(exp: Experiment) -> Iterator[Hit]:
+    for stray in exp.stray:
+        for tag, keys in stray.flat.items():
+            where = (
+                "the individual file keeps one array per tag"
+                if stray.doc is exp.ind
+                else f"the mean file keeps them in one object under {tag!r}"
+            )
+            named = "" if keys[0].startswith(tag + "_") else ", under another name"
+            yield (
+                stray.doc,
+                pointer(stray.sid, keys[0]),
+                f"{tag} is stored as {len(keys)} per-option keys {spell(keys)}{named} (the mean file's key names); {where}",
+            )
+
+
+@rule(
+    "coggym/misnamed-tag",
+    "a key that is no tag looks like a tag the stimulus lacks",
+    why="A key that is no tag of the trial, beside a tag of the trial with no data, is most often "
+    "that tag misspelt or renamed in the export: one cause, reported once, at the key, instead "
+    "of a missing tag and an unknown key.",
+    bad='trial tags "strategy_description" and "goal"; ind: "trial_1": {"goal": [...], "strategy": [...]}',
+    good='"trial_1": {"goal": [...], "strategy_description": [...]}',
+)
+def misnamed_tag(exp: Experiment) -> Iterator[Hit]:
+    for stray in exp.stray:
+        for key, tag in stray.misnamed.items():
+            yield (
+                stray.doc,
+                pointer(stray.sid, key),
+                (f"{key!r} is not a tag of trial {stray.sid!r}; it looks like its tag {tag!r}, which has no key"),
+            )
