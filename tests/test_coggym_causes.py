@@ -1,6 +1,7 @@
 """One cause, one finding, and no location lost: the CogGym rules that fold a cascade into one
 finding (coggym/flat-option-keys, coggym/misnamed-tag, a run of per-option keys as one
-coggym/unknown-tag, stimuli_count not checked while trial.jsonl does not parse) still report every
+coggym/unknown-tag, a multi-slider stored as one object per participant as one
+coggym/response-shape, stimuli_count not checked while trial.jsonl does not parse) still report every
 place the rules reported before they did. The findings before are computed at test time, by the
 package as it was in the commit before the first of those changes (read with `git archive`), on
 every CogGym case, the bundled examples and, when present, the real corpus."""
@@ -79,6 +80,20 @@ def _named(message: str) -> set[str]:
     return names
 
 
+_ANSWERS = re.compile(r"positions (\d+) \.\.\. (\d+), labels (.*?);")
+
+
+def _answers(ptr: str, message: str) -> set[str]:
+    """The answers a message about a whole response array names: `positions 0 ... 4, labels 'a',
+    'b'` names /0 ... /4 and each label of each."""
+    m = _ANSWERS.search(message)
+    if m is None:
+        return set()
+    labels = re.findall(r"'([^']*)'", m.group(3))
+    positions = [f"{ptr}/{k}" for k in range(int(m.group(1)), int(m.group(2)) + 1)]
+    return set(positions) | {f"{at}/{escape_token(label)}" for at in positions for label in labels}
+
+
 def _parent(ptr: str) -> str:
     return ptr[: ptr.rindex("/")] if "/" in ptr else ""
 
@@ -94,11 +109,14 @@ def _reported(findings: Iterable[dict[str, Any]]) -> set[Location]:
             holder = _parent(ptr)
             out.add((file, holder))
             out.update((file, f"{holder}/{escape_token(name)}") for name in _named(f["message"]))
+            out.update((file, at) for at in _answers(ptr, f["message"]))
     return out
 
 
 def _lost(code: Path, folders: list[Path], cwd: Path) -> list[Location]:
-    was = {(f["file"], f["pointer"]) for f in _run(code, folders, cwd)}
+    # A check that could not be made (coggym/not-checked) is no finding about the data: when the
+    # check can now be made, its own finding, if any, is at the same place.
+    was = {(f["file"], f["pointer"]) for f in _run(code, folders, cwd) if f["code"] != "coggym/not-checked"}
     now = _reported(_run(ROOT, folders, cwd))
     return sorted(was - now)
 

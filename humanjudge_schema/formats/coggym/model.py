@@ -6,9 +6,10 @@ the model part by part (parts.py): where a schema error lies, the object holding
 by a `Part` that keeps every member that is intact, so a trial whose `option` is misspelt still
 has its id, its stimuli, its other queries and the tag of that query. Rules read only what the model hands
 them and skip a part that is absent or broken: the schema error is the one finding of its
-cause, and no other finding is lost to it. Totals over the whole experiment (the query types,
-the ratings judgment_count counts, what responseType should list) are computed here once, for
-every rule that needs them.
+cause, and no other finding is lost to it (the errors of one answer layout repeated for every
+participant are one finding: layout.py). Totals over the whole experiment (the query types, the
+ratings judgment_count counts, what responseType should list) are computed once, in totals.py,
+for every rule that needs them.
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ from ...engine import Context, schema_errors
 from ...kinds import Unit
 from ...readers.jsonfile import BROKEN, JsonDocument, JsonlDocument, load
 from .aggregation import META_KEYS
-from .answers import Choices, Facts, choice_pairs, in_order, ratings_of, rows_where, wrong_pairs
+from .answers import Choices, Facts, choice_pairs, in_order, rows_where, wrong_pairs
 from .keys import Stray, stray_keys
+from .layout import Error, Layout, fold
 from .parts import (
     Cleaner,
-    _broken,
     _config,
     _Damage,
     _ind,
@@ -40,8 +41,10 @@ from .parts import (
     objects,
     slider_range,
 )
+from .totals import QueryTypes, Ratings, ResponseTypes, _query_types, _ratings, _response_types
 
 SCHEMA = "coggym/v1/"
+Fold = Callable[[Any, list[Error]], list[Error]]
 _URL_PREFIXES = ("http://", "https://", "data:", "//")
 
 
@@ -100,9 +103,11 @@ def _load_jsonl(ctx: Context, path: Path | None, schema: str, clean: Cleaner) ->
     return out
 
 
-def _load_json(ctx: Context, path: Path | None, schema: str, clean: Cleaner) -> tuple[JsonDocument | None, Any]:
+def _load_json(
+    ctx: Context, path: Path | None, schema: str, clean: Cleaner, fold: Fold | None = None
+) -> tuple[JsonDocument | None, Any]:
     """The document and what is intact of it; (None, {}) when it is absent, does not parse or
-    is not an object."""
+    is not an object. `fold` says which schema errors to report (the others it reports as one)."""
     if path is None:
         return None, {}
     doc, problems = load(path, ctx.config.max_document_bytes)
@@ -110,7 +115,7 @@ def _load_json(ctx: Context, path: Path | None, schema: str, clean: Cleaner) -> 
     if not isinstance(doc, JsonDocument):
         return None, {}
     errors = schema_errors(schema, doc.data)
-    for code, ptr, message in errors:
+    for code, ptr, message in fold(doc.data, errors) if fold is not None and errors else errors:
         ctx.add(code, doc, ptr, message)
     data = clean(doc.data, "", _Damage.of(errors)) if errors else doc.data
     if not isinstance(data, dict):
@@ -140,6 +145,8 @@ class Experiment:
     ind_data: dict[str, Any] = field(default_factory=dict)
     mean: JsonDocument | None = None
     mean_data: dict[str, Any] = field(default_factory=dict)
+    # multi-slider tags whose answers are one object per participant (layout.py)
+    layouts: list[Layout] = field(default_factory=list)
     # whether a configuration selects a code: a check that cannot be done is reported only
     # when the check itself was asked for
     wants: Callable[[str], bool] = lambda code: True
@@ -380,119 +387,7 @@ def load_experiment(unit: Unit, ctx: Context) -> Experiment:
     exp.config, exp.settings = _load_json(ctx, unit.file("config.json"), SCHEMA + "config", _config)
     exp.trial_records = _load_jsonl(ctx, unit.file("trial.jsonl"), SCHEMA + "trial", _trial)
     exp.module_records = _load_jsonl(ctx, unit.file("instruction.jsonl"), SCHEMA + "instruction", _module)
-    exp.ind, exp.ind_data = _load_json(ctx, unit.file("human_data_ind.json"), SCHEMA + "human-data-ind", _ind)
+    ind = unit.file("human_data_ind.json")
+    exp.ind, exp.ind_data = _load_json(ctx, ind, SCHEMA + "human-data-ind", _ind, functools.partial(fold, exp))
     exp.mean, exp.mean_data = _load_json(ctx, unit.file("human_data_mean.json"), SCHEMA + "human-data-mean", _mean)
     return exp
-
-
-# --- totals over the whole experiment ---------------------------------------------------------
-
-
-@dataclass
-class QueryTypes:
-    used: set[str] = field(default_factory=set)  # the type of every readable query, trial or quiz
-    collecting: set[str] = field(default_factory=set)  # the types of trial queries that collect responses
-    unread: list[str] = field(default_factory=list)  # records holding a query whose type cannot be read
-
-
-def _query_types(exp: Experiment) -> QueryTypes:
-    out = QueryTypes()
-    trials, modules = exp.trial_records, exp.module_records
-    out.unread += [f"trial.jsonl line {line}" for line in trials.unread]
-    for i, trial in trials.readable:
-        queries = trial.get("queries")
-        if not isinstance(queries, list):
-            if "queries" in _broken(trial):
-                out.unread.append(trials.where(i, "trial.jsonl"))
-            continue
-        kinds = [q.get("type") if isinstance(q, dict) else None for q in queries]
-        if None in kinds:
-            out.unread.append(trials.where(i, "trial.jsonl"))
-        out.used.update(k for k in kinds if k is not None)
-        out.collecting.update(k for k in kinds if k is not None and k != "text-instruction")
-    # Quiz questions count as used (they may be listed) but need not be listed.
-    out.unread += [f"instruction.jsonl line {line}" for line in modules.unread]
-    for i, module in modules.readable:
-        kind = module.get("type")
-        if kind is None and ("queries" in module or "queries" in _broken(module)):
-            out.unread.append(modules.where(i, "instruction.jsonl"))  # it may be a quiz
-        elif kind == "comprehension_quiz":
-            queries = module.get("queries")
-            kinds = (
-                [q.get("type") if isinstance(q, dict) else None for q in queries]
-                if isinstance(queries, list)
-                else [None]
-            )
-            if None in kinds:
-                out.unread.append(modules.where(i, "instruction.jsonl"))
-            out.used.update(k for k in kinds if k is not None)
-    return out
-
-
-@dataclass
-class ResponseTypes:
-    """config.json's responseType against the query types."""
-
-    unused: list[tuple[int, str]] = field(default_factory=list)  # (position, listed type no query uses)
-    missing: list[str] = field(default_factory=list)  # types of collecting queries that are not listed
-    undecided: list[str] = field(default_factory=list)  # types either way, had the unread been read
-    unread: list[str] = field(default_factory=list)  # what could not be read
-
-
-def _response_types(exp: Experiment) -> ResponseTypes:
-    out = ResponseTypes()
-    stated = exp.settings.get("responseType")
-    if exp.trial_doc is None or not isinstance(stated, list):
-        return out
-    types = exp.types
-    for k, kind in enumerate(stated):
-        if isinstance(kind, str) and kind not in types.used:
-            if types.unread:  # an unread query may be of that type
-                out.undecided.append(kind)
-            else:
-                out.unused.append((k, kind))
-    out.unread = [f"the queries of {where}" for where in types.unread]
-    out.missing = sorted(types.collecting - {k for k in stated if isinstance(k, str)})
-    if not all(isinstance(k, str) for k in stated):  # a broken entry may be the one that lists them
-        out.undecided += out.missing
-        out.missing = []
-        out.unread.append("an entry of responseType")
-    return out
-
-
-@dataclass
-class Ratings:
-    """The individual ratings of the ind file, counted as judgment_count counts them."""
-
-    tags: int = 0  # in the arrays of query tags: judgment_count's definition
-    others: int = 0  # elements of the arrays under keys that are no tag (or of no trial)
-    unread: list[str] = field(default_factory=list)  # parts whose count cannot be known
-
-
-def _ratings(exp: Experiment) -> Ratings:
-    out = Ratings()
-    if exp.ind is None:
-        return out
-    for sid, stimulus in exp.ind.data.items():
-        if sid in META_KEYS:
-            continue
-        if not isinstance(stimulus, dict) or (sid not in exp.trials and not exp.trial_records.ids_complete):
-            out.unread.append(f"stimulus {sid!r}")  # or the trial whose id is unreadable
-            continue
-        if sid not in exp.trials:
-            out.others += sum(len(v) for v in stimulus.values() if isinstance(v, list))
-            continue
-        queries, complete = exp.queries(sid), exp.tags_complete(sid)
-        intact = exp.ind_data.get(sid)
-        for tag, responses in stimulus.items():
-            q = queries.get(tag)
-            if q is None:
-                if not complete:  # it may be the tag of a query whose tag is unreadable
-                    out.unread.append(f"{sid}/{tag}")
-                elif isinstance(responses, list):
-                    out.others += len(responses)
-            elif (n := ratings_of(q, responses, tag in _broken(intact))) is None:
-                out.unread.append(f"{sid}/{tag}")
-            else:
-                out.tags += n
-    return out

@@ -77,11 +77,22 @@ def _uncounted(tags: list[Response], n: Any, at_most: bool) -> list[Response]:
     "coggym/response-shape",
     "each response has the shape its query type stores",
     why="A consumer reads a slider answer as a number, a choice as {idx, option_text} and so on; "
-    "a response of another shape (often a tag reused for a different question) breaks it.",
+    "a response of another shape (often a tag reused for a different question) breaks it. A "
+    "multi-slider stored as one object of numbers per participant is one finding for the tag, "
+    "not a schema error per participant and label.",
     bad='query "rating" is a single-slider; "rating": [{"idx": 0, "option_text": "yes"}]',
     good='"rating": [72, 40]',
 )
 def response_shape(exp: Experiment) -> Iterator[Hit]:
+    for layout in exp.layouts:  # numbers where the schema wants arrays: one cause per tag (layout.py)
+        n = layout.answers
+        yield (
+            exp.ind,
+            pointer(layout.sid, layout.tag),
+            f"a multi-slider stores one object of label arrays, found {n} elements, one object of numbers "
+            f"per participant (positions 0 ... {n - 1}, labels {', '.join(map(repr, layout.labels))}; "
+            f"{layout.errors} schema errors)",
+        )
     for sid, tag, q, responses in unsettled(exp.responses(), exp.alike(), _fits):
         kind = q["type"]
         if kind == "multi-slider" and len(responses) != 1:
