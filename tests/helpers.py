@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -84,3 +88,55 @@ def conformance_tests(expected: Expected, spots: Spots) -> tuple[Callable[..., N
         assert_found(findings, file, ptr, line, column, words)
 
     return test_findings_of_a_real_file, test_every_finding_is_in_a_known_file, test_positions_and_messages
+
+
+# --- a command measured in a child process ----------------------------------------------------
+
+# The command runs under a small probe process: a child's ru_maxrss starts from the resident size
+# of the process that forked it, so forking it from pytest would add pytest's memory to every
+# measurement. The probe adds about 10 MB, the same for every case.
+PROBE = """
+import json, os, resource, subprocess, sys, time
+limit, timeout, out, err = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3], sys.argv[4]
+def cap():
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+with open(out, "wb") as o, open(err, "wb") as e:
+    started = time.perf_counter()
+    p = subprocess.Popen([sys.executable, "-m", "humanjudge_schema", *sys.argv[5:]], stdin=subprocess.DEVNULL,
+                         stdout=o, stderr=e, preexec_fn=cap)
+    killed = False
+    while True:
+        pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.perf_counter() - started > timeout:
+            p.kill()
+            killed = True
+            pid, status, usage = os.wait4(p.pid, 0)
+            break
+        time.sleep(0.002)
+    seconds = time.perf_counter() - started
+rss = usage.ru_maxrss / (1 << 20 if sys.platform == "darwin" else 1 << 10)  # bytes on macOS, KiB elsewhere
+print(json.dumps({"rc": os.waitstatus_to_exitcode(status), "seconds": seconds, "rss_mb": rss, "killed": killed}))
+"""
+
+
+def measured(args: Sequence[str], *, cwd: Path, limit: int, timeout: float) -> tuple[dict[str, Any], str, str]:
+    """`python -m humanjudge_schema ARGS` in `cwd` with its address space capped at `limit`
+    bytes: what the probe measured (rc, seconds, rss_mb: its own peak resident memory, killed),
+    and its standard output and error."""
+    out, err = cwd / ".hj-stdout", cwd / ".hj-stderr"
+    probe = subprocess.run(
+        [sys.executable, "-c", PROBE, str(limit), str(timeout), str(out), str(err), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=timeout + 30,
+    )
+    taken: dict[str, Any] = json.loads(probe.stdout)
+    assert not taken["killed"], f"killed after {timeout} s"
+    texts = out.read_text(encoding="utf-8"), err.read_text(encoding="utf-8")
+    out.unlink()
+    err.unlink()
+    return taken, *texts

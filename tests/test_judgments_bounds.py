@@ -29,36 +29,11 @@ import pytest
 from humanjudge_schema.judgments import agreement
 from humanjudge_schema.judgments.agreement import Tally, alpha
 
+from .helpers import measured
+
 ADDRESS_SPACE = 3 << 30  # matplotlib and numpy map more than validate alone
 TIMEOUT = 300
 BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
-
-# The child runs under a small probe: a child's ru_maxrss starts from the resident size of the
-# process that forked it, so forking it from pytest would add pytest's memory (as test_matrix).
-_PROBE = """
-import json, os, resource, subprocess, sys, time
-limit, timeout, out, err = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3], sys.argv[4]
-def cap():
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-with open(out, "wb") as o, open(err, "wb") as e:
-    started = time.perf_counter()
-    p = subprocess.Popen([sys.executable, "-m", "humanjudge_schema", *sys.argv[5:]], stdin=subprocess.DEVNULL,
-                         stdout=o, stderr=e, preexec_fn=cap)
-    killed = False
-    while True:
-        pid, status, usage = os.wait4(p.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.perf_counter() - started > timeout:
-            p.kill()
-            killed = True
-            pid, status, usage = os.wait4(p.pid, 0)
-            break
-        time.sleep(0.005)
-    seconds = time.perf_counter() - started
-rss = usage.ru_maxrss / (1 << 20 if sys.platform == "darwin" else 1 << 10)  # bytes on macOS, KiB elsewhere
-print(json.dumps({"rc": os.waitstatus_to_exitcode(status), "seconds": seconds, "rss_mb": rss, "killed": killed}))
-"""
 
 
 @dataclass
@@ -73,27 +48,8 @@ class Run:
 def run_cli(*args: str, cwd: Path) -> Run:
     """`python -m humanjudge_schema ARGS` with its address space capped: its exit code, output,
     wall time and own peak resident memory."""
-    out, err = cwd / ".hj-stdout", cwd / ".hj-stderr"
-    probe = subprocess.run(
-        [sys.executable, "-c", _PROBE, str(ADDRESS_SPACE), str(TIMEOUT), str(out), str(err), *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=TIMEOUT + 30,
-    )
-    measured = json.loads(probe.stdout)
-    assert not measured["killed"], f"killed after {TIMEOUT} s"
-    run = Run(
-        measured["rc"],
-        out.read_text(encoding="utf-8"),
-        err.read_text(encoding="utf-8"),
-        measured["seconds"],
-        measured["rss_mb"],
-    )
-    out.unlink()
-    err.unlink()
-    return run
+    taken, out, err = measured(args, cwd=cwd, limit=ADDRESS_SPACE, timeout=TIMEOUT)
+    return Run(taken["rc"], out, err, taken["seconds"], taken["rss_mb"])
 
 
 # --- datasets -------------------------------------------------------------------------------

@@ -21,7 +21,6 @@ import io
 import json
 import os
 import re
-import subprocess
 import sys
 import time
 import tracemalloc
@@ -35,7 +34,7 @@ from typing import Any
 import pytest
 
 from .conftest import CASES, ROOT, snapshot
-from .helpers import SENTENCE, log_line, writing_log
+from .helpers import SENTENCE, log_line, measured, writing_log
 
 ADDRESS_SPACE = 1 << 30  # the child's address space: a runaway fails instead of swapping
 TIMEOUT = 120  # seconds before a child is killed (a hang fails its case long before that)
@@ -65,36 +64,6 @@ class Run:
         return tuple(sorted({f["code"] for f in self.findings}))
 
 
-# The command runs under a small probe process: a child's ru_maxrss starts from the resident size
-# of the process that forked it, so forking it from pytest would add pytest's memory to every
-# measurement. The probe adds about 10 MB, the same for every case.
-_PROBE = """
-import json, os, resource, subprocess, sys, time
-limit, timeout, out, err = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3], sys.argv[4]
-def cap():
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-with open(out, "wb") as o, open(err, "wb") as e:
-    started = time.perf_counter()
-    p = subprocess.Popen([sys.executable, "-m", "humanjudge_schema", *sys.argv[5:]], stdin=subprocess.DEVNULL,
-                         stdout=o, stderr=e, preexec_fn=cap)
-    killed = False
-    while True:
-        pid, status, usage = os.wait4(p.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.perf_counter() - started > timeout:
-            p.kill()
-            killed = True
-            pid, status, usage = os.wait4(p.pid, 0)
-            break
-        time.sleep(0.002)
-    seconds = time.perf_counter() - started
-p.returncode = os.waitstatus_to_exitcode(status)
-rss = usage.ru_maxrss / (1 << 20 if sys.platform == "darwin" else 1 << 10)  # bytes on macOS, KiB elsewhere
-print(json.dumps({"rc": p.returncode, "seconds": seconds, "rss_mb": rss, "killed": killed}))
-"""
-
-
 # A case is one file, often without the rest of its dataset: whether a dataset is complete
 # (dataset/missing-file) is tested in test_nothing_silent; here only what the reader finds counts.
 _READER_ONLY = ("--ignore", "dataset")
@@ -103,28 +72,9 @@ _READER_ONLY = ("--ignore", "dataset")
 def run_cli(*args: str, cwd: Path, fmt: str = "json") -> Run:
     """`python -m humanjudge_schema validate --format json ARGS` with its address space capped;
     its wall time, and its own peak resident memory (from wait4)."""
-    out, err = cwd / ".hj-stdout", cwd / ".hj-stderr"
     command = ["validate", "--format", fmt, "--no-progress", *_READER_ONLY, *args]
-    probe = subprocess.run(
-        [sys.executable, "-c", _PROBE, str(ADDRESS_SPACE), str(TIMEOUT), str(out), str(err), *command],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=TIMEOUT + 30,
-    )
-    measured = json.loads(probe.stdout)
-    assert not measured["killed"], f"killed after {TIMEOUT} s"
-    run = Run(
-        measured["rc"],
-        out.read_text(encoding="utf-8"),
-        err.read_text(encoding="utf-8"),
-        measured["seconds"],
-        measured["rss_mb"],
-    )
-    out.unlink()
-    err.unlink()
-    return run
+    taken, out, err = measured(command, cwd=cwd, limit=ADDRESS_SPACE, timeout=TIMEOUT)
+    return Run(taken["rc"], out, err, taken["seconds"], taken["rss_mb"])
 
 
 def run_in_process(*args: str) -> Run:
