@@ -159,5 +159,5 @@ def misnamed_tag(exp: Experiment) -> Iterator[Hit]:
             yield (
                 stray.doc,
                 pointer(stray.sid, key),
-                (f"{key!r} is not a tag of trial {stray.sid!r}; it looks like its tag {tag!r}, which has no key"),
+                f"{key!r} is not a tag of trial {stray.sid!r}; it looks like its tag {tag!r}, which is absent",
             )
