@@ -250,7 +250,7 @@ def test_json_and_text_formats_are_unchanged() -> None:
     proc = run("validate", "--format", "json", "examples/coggym/broken")
     assert json.loads(proc.stdout)["summary"] == {
         "files": 5,
-        "errors": 11,
+        "errors": 10,
         "warnings": 0,
         "skipped": 0,
         "configuration": ["pyproject.toml"],  # the repository's own, empty [tool.humanjudge]
