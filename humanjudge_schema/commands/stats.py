@@ -25,7 +25,10 @@ def stats(paths: tuple[Path, ...], fmt: str, kind: str | None, samples: int, see
     distribution of the answers, and Krippendorff's alpha at the question's level of measurement
     (nominal for labels and choices, ordinal for graded scales, interval for sliders and
     continuous scores) with a bootstrap 95% interval over items. Alpha is null where fewer than
-    two values are pairable. The quality/ checks' findings follow each dataset's table.
+    two values are pairable. Beside it: the observed agreement (the share of pairs of an item's
+    ratings that are the same answer, averaged over items) and Gwet's AC1 or AC2 with the
+    level's weights, and a note where one answer dominates. The quality/ checks' findings follow
+    each dataset's table.
     `humanjudge validate` says whether the files are well formed.
     """
     from ..config import ConfigError
@@ -54,17 +57,22 @@ def _text(found: list[dict[str, Any]]) -> str:
     lines: list[str] = []
     for ds in found:
         lines.append(f"{escape_control(ds['dataset'])} ({escape_control(ds['format'])})")
-        header = ("question", "level", "items", "judgments", "raters/item", "alpha", "95% interval")
+        header = ("question", "level", "items", "judgments", "raters/item", "alpha", "95% interval", "agree", "AC")
         rows = [header] + [_row(q) for q in ds["questions"]]
         widths = [max(len(r[k]) for r in rows) for k in range(len(header))]
         for r in rows:
-            cells = [c.rjust(w) if 2 <= k <= 5 else c.ljust(w) for k, (c, w) in enumerate(zip(r, widths, strict=True))]
+            cells = [
+                c.rjust(w) if 2 <= k <= 5 or k >= 7 else c.ljust(w)
+                for k, (c, w) in enumerate(zip(r, widths, strict=True))
+            ]
             lines.append(("  " + "  ".join(cells)).rstrip())
         if not ds["questions"]:
             lines.append("  no judgments")
         for q in ds["questions"]:  # why a question has no alpha, when its values say why
             if q.get("note"):
                 lines.append(f"  {escape_control(str(q['question']))}: no alpha: {escape_control(q['note'])}")
+            if q.get("agreement_note"):
+                lines.append(f"  {escape_control(str(q['question']))}: {escape_control(q['agreement_note'])}")
         for flag in ds["quality"]:
             at = f"{flag['file']}:{flag['line']}" if flag["line"] else flag["file"]
             said = f"  {flag['code']}: {flag['message']} ({at}, {flag['pointer']})"
@@ -75,9 +83,10 @@ def _text(found: list[dict[str, Any]]) -> str:
 
 def _row(q: dict[str, Any]) -> tuple[str, ...]:
     from ..finding import escape_control
-    from ..judgments.stats import interval_text, raters_text
+    from ..judgments.stats import ac_text, interval_text, observed_text, raters_text
 
     alpha = "-" if q["alpha"] is None else f"{q['alpha']:.3f}"
     per_item, ci = raters_text(q, "/") or "-", interval_text(q) or "-"
+    agree, ac = observed_text(q) or "-", ac_text(q) or "-"
     question = escape_control(str(q["question"]))
-    return (question, q["level"] or "-", str(q["items"]), str(q["judgments"]), per_item, alpha, ci)
+    return (question, q["level"] or "-", str(q["items"]), str(q["judgments"]), per_item, alpha, ci, agree, ac)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import accumulate, compress, pairwise, repeat
 from operator import mul, sub
 from typing import Any, Literal, TypedDict
@@ -168,6 +168,7 @@ def bootstrap(
     samples: int = 1000,
     seed: int = 0,
     confidence: float = 0.95,
+    each: Callable[[list[int]], object] | None = None,
 ) -> tuple[float, float] | None:
     """A percentile bootstrap interval (lo, hi) for `alpha(tally, level, order=order)`.
 
@@ -179,7 +180,8 @@ def bootstrap(
     the data alone. A sample costs one draw per pairable item plus work in proportion to the
     distinct value-count patterns of the items (items with the same counts of the same values
     are computed once), to the distinct values, and for "ratio" to their square. None when no
-    sample has an alpha."""
+    sample has an alpha. `each` is given every sample's items per profile (profiles numbered by
+    their first item), so that another statistic shares the draws (coefficients.py)."""
     if samples < 1:
         raise ValueError(f"samples must be at least 1, got {samples!r}")
     if not 0 < confidence < 1:
@@ -194,6 +196,8 @@ def bootstrap(
     alike: dict[tuple[int, ...], float | None] | None = {} if len(pairable.weights) <= _FEW else None
     for _ in range(samples):
         weights = pairable.draw(rng)
+        if each is not None:
+            each(weights)
         if alike is None:
             estimate = pairable.estimate(weights)
         elif (key := tuple(weights)) in alike:

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..finding import Finding
 from ..validation import Result
-from .stats import interval_text, raters_text
+from .stats import ac_interval_text, ac_name, ac_text, interval_text, observed_text, raters_text
 from .view import Judgments
 
 # Findings of one code listed per dataset; the rest are counted.
@@ -220,6 +220,13 @@ def _question(q: dict[str, Any], flags: list[dict[str, Any]], plots: _Plots) -> 
     else:
         ci = interval_text(q)
         agreement = f"alpha ({q['level']}): <strong>{q['alpha']:.3f}</strong>" + (f" {ci}" if ci else "")
+    if (agree := observed_text(q)) is not None:
+        agreement += f"; the same answer in {agree} of pairs"
+    if (ac := ac_text(q)) is not None:
+        ac_ci = ac_interval_text(q)
+        agreement += f"; Gwet's {ac_name(q)}: <strong>{ac}</strong>" + (f" {ac_ci}" if ac_ci else "")
+    if q.get("agreement_note"):
+        agreement += f"<br>{_text(q['agreement_note'], MESSAGE_CHARS)}"
     parts = [
         '<div class="question">',
         f"<h3>{_text(q['question'], NAME_CHARS)}</h3>",

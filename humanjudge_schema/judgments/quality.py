@@ -23,6 +23,7 @@ from typing import Any
 from ..gcpause import paused
 from ..registry import rule, rules_of
 from .agreement import alpha
+from .coefficients import dominant
 from .gather import Gathered, Key, Place, Question, Repeat, Where
 from .view import Judgments
 
@@ -65,8 +66,10 @@ def _name(value: Hashable) -> str:
     "each other than answers drawn at random from all answers. With enough items to judge (at "
     f"least {MIN_PAIRABLE_ITEMS} with two answers or more) that is seldom what raters do: it is "
     "usually a scale reversed for some raters, a column shifted by one row, or labels mixed up. "
-    "Any correlation reported against such judgments is a correlation with noise.",
-    bad="fluency, 420 items x 3 ratings: alpha -0.016",
+    "Any correlation reported against such judgments is a correlation with noise. Not reported "
+    "where one answer dominates (the raters give the same answer in most pairs and Gwet's AC is "
+    "above 0): there alpha is low because chance agreement is high, and the statistics say so.",
+    bad="fluency, 420 items x 3 ratings from 1 to 5: alpha -0.016",
     good="informativeness, 420 items x 3 ratings: alpha 0.285",
 )
 def below_chance(g: Gathered) -> Iterator[Hit]:
@@ -78,7 +81,7 @@ def below_chance(g: Gathered) -> Iterator[Hit]:
             value = alpha(q.tally, q.level)
         except ValueError:  # values that do not suit the level: the statistics say so
             continue
-        if value is not None and value <= 0:
+        if value is not None and value <= 0 and not dominant(q.tally, q.level, value):
             yield (
                 ("question", name),
                 f"the raters of {name!r} agree no better than chance: Krippendorff's alpha ({q.level}) is "

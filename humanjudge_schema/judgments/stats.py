@@ -1,5 +1,6 @@
 """Per dataset and question: how many items and judgments, raters per item, the distribution of
-the answers and Krippendorff's alpha with a bootstrap interval (agreement.py).
+the answers, Krippendorff's alpha with a bootstrap interval (agreement.py), and beside it the
+observed agreement and Gwet's AC with its interval, drawn from the same samples (coefficients.py).
 
 An item here is what the raters judged together: the row's item and, for answers made of parts
 (a multi-slider's labels, the clicks of a slider), its option. A missing answer (None) is not a
@@ -14,6 +15,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from .agreement import Tally, alpha, bootstrap
+from .coefficients import Resamples, dominant, figures
 from .gather import Gathered, Question
 from .view import Judgments, Level
 
@@ -63,19 +65,26 @@ def _question(name: str, q: Question, samples: int, seed: int, values: bool) -> 
         "raters_per_item": None if spread is None else dict(zip(("min", "median", "max"), spread, strict=True)),
         "alpha": None,
         "alpha_ci": None,
+        "agreement": figures(tally, None),
+        "agreement_note": None,
         "distribution": _distribution(tally, q.level),
     }
     if q.level is not None:
+        resamples = None
         try:
             out["alpha"] = alpha(tally, q.level)
             if out["alpha"] is not None:
-                ci = bootstrap(tally, q.level, samples=samples, seed=seed)
+                resamples = Resamples(tally, q.level, seed=seed)  # AC of the same samples as alpha
+                ci = bootstrap(tally, q.level, samples=samples, seed=seed, each=resamples.add)
                 out["alpha_ci"] = None if ci is None else list(ci)
         except ValueError as exc:  # values that do not suit the level: say so, compute nothing
             out["note"] = str(exc)
         if not _finite(out["alpha"], *(out["alpha_ci"] or ())):  # no NaN or Infinity in the JSON
             out["alpha"] = out["alpha_ci"] = None
             out["note"] = "values too large to compare"
+        if not out.get("note"):
+            out["agreement"] = figures(tally, q.level, resamples=resamples, samples=samples, seed=seed)
+            out["agreement_note"] = dominant(tally, q.level, out["alpha"])
     if values:
         out["values"] = list(tally.distribution().items())
     return out
@@ -122,3 +131,27 @@ def interval_text(q: dict[str, Any]) -> str | None:
     """Alpha's interval as [lo, hi]; None without one."""
     ci = q["alpha_ci"]
     return None if ci is None else f"[{ci[0]:.3f}, {ci[1]:.3f}]"
+
+
+def observed_text(q: dict[str, Any]) -> str | None:
+    """The observed agreement as a percentage of pairs; None without one."""
+    found = (q.get("agreement") or {}).get("observed")
+    return None if found is None else f"{found:.0%}"
+
+
+def ac_text(q: dict[str, Any]) -> str | None:
+    """Gwet's AC; None without one."""
+    found = (q.get("agreement") or {}).get("ac")
+    return None if found is None else f"{found:.3f}"
+
+
+def ac_interval_text(q: dict[str, Any]) -> str | None:
+    """AC's interval as [lo, hi]; None without one."""
+    ci = (q.get("agreement") or {}).get("ac_ci")
+    return None if ci is None else f"[{ci[0]:.3f}, {ci[1]:.3f}]"
+
+
+def ac_name(q: dict[str, Any]) -> str:
+    """AC1 or AC2 and its weights, as a label: "AC1", "AC2 (ordinal weights)"."""
+    weights = (q.get("agreement") or {}).get("ac_weights")
+    return "AC1" if weights in (None, "identity") else f"AC2 ({weights} weights)"

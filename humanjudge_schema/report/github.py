@@ -222,14 +222,14 @@ def outputs(values: Mapping[str, object]) -> str:
 def questions_table(datasets: list[dict[str, Any]]) -> str:
     """Per dataset and question (`humanjudge stats --format json`'s datasets): the Markdown table
     of the job summary."""
-    from ..judgments.stats import interval_text, raters_text
+    from ..judgments.stats import ac_interval_text, ac_text, interval_text, observed_text, raters_text
 
     out = [
         "### The judgments",
         "",
-        "| dataset | question | level | items | judgments | raters per item | alpha [95%] |",
+        "| dataset | question | level | items | judgments | raters per item | alpha [95%] | agree | AC [95%] |",
     ]
-    out.append("|---|---|---|---:|---:|---|---|")
+    out.append("|---|---|---|---:|---:|---|---|---:|---|")
     for ds in datasets:
         for q in ds["questions"]:
             per_item = raters_text(q) or ""
@@ -237,9 +237,13 @@ def questions_table(datasets: list[dict[str, Any]]) -> str:
             if q["alpha"] is not None:
                 ci = interval_text(q)
                 alpha = f"{q['alpha']:.3f}" + (f" {ci}" if ci else "")
+            if q.get("agreement_note"):
+                alpha += f" ({cell(q['agreement_note'])})"
+            ac, ac_ci = ac_text(q) or "", ac_interval_text(q)
+            ac += f" {ac_ci}" if ac_ci else ""
             out.append(
                 f"| {code_span(ds['dataset'])} | {cell(str(q['question']))} | {q['level'] or ''} | {q['items']} "
-                f"| {q['judgments']} | {per_item} | {alpha} |"
+                f"| {q['judgments']} | {per_item} | {alpha} | {observed_text(q) or ''} | {ac} |"
             )
     flags = [(ds["dataset"], f) for ds in datasets for f in ds.get("quality", [])]
     if flags:

@@ -1,0 +1,332 @@
+"""Agreement beside Krippendorff's alpha: the observed agreement, Gwet's AC1 (nominal) and AC2
+(the level's weights), and whether one answer dominates a question.
+
+Gwet's coefficients are computed as in Gwet (2014), "Handbook of Inter-Rater Reliability", for r
+raters and items rated by varying numbers of them, as irrCAC's `CAC.gwet()` computes them. With
+r_ik the ratings of item i in category k, r_i those of item i, q the categories (every distinct
+value of the question, in their order) and w_kl the weights of the level (`WEIGHTS`):
+
+    p_a = mean over the items with two ratings or more of
+          sum_k r_ik (sum_l w_kl r_il - 1) / (r_i (r_i - 1))
+    pi_k = mean over every rated item of r_ik / r_i
+    p_e = (sum_kl w_kl) / (q (q - 1)) * sum_k pi_k (1 - pi_k)
+    AC = (p_a - p_e) / (1 - p_e)
+
+Everything is computed from per-item value counts (`Tally`), never from a raters x items table.
+Items with the same counts of the same values (a profile) are computed once.
+
+>>> tally = Tally()
+>>> for item, value in [("a", 1), ("a", 1), ("b", 2), ("b", 2), ("c", 1), ("c", 2)]:
+...     tally.add(item, value)
+>>> round(observed(tally), 3), round(gwet(tally, "nominal"), 3)
+(0.667, 0.333)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Hashable
+from itertools import accumulate, repeat
+from operator import add, mul, sub
+from typing import Any
+
+from .agreement import Level, Tally
+
+# The weights of each level, by the names irrCAC gives them: "quadratic" are the interval weights.
+WEIGHTS: dict[Level, str] = {"nominal": "identity", "ordinal": "ordinal", "interval": "quadratic", "ratio": "ratio"}
+# One answer dominates a question when it is at least this share of the answers and the raters
+# give the same answer in at least this share of pairs (`dominant`).
+DOMINANT = 0.8
+# Below this alpha (Krippendorff's lowest bar, for tentative conclusions), a question where one
+# answer dominates is said to be one.
+LOW_ALPHA = 0.667
+
+
+def observed(tally: Tally) -> float | None:
+    """The observed agreement: over the items with two ratings or more, the mean share of the
+    pairs of an item's ratings that are the same value (each item counts once, however many
+    raters it has: Gwet's p_a without weights, irrCAC's `pa` of AC1). None without such items."""
+    shares: list[float] = []
+    for counts in tally.per_item().values():
+        r = sum(counts.values())
+        if r >= 2:
+            shares.append((sum(n * n for n in counts.values()) - r) / (r * (r - 1)))
+    return math.fsum(shares) / len(shares) if shares else None
+
+
+def gwet(tally: Tally, level: Level) -> float | None:
+    """Gwet's AC1 at the nominal level, AC2 with the level's weights (`WEIGHTS`) at the others.
+    None without an item of two ratings or with a single value. Raises ValueError when the values
+    do not suit the level, as `alpha` does."""
+    return _Gwet(tally, level).estimate()
+
+
+def gwet_bootstrap(
+    tally: Tally, level: Level, *, samples: int = 1000, seed: int = 0, confidence: float = 0.95
+) -> tuple[float, float] | None:
+    """A percentile bootstrap interval (lo, hi) for `gwet(tally, level)`, over items.
+
+    The items with two ratings or more are drawn as `agreement.bootstrap` draws them (with one
+    seed, the same items: `Resamples` takes them from it), and the items with one rating, which
+    count in the chance agreement, as many as there are, with a generator of their own: the
+    number of each kind stays that of the data. The categories and weights stay those of the
+    whole question. A sample is a sum over the drawn items' counts. None without an AC."""
+    if samples < 1:
+        raise ValueError(f"samples must be at least 1, got {samples!r}")
+    found = Resamples(tally, level, seed=seed, confidence=confidence)
+    if found.gwet is None or found.gwet.estimate() is None:
+        return None
+    rng = random.Random(seed)
+    population = found.gwet.population
+    for _ in range(samples):
+        drawn = Counter(rng.choices(population, k=len(population)))
+        found.add(list(map(drawn.get, range(len(found.gwet.agree)), repeat(0))))
+    return found.interval()
+
+
+class Resamples:
+    """Gwet's AC of bootstrap samples, one per `add(weights)` (weights: how many items of each
+    profile of two ratings or more a sample holds, numbered as `agreement.bootstrap` numbers them,
+    whose `each` it is), and their interval. `gwet` is None where the values do not suit the level."""
+
+    def __init__(self, tally: Tally, level: Level, *, seed: int = 0, confidence: float = 0.95) -> None:
+        if not 0 < confidence < 1:
+            raise ValueError(f"confidence must lie between 0 and 1, got {confidence!r}")
+        try:
+            self.gwet: _Gwet | None = _Gwet(tally, level)
+        except ValueError:
+            self.gwet = None
+        self.confidence = confidence
+        self.rng = random.Random(f"{seed} one rating")  # the items of one rating, drawn apart
+        self.estimates: list[float] = []
+        self.drawn = 0
+
+    def add(self, weights: list[int]) -> None:
+        self.drawn += 1
+        g = self.gwet
+        if g is None:
+            return
+        singles = None
+        if g.singles:
+            drawn = Counter(self.rng.choices(g.singles, k=len(g.singles)))
+            singles = list(map(drawn.get, range(len(g.categories)), repeat(0)))
+        estimate = g.estimate(weights, singles)
+        if estimate is not None:
+            self.estimates.append(estimate)
+
+    def interval(self) -> tuple[float, float] | None:
+        if not self.estimates:
+            return None
+        ordered = sorted(self.estimates)
+        tail = (1 - self.confidence) / 2
+        return _percentile(ordered, tail), _percentile(ordered, 1 - tail)
+
+
+def _percentile(ordered: list[float], q: float) -> float:
+    """Linear interpolation between the closest ranks, as alpha's interval takes it."""
+    h = (len(ordered) - 1) * q
+    low = math.floor(h)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (h - low) * (ordered[high] - ordered[low])
+
+
+def dominant(tally: Tally, level: Level, alpha: float | None) -> str | None:
+    """Why alpha is low while the raters agree, when that is so: one answer is at least DOMINANT
+    of the answers, the raters give the same answer in at least DOMINANT of pairs (`observed`),
+    AC is above 0, and alpha is below LOW_ALPHA. Then alpha is low because chance agreement is
+    high (the prevalence paradox), not because the raters disagree. None otherwise."""
+    if alpha is None or not math.isfinite(alpha) or alpha >= LOW_ALPHA:
+        return None
+    counts = tally.distribution()
+    if not counts or tally.judgments == 0:
+        return None
+    top, n = max(counts.items(), key=lambda kv: kv[1])
+    share = n / tally.judgments
+    if share < DOMINANT:
+        return None
+    agree = observed(tally)
+    if agree is None or agree < DOMINANT:
+        return None
+    try:
+        ac = gwet(tally, level)
+    except ValueError:
+        return None
+    if ac is None or not math.isfinite(ac) or ac <= 0:
+        return None
+    shown = repr(list(top)) if isinstance(top, tuple) else repr(top)
+    return (
+        f"one answer dominates: {shown} is {n} of {tally.judgments} answers ({share:.0%}); the raters give "
+        f"the same answer in {agree:.0%} of pairs and AC is {ac:.3f}, so alpha ({alpha:.3f}) is low "
+        "because chance agreement is high, not because the raters disagree"
+    )
+
+
+class _Gwet:
+    """What Gwet's AC of any resample of a question's items needs: per profile of two ratings or
+    more (numbered as agreement.py numbers them: the first item of each, in the tally's order),
+    its agreement; per category, the profiles that hold it and their share of it (r_ik / r_i);
+    the category of each item of one rating; and the weights' constant."""
+
+    def __init__(self, tally: Tally, level: Level) -> None:
+        if level not in WEIGHTS:
+            raise ValueError(f"level must be one of {', '.join(WEIGHTS)}, got {level!r}")
+        self.weights = WEIGHTS[level]
+        self.categories = _categories(list(tally.distribution()), level)
+        index = {v: i for i, v in enumerate(self.categories)}
+        numbers = _numbers(self.categories) if level in ("interval", "ratio") else []
+        found: dict[frozenset[tuple[Hashable, int]], int] = {}
+        self.population: list[int] = []  # the profile of each item of two ratings or more
+        self.singles: list[int] = []  # the category of each item of one rating
+        shapes: list[list[tuple[int, int]]] = []
+        for counts in tally.per_item().values():
+            r = sum(counts.values())
+            if r < 2:
+                if r == 1:
+                    self.singles.extend(index[v] for v in counts)
+                continue
+            key = frozenset(counts.items())
+            profile = found.get(key)
+            if profile is None:
+                profile = found[key] = len(shapes)
+                shapes.append(sorted((index[v], n) for v, n in counts.items()))
+            self.population.append(profile)
+        q = len(self.categories)
+        self.agree = [_agreement(shape, self.weights, numbers, q) for shape in shapes]
+        # sum_kl w_kl: the weighted agreement of one rating in every category, without the - r
+        total = _weighted_pairs([(i, 1) for i in range(q)], self.weights, numbers, q) if q >= 2 else 0.0
+        self.constant = total / (q * (q - 1)) if q >= 2 else 0.0
+        self.items = len(self.population) + len(self.singles)
+        entries = sorted((i, n / sum(c for _, c in shape), p) for p, shape in enumerate(shapes) for i, n in shape)
+        self.profiles = [p for _, _, p in entries]
+        self.shares = [s for _, s, _ in entries]
+        ends = Counter(i for i, _, _ in entries)
+        bounds = list(accumulate((ends[i] for i in range(q)), initial=0))
+        self.starts, self.ends = bounds[:-1], bounds[1:]
+        self.alone = [0] * q
+        for i in self.singles:
+            self.alone[i] += 1
+
+    def estimate(self, weights: list[int] | None = None, singles: list[int] | None = None) -> float | None:
+        """AC of a sample of `weights[p]` items of profile p and `singles[k]` items of one rating
+        in category k (by default: the data)."""
+        if weights is None:
+            weights = [0] * len(self.agree)
+            for p in self.population:
+                weights[p] += 1
+        pairable = sum(weights)
+        if pairable == 0 or len(self.categories) < 2:
+            return None
+        singles = self.alone if singles is None else singles
+        p_a = math.fsum(map(mul, weights, self.agree)) / pairable
+        running = list(accumulate(map(mul, map(weights.__getitem__, self.profiles), self.shares), initial=0.0))
+        held = map(sub, map(running.__getitem__, self.ends), map(running.__getitem__, self.starts))
+        marginals = map(add, held, singles)
+        n = pairable + sum(singles)
+        pi = [m / n for m in marginals]
+        p_e = self.constant * math.fsum(p * (1 - p) for p in pi)
+        if p_e >= 1:
+            return None
+        return float((p_a - p_e) / (1 - p_e))
+
+
+def _categories(values: list[Any], level: Level) -> list[Any]:
+    """The question's distinct values in their order; ValueError where they do not suit the level."""
+    if level == "nominal":
+        return values
+    try:
+        ordered = sorted(values)
+    except TypeError:
+        raise ValueError(f"the values mix kinds that have no common order at the {level} level") from None
+    if level in ("interval", "ratio"):
+        wrong = [v for v in ordered if not isinstance(v, (int, float)) or isinstance(v, bool)]
+        if wrong:
+            raise ValueError(f"{level} values must be numbers, got {', '.join(map(repr, wrong[:5]))}")
+        if level == "ratio" and ordered and ordered[0] < 0:
+            raise ValueError("ratio values must not be negative")
+    return ordered
+
+
+def _numbers(values: list[Any]) -> list[float]:
+    """The values as floats, halved by a power of two when they are so large that a square of
+    their spread would overflow (the weights of both levels do not change with the scale)."""
+    largest = max(map(abs, values), default=0)
+    e = 0
+    if largest > 2.0**400:
+        try:
+            e = math.frexp(float(largest))[1]
+        except OverflowError:
+            raise ValueError("values too large to compare: beyond the largest double") from None
+    return [math.ldexp(float(v), -e) for v in values]
+
+
+def _agreement(shape: list[tuple[int, int]], weights: str, numbers: list[float], q: int) -> float:
+    """One item's weighted agreement: sum_k r_k (sum_l w_kl r_l - 1) / (r (r - 1))."""
+    r = sum(n for _, n in shape)
+    return (_weighted_pairs(shape, weights, numbers, q) - r) / (r * (r - 1))
+
+
+def _weighted_pairs(shape: list[tuple[int, int]], weights: str, numbers: list[float], q: int) -> float:
+    """sum_kl r_k r_l w_kl over (category index, count) pairs sorted by index, in closed form
+    where the weights have one (identity, ordinal and quadratic cost one pass)."""
+    r = sum(n for _, n in shape)
+    if weights == "identity" or len(shape) == 1:
+        return float(sum(n * n for _, n in shape))
+    if weights == "ordinal":
+        # w_kl = 1 - d (d + 1) / (q (q - 1)), d = |rank k - rank l|: the sums of n_k n_l d^2 and
+        # n_k n_l d over the pairs, from running sums, in integers
+        count = linear = square = far = near = 0
+        for i, n in shape:
+            far += n * (count * i * i - 2 * i * linear + square)
+            near += n * (count * i - linear)
+            count, linear, square = count + n, linear + n * i, square + n * i * i
+        return r * r - 2 * (far + near) / (q * (q - 1))
+    xs = [numbers[i] for i, _ in shape]
+    ns = [n for _, n in shape]
+    spread = numbers[-1] - numbers[0]
+    if weights == "quadratic":  # w_kl = 1 - ((x_k - x_l) / (max - min))^2
+        mean = math.fsum(map(mul, xs, ns)) / r
+        return r * r - 2 * r * math.fsum(n * ((x - mean) / spread) ** 2 for x, n in zip(xs, ns, strict=True))
+    # ratio: w_kl = 1 - ((x_k - x_l) / (x_k + x_l))^2 / ((max - min) / (max + min))^2
+    scale = (spread / (numbers[-1] + numbers[0])) ** 2
+    pairs = (
+        2 * nk * nl * _ratio(xk, xl)
+        for a, (xk, nk) in enumerate(zip(xs, ns, strict=True))
+        for xl, nl in zip(xs[a + 1 :], ns[a + 1 :], strict=True)
+    )
+    return r * r - math.fsum(pairs) / scale
+
+
+def _ratio(a: float, b: float) -> float:
+    return ((a - b) / (a + b)) ** 2 if a + b else 0.0
+
+
+def figures(
+    tally: Tally, level: Level | None, *, resamples: Resamples | None = None, samples: int = 1000, seed: int = 0
+) -> dict[str, Any]:
+    """The question's `agreement` of `stats --format json`: observed, ac, ac_ci, ac_weights, each
+    null where not defined (no level, values that do not suit it, a figure that is not finite).
+    `resamples`: the AC of the samples alpha's bootstrap drew (`Resamples`), when it drew them."""
+    out: dict[str, Any] = {"observed": None, "ac": None, "ac_ci": None, "ac_weights": None}
+    if level is None:
+        return out
+    found = resamples or Resamples(tally, level, seed=seed)
+    if found.gwet is None:
+        return out
+    out["observed"] = _finite(observed(tally))
+    out["ac"] = _finite(found.gwet.estimate())
+    out["ac_weights"] = found.gwet.weights
+    if out["ac"] is not None:
+        shared = resamples is not None and resamples.drawn
+        ci = found.interval() if shared else gwet_bootstrap(tally, level, samples=samples, seed=seed)
+        if ci is not None and all(map(math.isfinite, ci)):
+            out["ac_ci"] = list(ci)
+    return out
+
+
+def _finite(value: float | None) -> float | None:
+    return value if value is not None and math.isfinite(value) else None
+
+
+__all__ = ["DOMINANT", "LOW_ALPHA", "WEIGHTS", "Resamples", "dominant", "figures", "gwet", "gwet_bootstrap", "observed"]

@@ -1,0 +1,377 @@
+"""Observed agreement and Gwet's AC1/AC2 from per-item value counts: they equal a transcription of
+Gwet's formulas over a raters x items table with the full weight matrix, the worked example of
+Gwet's handbook, and irrCAC's `CAC.gwet()` (when installed) on random tables and on real questions
+of four formats; the AC's interval resamples items from the same draws as alpha's; one answer that
+dominates a question is said so, and is not reported as agreement below chance."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter, defaultdict
+from collections.abc import Hashable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from humanjudge_schema.judgments import datasets
+from humanjudge_schema.judgments.agreement import Level, Tally, alpha, bootstrap
+from humanjudge_schema.judgments.coefficients import (
+    WEIGHTS,
+    Resamples,
+    dominant,
+    figures,
+    gwet,
+    gwet_bootstrap,
+    observed,
+)
+from humanjudge_schema.judgments.gather import Gathered
+from humanjudge_schema.judgments.quality import below_chance
+from humanjudge_schema.judgments.view import Judgment, Judgments, Question
+
+from .conftest import corpus
+
+Table = list[list[Any]]  # items x raters, None where a rater gave no value
+
+# Gwet (2014), "Handbook of Inter-Rater Reliability", 4 raters and 12 units with missing ratings;
+# irrCAC ships it as `raw_4raters` and prints AC1 0.77544 and p_a 0.81818 for it.
+HANDBOOK: Table = [
+    [1, 1, None, 1],
+    [2, 2, 3, 2],
+    [3, 3, 3, 3],
+    [3, 3, 3, 3],
+    [2, 2, 2, 2],
+    [1, 2, 3, 4],
+    [4, 4, 4, 4],
+    [1, 1, 2, 1],
+    [2, 2, 2, 2],
+    [None, 5, 5, 5],
+    [None, None, 1, 1],
+    [None, None, 3, None],
+]
+
+
+def _tally(table: Table) -> Tally:
+    tally = Tally()
+    for item, row in enumerate(table):
+        for value in row:
+            tally.add(item, value)
+    return tally
+
+
+def _weights(categories: list[Any], kind: str) -> list[list[float]]:
+    """Gwet's weight matrices, written from their definitions over the categories in order."""
+    q = len(categories)
+    spread = categories[-1] - categories[0] if kind in ("quadratic", "ratio") else 0
+    out = []
+    for k, a in enumerate(categories):
+        row = []
+        for m, b in enumerate(categories):
+            if kind == "identity":
+                row.append(1.0 if k == m else 0.0)
+            elif kind == "ordinal":
+                d = abs(k - m) + 1
+                row.append(1 - (d * (d - 1) / 2) / (q * (q - 1) / 2))
+            elif kind == "quadratic":
+                row.append(1 - ((a - b) / spread) ** 2)
+            else:
+                most = (spread / (categories[-1] + categories[0])) ** 2
+                row.append(1 - (((a - b) / (a + b)) ** 2 if a + b else 0.0) / most)
+        out.append(row)
+    return out
+
+
+def _by_hand(table: Table, kind: str) -> tuple[float | None, float | None]:
+    """(p_a, AC) from the table, item by item, with the whole weight matrix."""
+    rated = [[v for v in row if v is not None] for row in table]
+    rated = [row for row in rated if row]
+    categories = sorted({v for row in rated for v in row})
+    q = len(categories)
+    counts = [[row.count(c) for c in categories] for row in rated]
+    pairable = [c for c in counts if sum(c) >= 2]
+    if not pairable or q < 2:
+        return None, None
+    w = _weights(categories, kind)
+    p_a = sum(
+        sum(c[k] * (sum(w[k][m] * c[m] for m in range(q)) - 1) for k in range(q)) / (sum(c) * (sum(c) - 1))
+        for c in pairable
+    ) / len(pairable)
+    pi = [sum(c[k] / sum(c) for c in counts) / len(counts) for k in range(q)]
+    p_e = sum(map(sum, w)) / (q * (q - 1)) * sum(p * (1 - p) for p in pi)
+    return p_a, (p_a - p_e) / (1 - p_e)
+
+
+def _random_table(rng: random.Random, values: list[Any]) -> Table:
+    """Items x raters: each item has a value most raters give, with missing ratings and items of
+    one rating."""
+    raters, items = rng.randint(2, 6), rng.randint(3, 30)
+    agree, missing = rng.random(), rng.random() * 0.5
+    table = []
+    for _ in range(items):
+        usual = rng.choice(values)
+        row = [usual if rng.random() < agree else rng.choice(values) for _ in range(raters)]
+        table.append([None if rng.random() < missing else v for v in row])
+    return table
+
+
+def _level(kind: str) -> Level:
+    return next(level for level, weights in WEIGHTS.items() if weights == kind)
+
+
+# --- the figures ------------------------------------------------------------------------------
+
+
+def test_the_handbook_example() -> None:
+    tally = _tally(HANDBOOK)
+    assert round(gwet(tally, "nominal"), 5) == 0.77544  # type: ignore[arg-type]
+    assert round(observed(tally), 5) == 0.81818  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("kind", ["identity", "ordinal", "quadratic", "ratio"])
+def test_ac_equals_the_formula_with_the_whole_weight_matrix(kind: str) -> None:
+    """The closed forms (ordinal and quadratic in one pass over an item) against the matrix."""
+    rng = random.Random(kind)
+    level = _level(kind)
+    for _ in range(200):
+        values = sorted(rng.sample(range(1, 12), rng.randint(2, 6)))
+        table = _random_table(rng, values)
+        p_a, expected = _by_hand(table, kind)
+        tally = _tally(table)
+        got = gwet(tally, level)
+        if expected is None:
+            assert got is None
+            continue
+        assert got is not None and math.isclose(got, expected, abs_tol=1e-9), (table, got, expected)
+        raw, _ = _by_hand(table, "identity")
+        assert math.isclose(observed(tally), raw, abs_tol=1e-12)  # type: ignore[arg-type]
+        if kind == "identity":
+            assert math.isclose(observed(tally), p_a, abs_tol=1e-12)  # type: ignore[arg-type]
+
+
+def test_no_ac_without_an_item_of_two_ratings_or_with_one_value() -> None:
+    assert gwet(_tally([[1, None], [2, None]]), "nominal") is None
+    assert observed(_tally([[1, None], [2, None]])) is None
+    one = _tally([[3, 3], [3, 3, 3]])
+    assert gwet(one, "ordinal") is None and observed(one) == 1.0
+
+
+def test_values_that_do_not_suit_the_level_are_refused() -> None:
+    with pytest.raises(ValueError, match="numbers"):
+        gwet(_tally([["a", "a"], ["b", "b"]]), "interval")
+    with pytest.raises(ValueError, match="negative"):
+        gwet(_tally([[-1, 1], [2, 2]]), "ratio")
+    with pytest.raises(ValueError, match="order"):
+        gwet(_tally([[1, "a"], [2, 2]]), "ordinal")
+
+
+def test_large_values_are_compared_at_their_scale() -> None:
+    small = _tally([[1, 2, 2], [3, 3, 2], [1, 1, 1]])
+    large = _tally([[v * 2.0**1000 for v in row] for row in [[1, 2, 2], [3, 3, 2], [1, 1, 1]]])
+    for level in ("interval", "ratio"):
+        assert math.isclose(gwet(large, level), gwet(small, level), rel_tol=1e-12)  # type: ignore[arg-type]
+
+
+# --- the interval -----------------------------------------------------------------------------
+
+
+def test_the_interval_shares_alphas_draws_and_is_seeded() -> None:
+    rng = random.Random(3)
+    table = [*_random_table(rng, [1, 2, 3, 4]), [2, None, None], [4, None, None]]  # two items of one rating
+    tally = _tally(table)
+    alone = gwet_bootstrap(tally, "ordinal", samples=300, seed=5)
+    shared = Resamples(tally, "ordinal", seed=5)
+    bootstrap(tally, "ordinal", samples=300, seed=5, each=shared.add)
+    assert alone is not None and alone == shared.interval()  # the same samples, drawn once
+    assert alone == gwet_bootstrap(tally, "ordinal", samples=300, seed=5)
+    assert alone != gwet_bootstrap(tally, "ordinal", samples=300, seed=6)
+    lo, hi = alone
+    assert lo <= gwet(tally, "ordinal") <= hi  # type: ignore[operator]
+
+
+def test_a_sample_is_the_sum_of_its_items() -> None:
+    """Each sample's AC equals Gwet's AC of the table of the items drawn, computed afresh."""
+    table = [[1, 1, 2], [2, 2, 2], [1, 3, None], [3, 3, 3], [2, None, None]]
+    tally = _tally(table)
+    pairable = [row for row in table if sum(v is not None for v in row) >= 2]
+    singles = [row for row in table if sum(v is not None for v in row) == 1]
+    found = Resamples(tally, "nominal", seed=1)
+    rng, ones = random.Random(1), random.Random("1 one rating")
+    for _ in range(50):
+        drawn = rng.choices(range(len(pairable)), k=len(pairable))
+        profiles = Counter(drawn)  # every pairable item here is a profile of its own
+        found.add([profiles[p] for p in range(len(pairable))])
+        again = [pairable[i] for i in drawn] + [singles[i] for i in ones.choices(range(len(singles)), k=len(singles))]
+        categories = sorted({v for row in table for v in row if v is not None})
+        expected = _fixed(again, categories)
+        assert math.isclose(found.estimates[-1], expected, abs_tol=1e-12)
+
+
+def _fixed(table: Table, categories: list[Any]) -> float:
+    """Gwet's AC1 of a table whose categories are those of the whole question."""
+    counts = [[row.count(c) for c in categories] for row in table]
+    q = len(categories)
+    pairable = [c for c in counts if sum(c) >= 2]
+    p_a = sum((sum(n * n for n in c) - sum(c)) / (sum(c) * (sum(c) - 1)) for c in pairable) / len(pairable)
+    pi = [sum(c[k] / sum(c) for c in counts) / len(counts) for k in range(q)]
+    p_e = sum(p * (1 - p) for p in pi) / (q - 1)
+    return (p_a - p_e) / (1 - p_e)
+
+
+def test_figures_are_null_where_not_defined() -> None:
+    empty = {"observed": None, "ac": None, "ac_ci": None, "ac_weights": None}
+    assert figures(_tally(HANDBOOK), None) == empty
+    assert figures(_tally([["a", "b"], ["c", "c"]]), "interval") == empty
+    found = figures(_tally(HANDBOOK), "ordinal", samples=100)
+    assert found["ac_weights"] == "ordinal" and found["ac_ci"] is not None
+    assert found["ac"] == gwet(_tally(HANDBOOK), "ordinal")
+
+
+# --- one answer dominates ---------------------------------------------------------------------
+
+
+def _skewed() -> Tally:
+    """The shape of JUDGE-BENCH persona_chat `natural`: 60 responses x 3 ratings, 175 of them 3,
+    five items with one 2 (alpha -0.023)."""
+    return _tally([[3, 3, 3]] * 55 + [[3, 3, 2]] * 5)
+
+
+def _spread() -> Tally:
+    """Ratings from 1 to 5 that agree no better than chance."""
+    rng = random.Random(0)
+    return _tally([[rng.randint(1, 5) for _ in range(3)] for _ in range(200)])
+
+
+def test_one_answer_dominates_the_skewed_question() -> None:
+    tally = _skewed()
+    value = alpha(tally, "ordinal")
+    assert value is not None and round(value, 3) == -0.023
+    assert round(observed(tally), 3) == 0.944  # type: ignore[arg-type]
+    assert gwet(tally, "ordinal") > 0.9  # type: ignore[operator]
+    note = dominant(tally, "ordinal", value)
+    assert note is not None and note.startswith("one answer dominates: 3 is 175 of 180 answers (97%)")
+
+
+def test_no_answer_dominates_a_spread_at_chance() -> None:
+    tally = _spread()
+    value = alpha(tally, "ordinal")
+    assert value is not None and value <= 0
+    assert dominant(tally, "ordinal", value) is None
+
+
+def test_a_high_alpha_needs_no_note() -> None:
+    tally = _tally([[3, 3, 3]] * 50 + [[1, 1, 1]] * 10)
+    assert dominant(tally, "ordinal", alpha(tally, "ordinal")) is None
+
+
+def _view(tally_rows: list[tuple[str, Any, Hashable]], level: Level) -> Judgments:
+    rows = [
+        Judgment("textjudge", "d.json", item, rater, question, "", value, "d.json", f"/{item}/{rater}")
+        for question, (item, rater), value in ((q, ir, v) for q, ir, v in tally_rows)
+    ]
+    questions = {name: Question(name, level) for name in dict.fromkeys(r[0] for r in tally_rows)}
+    return Judgments("textjudge", "d.json", read=lambda: iter(rows), questions=questions)
+
+
+def _rows(name: str, table: Table) -> list[tuple[str, Any, Hashable]]:
+    return [(name, (item, rater), v) for item, row in enumerate(table) for rater, v in enumerate(row) if v is not None]
+
+
+def test_below_chance_is_reported_only_where_no_answer_dominates() -> None:
+    rng = random.Random(0)
+    spread = [[rng.randint(1, 5) for _ in range(3)] for _ in range(200)]
+    skewed = [[3, 3, 3]] * 55 + [[3, 3, 2]] * 5
+    view = _view(_rows("natural", skewed) + _rows("fluency", spread), "ordinal")
+    flagged = [key for key, _ in below_chance(Gathered.of(view))]
+    assert flagged == [("question", "fluency")]
+
+
+# --- irrCAC -----------------------------------------------------------------------------------
+
+
+def _irrcac(table: Table, kind: str) -> dict[str, Any]:
+    """irrCAC's estimates. The categories are given: under pandas 3 its own list of them holds NaN."""
+    irrcac = pytest.importorskip("irrCAC.raw")
+    pd = pytest.importorskip("pandas")
+    rated = [row for row in table if any(v is not None for v in row)]
+    categories = sorted({v for row in rated for v in row if v is not None})
+    frame = pd.DataFrame([[math.nan if v is None else v for v in row] for row in rated], dtype=object)
+    return dict(irrcac.CAC(frame, weights=kind, categories=categories).gwet()["est"])
+
+
+def _same(ours: float | None, theirs: float) -> bool:
+    """Equal to irrCAC's printed precision: it rounds to 5 decimals."""
+    return ours is not None and abs(ours - theirs) <= 0.5e-5 + 1e-12
+
+
+@pytest.mark.parametrize("kind", ["identity", "ordinal", "quadratic", "ratio"])
+def test_irrcac_agrees_on_random_tables(kind: str) -> None:
+    rng = random.Random(f"irrCAC {kind}")
+    for _ in range(40):
+        table = _random_table(rng, sorted(rng.sample(range(1, 9), rng.randint(2, 5))))
+        if len({v for row in table for v in row if v is not None}) < 2:
+            continue
+        if not any(sum(v is not None for v in row) >= 2 for row in table):
+            continue
+        tally = _tally(table)
+        theirs = _irrcac(table, kind)
+        assert _same(gwet(tally, _level(kind)), theirs["coefficient_value"]), table
+        assert _same(observed(tally), _irrcac(table, "identity")["pa"]), table
+
+
+BENCH = ("judgebench", "dmg-illc+JUDGE-BENCH", "data")
+COGGYM = ("coggym", "lance-ying__coggym", "EML")
+REAL = [  # (path, question): nominal, ordinal and interval questions of four formats
+    ((*BENCH, "newsroom"), "Informativeness"),
+    ((*BENCH, "newsroom"), "Relevance"),
+    ((*BENCH, "newsroom"), "Fluency"),
+    ((*BENCH, "newsroom"), "Coherence"),
+    (("study1",), "query_answerable"),
+    (("study1",), "worker_knowledge"),
+    (("study1",), "references_quality"),
+    (("halie", "data", "std", "question"), "user_answer"),
+    ((*COGGYM, "Yoon2020Polite", "exp1"), "judgment"),
+    ((*COGGYM, "Gerstenberg2018What", "exp1b"), "hole_probability"),
+    ((*COGGYM, "Zhou2023Mental", "exp3"), "pred_white_fall"),
+    ((*COGGYM, "sosa2021Moral", "exp2"), "effort_rating"),
+]
+
+
+def _real(path: Path, question: str) -> tuple[Table, Level]:
+    """The question's individual judgments as irrCAC's table: a row per item (and option), a
+    column per rater, each rater's first answer."""
+    cells: dict[Any, dict[Any, Any]] = defaultdict(dict)
+    level: Level | None = None
+    for view in datasets([path]):
+        if question not in view.questions:
+            continue
+        level = view.questions[question].level
+        for row in view.rows():
+            individual = getattr(row, "role", "individual") == "individual"
+            if row.question == question and row.value is not None and individual:
+                cells[(row.item, row.option)].setdefault(row.rater, row.value)
+    assert level is not None and cells, question
+    raters = list(dict.fromkeys(r for by_rater in cells.values() for r in by_rater))
+    return [[by_rater.get(r) for r in raters] for by_rater in cells.values()], level
+
+
+@pytest.mark.parametrize(("parts", "question"), REAL, ids=[f"{p[-1]}-{q}" for p, q in REAL])
+def test_irrcac_agrees_on_real_questions(parts: tuple[str, ...], question: str) -> None:
+    table, level = _real(corpus(*parts), question)
+    tally = _tally(table)
+    kind = WEIGHTS[level]
+    theirs = _irrcac(table, kind)
+    assert theirs["coefficient_name"] == ("AC1" if kind == "identity" else "AC2")
+    assert _same(gwet(tally, level), theirs["coefficient_value"]), (gwet(tally, level), theirs)
+    assert _same(observed(tally), _irrcac(table, "identity")["pa"])
+
+
+def test_the_newsroom_fluency_ratings_stay_below_chance() -> None:
+    """alpha -0.016 over ratings from 1 to 5: no answer dominates, and the rule still reports it."""
+    table, level = _real(corpus(*BENCH, "newsroom"), "Fluency")
+    tally = _tally(table)
+    value = alpha(tally, level)
+    assert value is not None and value < 0
+    assert observed(tally) < 0.3 and dominant(tally, level, value) is None  # type: ignore[operator]
+    (view,) = datasets([corpus(*BENCH, "newsroom")])
+    assert ("question", "Fluency") in [key for key, _ in below_chance(Gathered.of(view))]
