@@ -190,7 +190,7 @@ def test_a_pull_request_that_breaks_an_experiment(pull_request: tuple[Runner, st
     assert outputs == {"errors": str(len(commands)), "warnings": "0", "sarif": "reports/humanjudge.sarif", "report": ""}
     summary = runner.summary()
     assert f"**{len(commands)} errors, 0 warnings in 5 files.**" in summary
-    assert "| <code>exp2/human_data_ind.json</code> | 7 | 0 |" in summary
+    assert "| <code>exp2/human_data_ind.json</code> | 6 | 0 |" in summary  # one misnamed tag is one finding
     assert "this pull request changes" in summary
     sarif = json.loads((ws / "reports" / "humanjudge.sarif").read_text())
     _assert_valid_sarif(sarif)
@@ -404,7 +404,7 @@ def test_the_jobs_option_runs_in_worker_processes(runner: Runner) -> None:
     shutil.copytree(EXAMPLES / "broken", runner.workspace / "b")
     proc = runner.validate(HUMANJUDGE_ARGS="--jobs 2")
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert runner.outputs()["errors"] == "22"
+    assert runner.outputs()["errors"] == "20"
 
 
 # --- deletions and renames -----------------------------------------------------------------------
@@ -480,7 +480,7 @@ def _configured(pull_request: tuple[Runner, str]) -> tuple[Runner, str]:
     (ws / "pyproject.toml").write_text(
         '[project]\nname = "data"\n\n[tool.humanjudge]\nignore = ["coggym/slider-value"]\n'
     )
-    (ws / "exp2" / "humanjudge.toml").write_text('ignore = ["coggym/unknown-tag"]\n')
+    (ws / "exp2" / "humanjudge.toml").write_text('ignore = ["coggym/misnamed-tag"]\n')
     commit(ws)
     base = git(ws, "rev-parse", "HEAD")
     shutil.copy(BROKEN_IND, ws / "exp1" / "human_data_ind.json")
@@ -502,12 +502,12 @@ def test_a_pull_request_cannot_switch_its_own_check_off(pull_request: tuple[Runn
     assert proc.returncode == 1, proc.stdout + proc.stderr
     # Each experiment is checked with its nearest configuration file as the base branch has it.
     exp1, exp2 = _codes_of(proc, "exp1/human_data_ind.json"), _codes_of(proc, "exp2/human_data_ind.json")
-    assert "coggym/slider-value" not in exp1 and "coggym/unknown-tag" in exp1 and len(exp1) == 6
-    assert "coggym/unknown-tag" not in exp2 and "coggym/slider-value" in exp2 and len(exp2) == 6
-    assert runner.outputs()["errors"] == "16"  # and two coggym/mean-value in each experiment
+    assert "coggym/slider-value" not in exp1 and "coggym/misnamed-tag" in exp1 and len(exp1) == 5
+    assert "coggym/misnamed-tag" not in exp2 and "coggym/slider-value" in exp2 and len(exp2) == 5
+    assert runner.outputs()["errors"] == "14"  # and two coggym/mean-value in each experiment
     summary = runner.summary()
-    assert "| <code>exp1/human_data_ind.json</code> | 6 | 0 |" in summary
-    assert "| <code>exp2/human_data_ind.json</code> | 6 | 0 |" in summary
+    assert "| <code>exp1/human_data_ind.json</code> | 5 | 0 |" in summary
+    assert "| <code>exp2/human_data_ind.json</code> | 5 | 0 |" in summary
     assert "### This pull request changes the configuration" in summary
     assert "the base branch's configuration (`config-from: base`)" in summary
     assert '\n-ignore = ["coggym/slider-value"]\n+ignore = ["coggym", "parse"]\n' in summary
@@ -537,7 +537,7 @@ def test_without_a_configuration_on_the_base_branch_the_defaults_apply(pull_requ
     commit(ws)
     proc = runner.validate(HUMANJUDGE_BASE=base)
     assert proc.returncode == 1
-    assert runner.outputs()["errors"] == "9"  # seven in human_data_ind.json, two coggym/mean-value
+    assert runner.outputs()["errors"] == "8"  # six in human_data_ind.json, two coggym/mean-value
     summary = runner.summary()
     assert "Configuration: the defaults (the base branch has no configuration file for these datasets)." in summary
     assert "<code>humanjudge.toml</code> (added)" in summary
@@ -590,7 +590,7 @@ def test_the_config_option_reads_the_base_branchs_file(pull_request: tuple[Runne
     commit(ws)
     proc = runner.validate(HUMANJUDGE_BASE=base, HUMANJUDGE_ARGS="--config ci/checks.toml")
     assert proc.returncode == 1
-    assert runner.outputs()["errors"] == "8"  # coggym/slider-value left out
+    assert runner.outputs()["errors"] == "7"  # coggym/slider-value left out
     proc = runner.validate(HUMANJUDGE_BASE=base, HUMANJUDGE_ARGS="--config ci/new.toml")
     assert proc.returncode == 2 and "the base branch does not have" in proc.stdout
 

@@ -288,7 +288,7 @@ def test_aggregate_refuses_to_write_from_invalid_data(tmp_path: Path) -> None:
     lines = proc.stdout.splitlines()
     assert (
         "exp/human_data_ind.json:27:5: error coggym/response-count 2 responses, participants_info.count is 3"
-        in lines[4]
+        in lines[3]
     )
     assert "  exp/human_data_mean.json: /trial_1/goal_confidence" in lines
     assert lines[-1] == "Nothing was written: fix the errors above first (`humanjudge validate` lists them all)."
@@ -301,7 +301,11 @@ def test_aggregate_check_lists_what_it_cannot_recompute(tmp_path: Path) -> None:
     shutil.copytree(BROKEN, exp)
     proc = run("aggregate", "--check", str(exp), cwd=tmp_path)
     assert proc.returncode == 1
-    assert "4 stored values in exp/human_data_mean.json cannot be recomputed" in proc.stdout
+    # statement_rating's mean is recomputed (and found wrong): no finding concerns that tag
+    assert "3 stored values in exp/human_data_mean.json cannot be recomputed" in proc.stdout
+    assert "  exp/human_data_mean.json: /trial_1/statement_rating\n" not in proc.stdout
+    recomputed = "coggym/mean-value 55, the responses give 53.3333 (at /trial_1/statement_rating/statement_rating_1)"
+    assert recomputed in proc.stdout
     assert "exp/human_data_ind.json:134:9: error coggym/slider-value" in proc.stdout
     assert "No problems" not in proc.stdout
 

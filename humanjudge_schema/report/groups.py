@@ -79,26 +79,19 @@ def grouped(findings: Sequence[Finding], *, group: bool = True) -> list[Group]:
     if not group:
         return [Group((f,)) for f in findings]
     members: dict[tuple[str, str, str, str], list[Finding]] = {}
-    order: list[tuple[str, str, str, str] | Finding] = []
+    keys: list[tuple[str, str, str, str] | None] = []
     for f in findings:
-        if f.more:
-            order.append(f)
-            continue
-        key = (f.file, f.code, f.severity.value, shape(f.message))
-        if key not in members:
-            members[key] = []
-            order.append(key)
-        members[key].append(f)
+        key = None if f.more else (f.file, f.code, f.severity.value, shape(f.message))
+        keys.append(key)
+        if key is not None:
+            members.setdefault(key, []).append(f)
     out: list[Group] = []
-    for entry in order:
-        if isinstance(entry, Finding):
-            out.append(Group((entry,)))
-            continue
-        alike = members[entry]
-        if len(alike) >= GROUP_MIN:
-            out.append(Group(tuple(alike), group_id(alike[0])))
-        else:
-            out.extend(Group((f,)) for f in alike)
+    for f, key in zip(findings, keys, strict=True):
+        alike = members[key] if key is not None else [f]
+        if len(alike) < GROUP_MIN:
+            out.append(Group((f,)))  # in its own place, as without groups
+        elif alike[0] is f:
+            out.append(Group(tuple(alike), group_id(f)))
     return out
 
 
