@@ -286,6 +286,8 @@ def test_alike_findings_are_one_line_with_their_count_and_places() -> None:
         "[and 79 more: lines 2, 3, 4, 5, 6, ...]"
     ]
     assert sum("'id'" in line for line in lines) == 2  # two alike are shown each
+    ids = [line.split(":")[1] for line in lines if "'id'" in line]
+    assert ids == ["4", "10"]  # each in its own place, in file order
     assert lines[-1] == (
         "92 errors, 0 warnings in 5 files. Alike findings are shown once with their count (--no-group shows each)."
     )
