@@ -25,7 +25,9 @@ from humanjudge_schema.config import Config
 from humanjudge_schema.engine import Context
 from humanjudge_schema.finding import split_pointer
 from humanjudge_schema.formats.coggym.model import load_experiment
+from humanjudge_schema.judgments.export import as_text
 from humanjudge_schema.judgments.stats import dataset_stats
+from humanjudge_schema.judgments.view import COLUMNS, FIELDS
 from humanjudge_schema.kinds import survey
 
 from .conftest import ROOT, corpus
@@ -113,9 +115,7 @@ def test_coggym_clicks_are_one_row_each(tmp_path: Path) -> None:
     ind[sid][slider["tag"]] = [[1, 2], None, [3, 4]]
     (folder / "human_data_ind.json").write_text(json.dumps(ind))
     rows = [
-        r
-        for r in judgments.rows([folder])
-        if r.question == slider["tag"] and r.item == sid and r.role == "individual"
+        r for r in judgments.rows([folder]) if r.question == slider["tag"] and r.item == sid and r.role == "individual"
     ]
     assert [(r.rater, r.option, r.value, r.pointer) for r in rows] == [
         (0, 1, 1, f"/{sid}/{slider['tag']}/0/0"),
@@ -236,7 +236,7 @@ def test_export_writes_every_row_in_every_format(tmp_path: Path) -> None:
     assert as_csv.returncode == 1  # the broken examples have errors: they go to stderr
     assert b"error coggym/mean-value" in as_csv.stderr and b"error" not in as_csv.stdout[:200]
     table = list(csv.DictReader(io.StringIO(as_csv.stdout.decode())))
-    assert len(table) == len(expected) and list(table[0]) == list(judgments.FIELDS)
+    assert len(table) == len(expected) and list(table[0]) == list(COLUMNS)
     assert {r["format"] for r in table} == set(catalog.names()) - {"toy"}
     lines = _cli("export", str(EXAMPLES / "textjudge" / "valid"), "--to", "jsonl")
     assert lines.returncode == 0 and lines.stderr == b"wrote 25 judgments from 1 dataset to standard output\n"
@@ -430,6 +430,14 @@ def _shared(batch: Any, rng: random.Random) -> Any:
     return batch
 
 
+def _typed(value: Any, csv: bool = False) -> tuple[Any, Any, Any]:
+    """The typed columns of a value, by their definition (as the csv module is given them)."""
+    number = value if type(value) in (int, float) else None
+    flag = value if type(value) is bool else None
+    text = value if type(value) is str else None
+    return (number, None if flag is None else as_text(flag), text) if csv else (number, flag, text)
+
+
 def test_csv_batches_are_written_as_the_csv_module_writes_them() -> None:
     """Columns are joined in C; the bytes must be the csv module's, quoting included (a cell with
     a carriage return is quoted too, which the csv module of Python 3.11 does not do with "\\n"
@@ -444,8 +452,8 @@ def test_csv_batches_are_written_as_the_csv_module_writes_them() -> None:
         assert write_csv([b for _, b in batches], ours) == sum(len(rows) for rows, _ in batches)
         reference = io.StringIO()
         writer = csv.writer(reference, lineterminator="\n")
-        writer.writerow(judgments.FIELDS)
-        cells = [(*row[:6], as_text(row[6]), *row[7:]) for rows, _ in batches for row in rows]
+        writer.writerow(COLUMNS)
+        cells = [(*row[:6], as_text(row[6]), *row[7:], *_typed(row[6], True)) for rows, _ in batches for row in rows]
         writer.writerows(cells)
         if "\r" not in reference.getvalue():
             assert ours.getvalue() == reference.getvalue(), trial
@@ -465,9 +473,9 @@ def test_jsonl_batches_are_one_orjson_object_per_row() -> None:
         ours = io.BytesIO()
         assert write_jsonl([b for _, b in batches], ours) == sum(len(rows) for rows, _ in batches)
         rows = [row for rows, _ in batches for row in rows]
-        objects = (dict(zip(judgments.FIELDS, row, strict=True)) for row in rows)
+        objects = (dict(zip(COLUMNS, (*row, *_typed(row[6])), strict=True)) for row in rows)
         assert ours.getvalue() == b"".join(orjson.dumps(o) + b"\n" for o in objects)
-        assert [tuple(json.loads(line).values()) for line in ours.getvalue().splitlines()] == rows
+        assert [tuple(json.loads(line).values())[: len(FIELDS)] for line in ours.getvalue().splitlines()] == rows
 
 
 def test_jsonl_writes_integers_beyond_64_bits() -> None:

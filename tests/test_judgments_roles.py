@@ -251,3 +251,52 @@ def test_study1_corpus_one_answer_per_worker_per_topic() -> None:
     assert stats["worker_satisfaction"]["judgments"] == 827
     flagged = [c for c, _, _ in check(view, gathered) if c == "quality/repeated-answer"]
     assert len(flagged) == 52
+
+
+# --- typed values --------------------------------------------------------------------------------
+
+
+def test_each_value_is_also_in_the_column_of_its_type(tmp_path: Path) -> None:
+    """A number is in value_number, a boolean in value_bool, a text in value_text (the others
+    null); a list only in value. Parquet has the types; pandas reads CSV and JSON Lines back to
+    a float column of numbers a researcher averages as it is."""
+    pd = pytest.importorskip("pandas")
+    pq = pytest.importorskip("pyarrow.parquet")
+    folder = EXAMPLES / "halie" / "valid" / "summarization"
+    expected = list(judgments.rows([folder]))
+    for to in ("csv", "jsonl", "parquet"):
+        assert _invoke("export", str(folder), "-o", str(tmp_path / f"rows.{to}")).exit_code == 0
+    table = pq.read_table(tmp_path / "rows.parquet")
+    types = {name: str(table.schema.field(name).type) for name in ("value", "value_number", "value_bool", "value_text")}
+    assert types == {"value": "string", "value_number": "double", "value_bool": "bool", "value_text": "string"}
+    frames = {
+        "parquet": table.to_pandas(),
+        "csv": pd.read_csv(tmp_path / "rows.csv", dtype={"value_text": str}),
+        "jsonl": pd.read_json(tmp_path / "rows.jsonl", lines=True, dtype={"value_text": str}),
+    }
+    numbers = [r.value for r in expected if type(r.value) in (int, float)]
+    flags = [r.value for r in expected if type(r.value) is bool]
+    texts = [r.value for r in expected if type(r.value) is str]
+    assert numbers and flags and texts
+    for to, frame in frames.items():
+        assert str(frame["value_number"].dtype) == "float64", to
+        assert frame["value_number"].dropna().tolist() == numbers, to
+        assert frame["value_number"].mean() == pytest.approx(sum(numbers) / len(numbers)), to
+        assert [bool(v) for v in frame["value_bool"].dropna()] == flags, to
+        assert frame["value_text"].dropna().tolist() == texts, to
+
+
+def test_a_list_is_only_in_value_and_a_batch_of_one_type_shares_its_list() -> None:
+    from humanjudge_schema.judgments.export import typed
+
+    rows = [("f", "d", 1, 0, "q", "", [1, 0], "x", "/0", None), ("f", "d", 1, 1, "q", "", 3, "x", "/1", None)]
+    batch = typed(Batch.of_rows(rows))
+    assert [list(batch.column(name)) for name in ("value_number", "value_bool", "value_text")] == [
+        [None, 3],
+        [None, None],
+        [None, None],
+    ]
+    scores = Batch.of_rows([("f", "d", 1, k, "q", "", 2.5, "x", f"/{k}", None) for k in range(3)])
+    batch = typed(scores)
+    assert batch.lists["value_number"] is scores.lists["value"]  # no list is made for it
+    assert batch.same["value_bool"] is None and batch.same["value_text"] is None

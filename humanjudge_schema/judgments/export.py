@@ -2,7 +2,12 @@
 
 A value keeps its JSON type in JSON Lines. In CSV and Parquet, where a column has one type, it is
 written as text: a string as it is, a number or a list as JSON (3, 4.5, [0, 1]), a missing
-answer (None) as an empty cell or null.
+answer (None) as an empty cell or null. After the view's columns come the value's typed columns
+(`typed`): `value_number` (a number: float64 in Parquet), `value_bool` (a boolean) and
+`value_text` (a string), each null where the value is of another type, so that a researcher
+averages `value_number` without converting anything; a list (a multi-select row, a ranking) is
+only in `value`. A batch whose values are all of one type costs nothing more: the other two
+columns are one shared null.
 
 CSV and JSON Lines are written column by column: each column becomes its cells in one C-level
 map, the cells of a row are interleaved with the separators every row shares, and the batch is
@@ -20,6 +25,7 @@ R would read the `'` as part of the value (docs/export.md).
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, repeat
@@ -27,7 +33,31 @@ from typing import IO, Any
 
 import orjson
 
-from .view import FIELDS, Batch
+from .view import COLUMNS, TYPED, Batch
+
+_TYPES = {"value_number": frozenset({int, float}), "value_bool": frozenset({bool}), "value_text": frozenset({str})}
+
+
+def typed(batch: Batch) -> Batch:
+    """The batch with the value's typed columns (TYPED): the value where it is of the column's
+    type, else None. Bought by the column, in C, where a batch's values are all of one type."""
+    if TYPED[0] in batch.same or TYPED[0] in batch.lists:
+        return batch
+    same, lists = dict(batch.same), dict(batch.lists)
+    if "value" in batch.same:
+        value = batch.same["value"]
+        same |= {name: value if type(value) in types else None for name, types in _TYPES.items()}
+        return Batch(same, lists)
+    values = batch.lists["value"]
+    kinds = set(map(type, values))
+    for name, types in _TYPES.items():
+        if not kinds & types:
+            same[name] = None
+        elif kinds <= types:
+            lists[name] = values
+        else:
+            lists[name] = [v if type(v) in types else None for v in values]
+    return Batch(same, lists)
 
 
 def as_text(value: Any) -> str | None:
@@ -74,20 +104,22 @@ def _interleaved(batch: Batch, cells: Cells, before: tuple[Any, ...], end: Any) 
     cell) are merged into one. Text or bytes, as `before`, `end` and the cells are."""
     parts: list[Iterable[Any]] = []
     shared = end[:0]
-    for name, text in zip(FIELDS, before, strict=True):
+    made: dict[int, tuple[list[Any], Any]] = {}  # a list two columns share (value, a typed one) is made once
+    for name, text in zip(COLUMNS, before, strict=True):
         shared += text
         if name in batch.same:
             (cell,), around = cells([batch.same[name]])
             shared += around + cell + around
             continue
-        column, around = cells(batch.lists[name])
+        listed = batch.lists[name]
+        column, around = made.get(id(listed)) or made.setdefault(id(listed), cells(listed))
         parts += [repeat(shared + around, batch.size), column]
         shared = around
     parts.append(repeat(shared + end, batch.size))
     return chain.from_iterable(zip(*parts, strict=True))
 
 
-_CSV_SEPARATORS = ("", *[","] * (len(FIELDS) - 1))
+_CSV_SEPARATORS = ("", *[","] * (len(COLUMNS) - 1))
 
 # What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection"), and what it reads
 # as a number whatever its sign, which is no formula.
@@ -109,16 +141,16 @@ def _no_formulas(batch: Batch) -> Batch:
 
 def write_csv(batches: Iterable[Batch], out: IO[str], *, formulas: bool = True) -> int:
     """Write the batches as CSV; with `formulas=False`, no text cell starts a formula."""
-    out.write(",".join(FIELDS) + "\n")
+    out.write(",".join(COLUMNS) + "\n")
     n = 0
-    for batch in batches:
+    for batch in map(typed, batches):
         for part in _slices(batch if formulas else _no_formulas(batch)):
             out.write("".join(_interleaved(part, lambda column: (_csv_cells(column), ""), _CSV_SEPARATORS, "\n")))
         n += batch.size
     return n
 
 
-_JSON_KEYS = tuple((("{" if i == 0 else ",") + f'"{name}":').encode() for i, name in enumerate(FIELDS))
+_JSON_KEYS = tuple((("{" if i == 0 else ",") + f'"{name}":').encode() for i, name in enumerate(COLUMNS))
 _JSON_PLAIN = frozenset({int, float, bool, type(None)})  # written by orjson without a comma
 
 
@@ -140,18 +172,18 @@ def _json_cells(column: list[Any]) -> tuple[list[bytes], bytes]:
 
 def write_jsonl(batches: Iterable[Batch], out: IO[bytes]) -> int:
     n = 0
-    for batch in batches:
+    for batch in map(typed, batches):
         for part in _slices(batch):
             out.write(b"".join(_interleaved(part, _json_cells, _JSON_KEYS, b"}\n")))
         n += batch.size
     return n
 
 
-_SLICE = 2048
+_SLICE = 1024
 
 
 def _slices(batch: Batch) -> Iterator[Batch]:
-    """The batch in slices of a few thousand rows: the buffers a slice needs are small enough for
+    """The batch in slices of a thousand rows: the buffers a slice needs are small enough for
     the allocator to reuse, where a whole batch's would be given back to the system and asked for
     again each time (a page fault per 4 kB: a third of the time of JSON Lines)."""
     if batch.size <= _SLICE:
@@ -159,18 +191,26 @@ def _slices(batch: Batch) -> Iterator[Batch]:
             yield batch
         return
     for start in range(0, batch.size, _SLICE):
-        yield Batch(batch.same, {name: column[start : start + _SLICE] for name, column in batch.lists.items()})
+        cut: dict[int, list[Any]] = {}  # a list two columns share stays one list
+        lists = {}
+        for name, column in batch.lists.items():
+            if id(column) not in cut:
+                cut[id(column)] = column[start : start + _SLICE]
+            lists[name] = cut[id(column)]
+        yield Batch(batch.same, lists)
 
 
 def write_parquet(batches: Iterable[Batch], out: IO[bytes]) -> int:
-    """Parquet through pyarrow (the `parquet` extra); item, rater and option are text."""
+    """Parquet through pyarrow (the `parquet` extra); item, rater and option are text, `value`
+    too, and the typed columns have their types."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    schema = pa.schema([(name, pa.int64() if name == "line" else pa.string()) for name in FIELDS])
+    types = {"line": pa.int64(), "value_number": pa.float64(), "value_bool": pa.bool_()}
+    schema = pa.schema([(name, types.get(name, pa.string())) for name in COLUMNS])
     n = 0
     with pq.ParquetWriter(out, schema) as writer:
-        for batch in batches:
+        for batch in map(typed, batches):
             if batch.size:
                 writer.write_table(_table(pa, schema, batch))
                 n += batch.size
@@ -178,11 +218,20 @@ def write_parquet(batches: Iterable[Batch], out: IO[bytes]) -> int:
 
 
 def _table(pa: Any, schema: Any, batch: Batch) -> Any:
-    columns = {name: list(batch.column(name)) for name in FIELDS}
+    columns = {name: list(batch.column(name)) for name in COLUMNS}
     columns["value"] = list(map(as_text, columns["value"]))
+    if int in set(map(type, columns["value_number"])):  # a float64 column: integers past 2**63 too
+        columns["value_number"] = [None if v is None else _float(v) for v in columns["value_number"]]
     for name in ("item", "rater", "option"):
         columns[name] = list(map(str, columns[name]))
     return pa.table(columns, schema=schema)
+
+
+def _float(number: int | float) -> float:
+    try:
+        return float(number)
+    except OverflowError:  # an integer past the largest double
+        return math.copysign(math.inf, number)
 
 
 def missing(module: str, extra: str, purpose: str) -> str | None:

@@ -45,6 +45,10 @@ FIELDS = (
     "role",
     "rater_kind",
 )
+# What the export adds after them: the value in the column of its type (a number, a boolean, a
+# text), null in the others, so that a column has one type in every file format (export.py).
+TYPED = ("value_number", "value_bool", "value_text")
+COLUMNS = FIELDS + TYPED
 # What a batch may leave out, and what it then holds: an individual judgment whose rater is what
 # its dataset's raters are ("": the view fills in `Judgments.rater_kind`).
 DEFAULTS: dict[str, Any] = {"role": "individual", "rater_kind": ""}
@@ -95,7 +99,8 @@ class Batch:
         if missing:  # a batch of an earlier shape: individual judgments
             same = {**same, **{name: DEFAULTS[name] for name in missing}}
         sizes = set(map(len, lists.values()))
-        if not lists or len(sizes) != 1 or sorted([*same, *lists]) != sorted(FIELDS):
+        names = sorted([*same, *lists])
+        if not lists or len(sizes) != 1 or (names != sorted(FIELDS) and names != sorted(COLUMNS)):
             raise ValueError("a batch has every field once, and at least one list, all of one length")
         self.same, self.lists = same, lists
         self.size = sizes.pop()
