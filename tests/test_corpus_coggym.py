@@ -136,3 +136,35 @@ def test_a_misspelt_option_hides_nothing(tmp_path: Path) -> None:
         assert spelt_right - as_published == Counter()
         assert sum(typo.values()) == 80 and {code for code, _, _ in typo} == {"schema/required"}, name
         assert {ptr.rsplit("/", 1)[-1] for _, _, ptr in typo} <= {"0", "1"}  # /i/queries/0 or 1
+
+
+@pytest.mark.parametrize(
+    ("experiment", "causes"),
+    [
+        (
+            "exp1",
+            {
+                "coggym/flat-option-keys", "coggym/media-not-shipped", "coggym/no-human-data", "coggym/stimuli-count",
+                "coggym/unknown-tag", "coggym/unused-id", "schema/enum", "schema/required", "schema/type",
+            },
+        ),
+        (
+            "exp2",
+            {
+                "coggym/flat-option-keys", "coggym/media-not-shipped", "coggym/missing-tag", "coggym/not-checked",
+                "coggym/response-types", "coggym/stimuli-count", "coggym/unknown-stimulus", "coggym/unknown-tag",
+                "coggym/unused-id", "schema/enum", "schema/required", "schema/type",
+            },
+        ),
+    ],
+)  # fmt: skip
+def test_a_real_release_prints_a_short_list_of_causes(experiment: str, causes: set[str]) -> None:
+    """The example release printed 874 and 1,084 lines, one per finding; its causes are a dozen."""
+    from humanjudge_schema.report import render
+
+    result = validate([corpus("coggym", EXAMPLE, experiment)])
+    lines = render(result, "text").splitlines()
+    assert len(lines) <= 60
+    assert {line.split(" ")[2] for line in lines[:-1]} == causes
+    every = render(result, "json")
+    assert every.count('"code"') == len(result.findings) > len(lines)  # JSON keeps each finding

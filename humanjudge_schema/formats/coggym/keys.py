@@ -142,8 +142,6 @@ def _strays(exp: Experiment) -> Iterator[Stray]:
 
 
 def spell(keys: list[str]) -> str:
-    """Per-option keys in a message: `a_1 ... a_9` for a run from 1, each one otherwise."""
-    stem = keys[0][:-2]
-    if len(keys) > 2 and keys == [option_key(stem, k) for k in range(1, len(keys) + 1)]:
-        return f"{keys[0]} ... {keys[-1]}"
+    """Per-option keys in a message, each one: the finding stands for every key, so that each
+    key's place (its stimulus's pointer and the key) can be found in it, in JSON too."""
     return ", ".join(keys)
