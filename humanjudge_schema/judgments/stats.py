@@ -74,7 +74,7 @@ def _question(name: str, q: Question, samples: int, seed: int, values: bool) -> 
         try:
             out["alpha"] = alpha(tally, q.level)
             if out["alpha"] is not None:
-                resamples = Resamples(tally, q.level, seed=seed)  # AC of the same samples as alpha
+                resamples = Resamples(tally, q.level)  # AC of the same samples as alpha
                 ci = bootstrap(tally, q.level, samples=samples, seed=seed, each=resamples.add)
                 out["alpha_ci"] = None if ci is None else list(ci)
         except ValueError as exc:  # values that do not suit the level: say so, compute nothing
