@@ -718,6 +718,8 @@ def test_the_summary_names_a_dataset_without_judgments(runner: Runner) -> None:
     shutil.copytree(EXAMPLES / "valid", ws / "exp")
     shutil.copytree(EXAMPLES / "valid", ws / "means")
     (ws / "means" / "human_data_ind.json").unlink()
+    # without trials, the stored means (aggregate rows) cannot be placed under a question either
+    (ws / "means" / "trial.jsonl").unlink()
     proc = runner.validate(HUMANJUDGE_PATHS="exp\nmeans", HUMANJUDGE_REPORT="report.html")
     assert runner.outputs()["report"] == "report.html", proc.stdout + proc.stderr
     summary = runner.summary()
