@@ -28,6 +28,7 @@ from humanjudge_schema.judgments.coefficients import (
 )
 from humanjudge_schema.judgments.gather import Gathered
 from humanjudge_schema.judgments.quality import below_chance
+from humanjudge_schema.judgments.stats import describe
 from humanjudge_schema.judgments.view import Judgment, Judgments, Question
 
 from .conftest import corpus
@@ -376,3 +377,49 @@ def test_the_newsroom_fluency_ratings_stay_below_chance() -> None:
     assert observed(tally) < 0.3 and dominant(tally, level, value) is None  # type: ignore[operator]
     (view,) = datasets([corpus(*BENCH, "newsroom")])
     assert ("question", "Fluency") in [key for key, _ in below_chance(Gathered.of(view))]
+
+
+# --- where the figures are shown --------------------------------------------------------------
+
+
+def _described() -> dict[str, Any]:
+    rng = random.Random(0)
+    spread = [[rng.randint(1, 5) for _ in range(3)] for _ in range(200)]
+    skewed = [[3, 3, 3]] * 55 + [[3, 3, 2]] * 5
+    return describe(_view(_rows("natural", skewed) + _rows("fluency", spread), "ordinal"), samples=200, seed=4)
+
+
+def test_stats_gives_the_figures_beside_alpha_from_alphas_draws() -> None:
+    found = _described()
+    natural, fluency = found["questions"]
+    tally = _tally([[3, 3, 3]] * 55 + [[3, 3, 2]] * 5)
+    assert natural["agreement"] == {
+        "observed": observed(tally),
+        "ac": gwet(tally, "ordinal"),
+        "ac_ci": list(gwet_bootstrap(tally, "ordinal", samples=200, seed=4) or ()),
+        "ac_weights": "ordinal",
+    }
+    assert natural["agreement_note"].startswith("one answer dominates")
+    assert natural["alpha"] < 0 and natural["alpha_ci"] is not None  # alpha and its keys are as they were
+    assert fluency["agreement_note"] is None and fluency["agreement"]["ac_ci"] is not None
+    assert [(f["code"], f["question"]) for f in found["quality"]] == [("quality/below-chance", "fluency")]
+
+
+def test_the_table_the_report_and_the_summary_show_them() -> None:
+    from humanjudge_schema.commands.stats import _text
+    from humanjudge_schema.judgments.html import _Plots, _question
+    from humanjudge_schema.report.github import questions_table
+
+    found = _described()
+    natural = found["questions"][0]
+    text = _text([found])
+    header = next(line for line in text.splitlines() if "question" in line)
+    assert header.split()[-2:] == ["agree", "AC"]
+    row = next(line for line in text.splitlines() if line.startswith("  natural "))
+    assert row.split()[-2:] == ["94%", f"{natural['agreement']['ac']:.3f}"]
+    assert f"  natural: {natural['agreement_note']}" in text
+    card = _question(natural, [], _Plots())
+    assert "the same answer in 94% of pairs" in card and "Gwet's AC2 (ordinal weights)" in card
+    assert "one answer dominates" in card
+    table = questions_table([found])
+    assert "| agree | AC [95%] |" in table and "| 94% |" in table and "one answer dominates" in table
