@@ -18,7 +18,7 @@ from click.testing import CliRunner, Result
 
 from humanjudge_schema import judgments, validate
 from humanjudge_schema.commands import cli
-from humanjudge_schema.judgments import Dataset, views
+from humanjudge_schema.judgments import NO_AGREEMENT, Dataset, views
 from humanjudge_schema.judgments.gather import Gathered
 from humanjudge_schema.judgments.quality import check
 from humanjudge_schema.judgments.stats import dataset_stats
@@ -300,3 +300,32 @@ def test_a_list_is_only_in_value_and_a_batch_of_one_type_shares_its_list() -> No
     batch = typed(scores)
     assert batch.lists["value_number"] is scores.lists["value"]  # no list is made for it
     assert batch.same["value_bool"] is None and batch.same["value_text"] is None
+
+
+def _noted(path: Path) -> tuple[list[Any], Judgments]:
+    told: list[Any] = []
+    (unit,) = judgments.units([path])[0]
+    (view,) = views([Dataset(unit, lambda u, why: told.append(why), lambda u, note: told.append(note))])
+    return told, view
+
+
+def test_stored_aggregates_alone_say_why_there_is_no_agreement(tmp_path: Path) -> None:
+    """A HALIE metaphor folder without its survey holds the third parties' ratings only; a CogGym
+    experiment whose individual file is a Git LFS pointer, its means only."""
+    metaphor = tmp_path / "metaphor"
+    shutil.copytree(EXAMPLES / "halie" / "valid" / "metaphor", metaphor)
+    (metaphor / "survey_responses.csv").unlink()
+    told, view = _noted(metaphor)
+    assert told == [None, "no cell a worker answered in event_blocks.csv: agreement cannot be computed"]
+    assert {r.role for r in view.rows()} == {"aggregate"}
+    experiment = tmp_path / "exp"
+    shutil.copytree(EXAMPLES / "coggym" / "valid", experiment, ignore=shutil.ignore_patterns("assets"))
+    (experiment / "human_data_ind.json").write_text(
+        "version https://git-lfs.github.com/spec/v1\noid sha256:" + "0" * 64 + "\nsize 5242880\n"
+    )
+    told, view = _noted(experiment)
+    assert told == [
+        None,
+        f"human_data_ind.json is a Git LFS pointer, not the data (run `git lfs pull`): {NO_AGREEMENT}",
+    ]
+    assert {(r.role, r.file.rsplit("/", 1)[1]) for r in view.rows()} == {("aggregate", "human_data_mean.json")}
