@@ -101,6 +101,8 @@ def below_chance(g: Gathered) -> Iterator[Hit]:
     good="worker 17: helpfulness 3, 4, 2, 5, ...",
 )
 def straight_lining(g: Gathered) -> Iterator[Hit]:
+    if not g.view.persons:  # a position names no one across items
+        return
     for name, q in g.questions.items():
         shares = _shares(q)
         if len(shares) < 2:
@@ -153,6 +155,8 @@ def _shares(q: Question) -> dict[Hashable, float]:
     good="participants 4 and 31: answers that differ somewhere",
 )
 def repeated_rater(g: Gathered) -> Iterator[Hit]:
+    if not g.view.persons:
+        return
     raters = _alike(g)
     if not raters:
         return
