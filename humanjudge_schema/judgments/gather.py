@@ -67,7 +67,7 @@ class Gathered:
     view: Judgments
     questions: dict[str, Question] = field(default_factory=dict)
     repeats: list[Repeat] = field(default_factory=list)
-    _answered: set[tuple[str, Hashable, Place]] = field(default_factory=set, repr=False)
+    _unanswered: set[tuple[str, Hashable, Place]] = field(default_factory=set, repr=False)  # None answers
 
     @classmethod
     def of(cls, view: Judgments) -> Gathered:
@@ -116,22 +116,27 @@ class Gathered:
         self, batch: Batch, names: list[str], units: list[Place], values: list[Any]
     ) -> tuple[list[str], list[Place], list[Any]]:
         """The rows that are each rater's first answer to an item (a rater's later answers are
-        noted as repeats), and each rater's answers kept."""
-        answered, keep = self._answered, []
+        noted as repeats), and each rater's answers kept. A rater's answers are the record of
+        what they answered; the few missing answers (None) are kept apart."""
+        unanswered, keep = self._unanswered, []
         raters = list(batch.column("rater"))
         for i, (name, rater, unit, value) in enumerate(zip(names, raters, units, values, strict=True)):
             if rater == "":
                 keep.append(True)
                 continue
-            key = (name, rater, unit)
-            if key in answered:
+            by_rater = self.questions[name].by_rater
+            answers = by_rater.get(rater)
+            if (answers is not None and unit in answers) or (name, rater, unit) in unanswered:
                 keep.append(False)
                 self.repeats.append(Repeat(name, rater, unit, _where(batch, names, i)))
                 continue
-            answered.add(key)
             keep.append(True)
-            if value is not None:
-                self.questions[name].by_rater.setdefault(rater, {})[unit] = value
+            if value is None:
+                unanswered.add((name, rater, unit))
+            elif answers is None:
+                by_rater[rater] = {unit: value}
+            else:
+                answers[unit] = value
         if all(keep):
             return names, units, values
         return list(compress(names, keep)), list(compress(units, keep)), list(compress(values, keep))
