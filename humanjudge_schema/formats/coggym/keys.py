@@ -19,13 +19,22 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ...readers.jsonfile import JsonDocument
 from .aggregation import META_KEYS, option_key
 
-if TYPE_CHECKING:
-    from .model import Experiment
+
+class Experiment(Protocol):
+    """What of the experiment (model.Experiment) the keys are sorted by; a protocol, so that this
+    module, which the model imports, imports nothing of it."""
+
+    ind: JsonDocument | None
+    mean: JsonDocument | None
+
+    def queries(self, trial_id: str) -> dict[str, dict[str, Any]]: ...
+
+    def tags_complete(self, trial_id: str) -> bool: ...
 
 
 @dataclass

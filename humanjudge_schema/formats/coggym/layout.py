@@ -12,14 +12,25 @@ read either way (its schema errors are its damage).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ...finding import split_pointer
-
-if TYPE_CHECKING:
-    from .model import Experiment
+from .totals import QueryTypes
 
 Error = tuple[str, str, str]  # (code, pointer, message) as the schema check gives them
+
+
+class Experiment(Protocol):
+    """What of the experiment (model.Experiment) `fold` reads and adds to; a protocol, so that
+    this module, which the model imports, imports nothing of it."""
+
+    @property
+    def types(self) -> QueryTypes: ...
+
+    @property
+    def layouts(self) -> list[Layout]: ...
+
+    def queries(self, trial_id: str) -> dict[str, dict[str, Any]]: ...
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from .keys import Stray, stray_keys
 from .layout import Error, Layout, fold
 from .parts import (
     Cleaner,
+    Records,
     _config,
     _Damage,
     _ind,
@@ -49,30 +50,6 @@ _URL_PREFIXES = ("http://", "https://", "data:", "//")
 
 
 # --- the documents ----------------------------------------------------------------------------
-
-
-@dataclass
-class Records:
-    """The records of one JSON Lines file as the model reads them."""
-
-    doc: JsonlDocument | None = None
-    # (record index, record) of every record that is an object, with only its intact parts
-    readable: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    # id -> (record index, record): the first record of each id that can be read
-    by_id: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
-    # lines whose record did not parse or is not an object
-    unread: list[int] = field(default_factory=list)
-    # lines of records that can be read but have no readable id
-    anonymous: list[int] = field(default_factory=list)
-
-    @property
-    def ids_complete(self) -> bool:
-        """Every record's id can be read: an id not among them is certainly not in the file."""
-        return not self.unread and not self.anonymous
-
-    def where(self, i: int, name: str) -> str:
-        """Record i in words: "trial.jsonl line 7" (the file's name alone when it did not parse)."""
-        return f"{name} line {self.doc.lines[i]}" if self.doc is not None else name
 
 
 def _load_jsonl(ctx: Context, path: Path | None, schema: str, clean: Cleaner) -> Records:

@@ -4,15 +4,51 @@ list, and the ratings judgment_count counts."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .aggregation import META_KEYS
 from .answers import ratings_of
-from .parts import _broken
+from .parts import Records, _broken
 
 if TYPE_CHECKING:
-    from .model import Experiment
+    from ...readers.jsonfile import JsonDocument, JsonlDocument
+
+
+class _Placed(Protocol):
+    @property
+    def sid(self) -> str: ...
+
+    @property
+    def tag(self) -> str: ...
+
+
+class Experiment(Protocol):
+    """What of the experiment (model.Experiment) the totals are computed from; a protocol, so
+    that this module, which the model imports, imports nothing of it."""
+
+    settings: dict[str, Any]
+    trial_records: Records
+    module_records: Records
+    ind: JsonDocument | None
+    ind_data: dict[str, Any]
+
+    @property
+    def layouts(self) -> Sequence[_Placed]: ...
+
+    @property
+    def trial_doc(self) -> JsonlDocument | None: ...
+
+    @property
+    def trials(self) -> dict[str, tuple[int, dict[str, Any]]]: ...
+
+    @property
+    def types(self) -> QueryTypes: ...
+
+    def queries(self, trial_id: str) -> dict[str, dict[str, Any]]: ...
+
+    def tags_complete(self, trial_id: str) -> bool: ...
 
 
 @dataclass
