@@ -139,7 +139,10 @@ def test_a_dataset_of_majorities_only_is_exported_and_says_no_agreement(tmp_path
     assert (q.aggregates, q.tally.judgments, q.by_rater) == (3, 0, {})
     stats = dataset_stats(view, samples=5)["questions"][0]
     assert (stats["judgments"], stats["alpha"]) == (0, None)
-    assert _invoke("stats", str(path)).exit_code == 0
+    shown = _invoke("stats", str(path))
+    assert shown.exit_code == 0
+    assert f"humanjudge: {path}: {note}" in shown.stderr.splitlines()  # said on stderr, once
+    assert shown.stderr.count(note) == 1
 
 
 def test_a_dataset_with_scores_gets_no_note(tmp_path: Path) -> None:

@@ -81,7 +81,8 @@ def judged(paths: tuple[Path, ...], kind: str | None, skip_unknown: bool = False
     if not with_view and without:
         fail("none of these datasets is of a format that declares its judgments")
     told = _Told(len(with_view), paths)
-    return [Dataset(unit, told) for unit in with_view]
+    # a dataset of stored aggregates only is read and exported, and said to have no agreement
+    return [Dataset(unit, told, lambda u, note: _say(u.root, note)) for unit in with_view]
 
 
 def _say(where: Path, what: str) -> None:

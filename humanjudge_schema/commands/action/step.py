@@ -267,7 +267,8 @@ def _judgments(paths: Sequence[str], options: Options, result: Result, report: _
         with_view, _ = units(list(paths), kind=options.kind, skip_unknown=True)
         path = report.workspace / target
         prepare_in(report.workspace, path)
-        read = views([Dataset(unit, told) for unit in with_view])
+        noted = lambda unit, note: without.append(f"- {code_span(display_path(unit.root))}: {cell(note)}")  # noqa: E731
+        read = views([Dataset(unit, told, noted) for unit in with_view])
         found = write_report(result, read, path, samples=200)  # through write_atomic, as write_in
         report.written["report"] = target
         why = ""
