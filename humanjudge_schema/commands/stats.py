@@ -71,6 +71,8 @@ def _text(found: list[dict[str, Any]]) -> str:
         for q in ds["questions"]:  # why a question has no alpha, when its values say why
             if q.get("note"):
                 lines.append(f"  {escape_control(str(q['question']))}: no alpha: {escape_control(q['note'])}")
+            if q.get("level_note"):  # a level the file does not declare, and how it was found
+                lines.append(f"  {escape_control(str(q['question']))}: {escape_control(q['level_note'])}")
             if q.get("agreement_note"):
                 lines.append(f"  {escape_control(str(q['question']))}: {escape_control(q['agreement_note'])}")
         for flag in ds["quality"]:

@@ -18,6 +18,7 @@ from .agreement import Tally, alpha, bootstrap
 from .coefficients import Resamples, dominant, figures
 from .gather import Gathered, Question
 from .view import Judgments, Level
+from .view import Question as Declared
 
 # Up to this many distinct values, the answers of a question without a level (free text) are
 # listed value by value; beyond, only how many distinct values there are.
@@ -34,7 +35,10 @@ def dataset_stats(
     return {
         "dataset": view.dataset,
         "format": view.format,
-        "questions": [_question(name, q, samples, seed, values) for name, q in gathered.questions.items()],
+        "questions": [
+            _question(name, q, samples, seed, values, view.questions.get(name))
+            for name, q in gathered.questions.items()
+        ],
     }
 
 
@@ -53,7 +57,9 @@ def describe(view: Judgments, *, samples: int = 1000, seed: int = 0, values: boo
     return out
 
 
-def _question(name: str, q: Question, samples: int, seed: int, values: bool) -> dict[str, Any]:
+def _question(
+    name: str, q: Question, samples: int, seed: int, values: bool, declared: Declared | None = None
+) -> dict[str, Any]:
     tally = q.tally
     spread = tally.raters_per_item()
     out: dict[str, Any] = {
@@ -67,6 +73,7 @@ def _question(name: str, q: Question, samples: int, seed: int, values: bool) -> 
         "alpha_ci": None,
         "agreement": figures(tally, None),
         "agreement_note": None,
+        "level_note": None if declared is None else declared.level_note,
         "distribution": _distribution(tally, q.level),
     }
     if q.level is not None:
@@ -85,9 +92,31 @@ def _question(name: str, q: Question, samples: int, seed: int, values: bool) -> 
         if not out.get("note"):
             out["agreement"] = figures(tally, q.level, resamples=resamples, samples=samples, seed=seed)
             out["agreement_note"] = dominant(tally, q.level, out["alpha"])
+    if out["alpha"] is None and not out.get("note"):
+        out["note"] = _why_no_alpha(q)
     if values:
         out["values"] = list(tally.distribution().items())
     return out
+
+
+def _why_no_alpha(q: Question) -> str:
+    """Why a question has no alpha, in words: every null alpha says why (stats' text, the JSON's
+    `note`, the report)."""
+    tally = q.tally
+    if q.level is None:
+        return "no level of measurement: its answers are free text or whole lists, which agreement does not compare"
+    if not tally.judgments:
+        if q.aggregates:
+            return "stored aggregates only (means or majorities over raters the file does not name): no agreement"
+        return "no judgments"
+    spread = tally.raters_per_item()
+    if spread is None or spread[2] < 2:
+        return "no item has two judgments: agreement needs two raters of one item"
+    counts = tally.distribution()
+    if len(counts) == 1:
+        (value,) = counts
+        return f"every judgment is {value!r}: with one value there is nothing to agree or disagree on"
+    return "fewer than two values can be paired within an item"
 
 
 def _finite(*figures: float | None) -> bool:

@@ -84,6 +84,9 @@ class Question:
     name: str
     level: Level | None
     order: tuple[Any, ...] | None = None
+    # how the level was found where the format's file does not declare it ("no category
+    # declared: ordinal, from its integer worst and best"); shown beside the question's figures
+    level_note: str | None = None
 
 
 class Batch:

@@ -119,8 +119,27 @@ def _questions(path: Path, limit: int) -> dict[str, Question]:
     out: dict[str, Question] = {}
     for decl in data.get("annotations") or ():
         if isinstance(decl, dict) and isinstance(decl.get("metric"), str):
-            out.setdefault(decl["metric"], Question(decl["metric"], LEVELS.get(decl.get("category"))))  # type: ignore[arg-type]
+            out.setdefault(decl["metric"], _question(decl))
     return out
+
+
+def _question(decl: dict[str, Any]) -> Question:
+    """A metric's question: its level from its category, or, where it declares none, from what
+    its declaration shows, with a note saying so (agreement at a level the file does not state)."""
+    name = decl["metric"]
+    level = LEVELS.get(decl.get("category"))  # type: ignore[arg-type]
+    if level is not None or decl.get("category") is not None:
+        return Question(name, level)
+    worst, best = decl.get("worst"), decl.get("best")
+    scale: list[float] = [x for x in (worst, best) if isinstance(x, (int, float)) and not isinstance(x, bool)]
+    said = "no category declared"
+    if isinstance(decl.get("labels_list"), list) and decl["labels_list"]:
+        return Question(name, "nominal", level_note=f"{said}: nominal, from its labels_list")
+    if len(scale) == 2 and all(isinstance(x, int) for x in scale):  # 1 to 6; 0.0 to 1.0 is continuous
+        return Question(name, "ordinal", level_note=f"{said}: ordinal, from its integer scale {worst} to {best}")
+    if len(scale) == 2:
+        return Question(name, "interval", level_note=f"{said}: interval, from its scale {worst} to {best}")
+    return Question(name, None, level_note=f"{said}, and no scale or labels to tell its level from")
 
 
 def _batches(path: Path, limit: int, seen: _Seen) -> Iterator[Batch]:
