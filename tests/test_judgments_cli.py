@@ -123,11 +123,11 @@ def test_export_says_on_stderr_what_it_wrote(tmp_path: Path) -> None:
     target = tmp_path / "rows.csv"
     to_file = _run("export", str(TEXTJUDGE), "-o", str(target))
     assert (to_file.returncode, to_file.stdout) == (0, "")
-    assert to_file.stderr == f"wrote 25 judgments from 1 dataset to {target}\n"  # 17 scores, 8 aggregates
+    assert to_file.stderr == f"wrote 17 judgments and 8 stored aggregates from 1 dataset to {target}\n"
     to_stdout = _run("export", str(TEXTJUDGE), str(BROKEN))
     assert to_stdout.returncode == 1 and to_stdout.stdout.startswith("format,dataset,")
     assert "wrote" not in to_stdout.stdout and "error textjudge/mean-value" not in to_stdout.stdout
-    assert to_stdout.stderr.endswith("wrote 33 judgments from 2 datasets to standard output\n")
+    assert to_stdout.stderr.endswith("wrote 22 judgments and 11 stored aggregates from 2 datasets to standard output\n")
     assert len(list(csv.reader(io.StringIO(to_stdout.stdout)))) == 1 + 33
 
 
@@ -194,7 +194,8 @@ def test_export_and_report_draw_their_passes(terminal: None, large: Path, tmp_pa
     assert exported.exit_code == 0
     assert "\rchecking [" in exported.stderr and "\rexporting [" in exported.stderr
     assert len(_counts(exported.stderr, "exporting ")) > 1
-    assert exported.stderr.endswith(f"\r\x1b[Kwrote 8,000 judgments from 1 dataset to {tmp_path / 'rows.csv'}\n")
+    wrote = f"\r\x1b[Kwrote 4,000 judgments and 4,000 stored aggregates from 1 dataset to {tmp_path / 'rows.csv'}\n"
+    assert exported.stderr.endswith(wrote)
     pytest.importorskip("matplotlib")
     reported = _invoke("report", str(large), "-o", str(tmp_path / "report.html"), "--samples", "2")
     assert reported.exit_code == 0 and "\rchecking [" in reported.stderr

@@ -96,7 +96,8 @@ def export(
     from ..gcpause import paused
 
     datasets: list[int] = []
-    rows = _batches(found, on_stderr(progress, "exporting "), datasets)
+    stored: list[int] = []  # the stored aggregate rows among them (means, majorities)
+    rows = _batches(found, on_stderr(progress, "exporting "), datasets, stored)
     first = next(rows, None)  # read up to the first judgment: a run with none stops (exit 2) before a header is written
     rows = chain([] if first is None else [first], rows)
     try:
@@ -108,7 +109,10 @@ def export(
         sys.stdout.flush()  # what could not be written fails here, before "wrote" is said
     if not quiet:
         where = "standard output" if output is None else str(output)
-        click.echo(f"wrote {_count(n, 'judgment')} from {_count(len(datasets), 'dataset')} to {where}", err=True)
+        what = _count(n - sum(stored), "judgment")
+        if sum(stored):
+            what += f" and {_count(sum(stored), 'stored aggregate')}"
+        click.echo(f"wrote {what} from {_count(len(datasets), 'dataset')} to {where}", err=True)
     sys.exit(1 if result.errors or (strict and result.warnings) else 0)
 
 
@@ -140,13 +144,19 @@ def _count(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
-def _batches(found: list[Any], bar: Bar | None, datasets: list[int]) -> Iterator[Batch]:
-    """The batches of every dataset, a dataset at a time; `datasets` counts those read."""
+def _batches(found: list[Any], bar: Bar | None, datasets: list[int], stored: list[int]) -> Iterator[Batch]:
+    """The batches of every dataset, a dataset at a time; `datasets` counts those read, `stored`
+    their rows of stored aggregates."""
     from ..progress import views
 
     for view in views(found, bar):
         datasets.append(1)
-        yield from view.in_batches()
+        for batch in view.in_batches():
+            if "role" in batch.same:
+                stored.append(batch.size if batch.same["role"] == "aggregate" else 0)
+            else:
+                stored.append(batch.lists["role"].count("aggregate"))
+            yield batch
 
 
 def _write(rows: Iterator[Batch], to: str, output: Path | None, inputs: list[Path], *, formulas: bool) -> int:
