@@ -22,6 +22,7 @@ from typing import Any
 
 from ..gcpause import paused
 from ..registry import rule, rules_of
+from . import raters
 from .agreement import alpha
 from .coefficients import dominant
 from .gather import Gathered, Key, Place, Question, Repeat, Where
@@ -33,8 +34,10 @@ MIN_PAIRABLE_ITEMS = 10
 # (straight-lining) or of the dataset (a repeated answer vector), and when what they show would
 # happen by chance less often than this, answers drawn from the question's own distribution of
 # answers (ten "no" in a row on a yes/no question where most answers are "no" is no pattern).
-MIN_RATER_ITEMS = 10
+MIN_RATER_ITEMS = raters.MIN_ITEMS
 MIN_VECTOR_ANSWERS = 20
+# A rater straight-lines when one answer is at least this share of their answers to a question.
+STRAIGHT_SHARE = 0.95
 CHANCE = 1e-3
 Hit = tuple[Key, str]  # the judgment a finding is about (located once every rule has run), message
 # An item is sparse when its judgments, times this, are at most the median of its question's
@@ -91,13 +94,16 @@ def below_chance(g: Gathered) -> Iterator[Hit]:
 
 @rule(
     "quality/straight-lining",
-    "a rater gives one answer to every item of a question",
+    "a rater gives one answer to nearly every item of a question",
     severity="warning",
-    why="A rater who gives the same answer to every one of many items (at least "
-    f"{MIN_RATER_ITEMS}) while other raters' answers vary was usually not reading them: the "
-    "answers carry no information about the items, and they pull the question's mean and "
-    "agreement toward that answer.",
-    bad="worker 17: helpfulness 3, 3, 3, ... on all 40 items; other workers answer 1 to 5",
+    why="A rater who gives the same answer to nearly every one of many items (at least "
+    f"{STRAIGHT_SHARE:.0%} of at least {MIN_RATER_ITEMS}) while other raters' answers vary was "
+    "usually not reading them: the answers carry no information about the items, and they pull "
+    "the question's mean and agreement toward that answer. A few different answers among many "
+    "do not clear a rater (a slip, or the one item that was plainly different); an answer most "
+    "raters give to the same items is no pattern, so it is reported only when answers drawn at "
+    "random from each item's own answers would give it that often less than once in a thousand.",
+    bad="worker 17: helpfulness 3 on 39 of their 40 items; other workers answer 1 to 5",
     good="worker 17: helpfulness 3, 4, 2, 5, ...",
 )
 def straight_lining(g: Gathered) -> Iterator[Hit]:
@@ -107,33 +113,38 @@ def straight_lining(g: Gathered) -> Iterator[Hit]:
         shares = _shares(q)
         if len(shares) < 2:
             continue  # every answer is the same: nothing tells one rater from the others
-        for rater, answers in q.by_rater.items():
-            values = set(answers.values())
-            if len(answers) < MIN_RATER_ITEMS or len(values) != 1:
+        per_item = q.tally.per_item()
+        for r in raters.of_question(name, q, per_item):
+            if r.items < MIN_RATER_ITEMS or r.modal_share < STRAIGHT_SHARE:
                 continue
-            (value,) = values
-            n = len(answers)
-            if _all_alike(q, answers) < CHANCE:
+            answers = q.by_rater[r.rater]
+            times = round(r.modal_share * r.items)
+            if _as_often(per_item, answers, r.modal, times) < CHANCE:
+                told = f"all {r.items}" if times == r.items else f"{times} of their {r.items}"
                 yield (
-                    ("rater", name, rater),
-                    f"rater {rater!r} answers {_name(value)} to all {n} items of {name!r}, while "
-                    f"{1 - shares[value]:.0%} of the question's answers are something else",
+                    ("rater", name, r.rater),
+                    f"rater {r.rater!r} answers {_name(r.modal)} to {told} items of {name!r}, while "
+                    f"{1 - shares[r.modal]:.0%} of the question's answers are something else",
                 )
 
 
-def _all_alike(q: Question, answers: dict[Place, Hashable]) -> float:
-    """The chance that answers drawn at random from each item's own answers are all one value."""
-    per_item = q.tally.per_item()
-    total = 0.0
-    for value in set(q.tally.distribution()):
-        chance = 1.0
-        for unit in answers:
-            counts = per_item[unit]
-            chance *= counts[value] / sum(counts.values())
-            if chance < 1e-12:
-                break
-        total += chance
-    return total
+def _as_often(
+    per_item: dict[Hashable, Counter[Hashable]], answers: dict[Place, Hashable], value: Hashable, times: int
+) -> float:
+    """The chance that answers drawn at random from each item's own answers give `value` to at
+    least `times` of the rater's items (a sum of unlike Bernoulli draws, counted exactly over the
+    few misses allowed)."""
+    misses = len(answers) - times  # at most this many items answered otherwise
+    chance = [1.0] + [0.0] * misses  # chance[j]: j items so far answered otherwise
+    for unit in answers:
+        counts = per_item[unit]
+        p = counts[value] / sum(counts.values())
+        for j in range(misses, 0, -1):
+            chance[j] = chance[j] * p + chance[j - 1] * (1 - p)
+        chance[0] *= p
+        if sum(chance) < 1e-12:
+            break
+    return sum(chance)
 
 
 def _shares(q: Question) -> dict[Hashable, float]:
@@ -141,6 +152,43 @@ def _shares(q: Question) -> dict[Hashable, float]:
     counts = q.tally.distribution()
     total = sum(counts.values())
     return {value: n / total for value, n in counts.items()}
+
+
+@rule(
+    "quality/outlying-rater",
+    "a rater agrees with the other raters of the same items far less than they agree with each other",
+    severity="warning",
+    why="Where raters are persons and answers are categories (nominal or ordinal), each rater's "
+    "agreement with the other raters of the same items is set beside how often those others "
+    "agree with each other on the same items (docs/stats.md#raters). A rater far below, over "
+    f"many items (at least {MIN_RATER_ITEMS} shared with two other raters or more), answers "
+    "another question than the others did: a reversed scale, instructions misread, or answers "
+    "given at random. Far below means a gap that chance would give less than once in a thousand "
+    "among all the raters of the dataset compared (Hoeffding's bound on the mean of per-item "
+    "agreements, times the number of raters and questions compared), so a rater who is only "
+    "unlucky on a few items, or one among hundreds who is a little below, is not reported.",
+    bad="worker 9 agrees with the other workers of the same topics in 8% of pairs, where they agree "
+    "with each other in 61%, over 62 topics",
+    good="worker 9 agrees with the others in 55% of pairs, where they agree with each other in 61%",
+)
+def outlying_rater(g: Gathered) -> Iterator[Hit]:
+    if not g.view.persons:
+        return
+    compared = [
+        r
+        for name, q in g.questions.items()
+        if q.level in ("nominal", "ordinal")
+        for r in raters.of_question(name, q)
+        if r.shared >= MIN_RATER_ITEMS and r.agreement is not None
+    ]
+    for r in compared:
+        if r.shortfall * len(compared) < CHANCE:
+            yield (
+                ("rater", r.question, r.rater),
+                f"rater {r.rater!r} agrees with the other raters of the same items of {r.question!r} in "
+                f"{r.agreement:.0%} of pairs, where those raters agree with each other in {r.others:.0%}, "
+                f"over {r.shared} items",
+            )
 
 
 @rule(

@@ -1,0 +1,119 @@
+"""Each rater of a question, where raters are persons: how many items they judged, how often they
+give their own most common answer (the modal share), and how often they agree with the other
+raters of the same items, beside how often those others agree with each other (leave-one-out).
+
+Every figure comes from the pass over the judgments (`Gathered`): a rater's answers (one per item,
+the first in file order) and each item's value counts. With n_i the raters of item i, m_i(v) how
+many of them answer v, and v_r rater r's answer:
+
+    s_ri = (m_i(v_r) - 1) / (n_i - 1)                    r's agreement on item i: the share of
+                                                         the other raters of i who answer v_r
+    e_ri = (sum_v m_i(v)(m_i(v) - 1) - 2(m_i(v_r) - 1))  the other raters' agreement on item i:
+           / ((n_i - 1)(n_i - 2))                        the share of their pairs that agree
+
+    agreement = mean of s_ri, others = mean of e_ri, over the items r shares with two others or
+    more (a pair among the others is needed for e_ri), each item counted once, as stats' `agree`.
+
+Both are exact, and cost one look-up per answer. If r answers like the others (the same
+distribution of answers given the item), s_ri has mean e_ri on each item; `shortfall` is the
+chance bound that r falls this far below by bad luck alone (Hoeffding's inequality for the mean
+of values in [0, 1]: exp(-2 n d^2) over n items for a gap d of the means), which needs no model
+of how the answers spread.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Hashable, Iterator
+from typing import Any, NamedTuple
+
+from .gather import Gathered, Place, Question
+
+# A question's raters are compared when they judged at least this many items (see docs/stats.md).
+MIN_ITEMS = 20
+
+
+class Rater(NamedTuple):
+    """One rater's figures on one question."""
+
+    rater: Hashable
+    question: str
+    items: int  # items the rater answered
+    modal: Hashable  # their most common answer (the first given, of equally common ones)
+    modal_share: float  # its share of their answers
+    shared: int  # items the rater shares with at least two other raters
+    agreement: float | None  # mean share of the other raters of those items who give r's answer
+    others: float | None  # mean share of the pairs of those other raters that agree
+
+    @property
+    def shortfall(self) -> float:
+        """Hoeffding's bound on the chance of an agreement this far below the others' (1: none)."""
+        if self.agreement is None or self.others is None or self.agreement >= self.others:
+            return 1.0
+        return math.exp(-2 * self.shared * (self.others - self.agreement) ** 2)
+
+
+def of_question(name: str, q: Question, per_item: dict[Hashable, Counter[Hashable]] | None = None) -> Iterator[Rater]:
+    """Each rater's figures on one question, raters in the order they first come (`per_item`:
+    the question's value counts per item, when the caller has them)."""
+    per_item = q.tally.per_item() if per_item is None else per_item
+    pairs = {unit: sum(m * (m - 1) for m in counts.values()) for unit, counts in per_item.items()}
+    for rater, answers in q.by_rater.items():
+        modal, times = _modal(answers.values())
+        agree = other = 0.0
+        shared = 0
+        for unit, value in answers.items():
+            counts = per_item[unit]
+            n = sum(counts.values())
+            if n < 3:
+                continue
+            m = counts[value]
+            shared += 1
+            agree += (m - 1) / (n - 1)
+            other += (pairs[unit] - 2 * (m - 1)) / ((n - 1) * (n - 2))
+        yield Rater(
+            rater,
+            name,
+            len(answers),
+            modal,
+            times / len(answers),
+            shared,
+            agree / shared if shared else None,
+            other / shared if shared else None,
+        )
+
+
+def of_dataset(g: Gathered) -> list[Rater]:
+    """Every rater's figures on every question of a dataset whose raters are persons (else none)."""
+    if not g.view.persons:
+        return []
+    return [r for name, q in g.questions.items() for r in of_question(name, q)]
+
+
+def _modal(values: Any) -> tuple[Hashable, int]:
+    counts = Counter(values)
+    return counts.most_common(1)[0]
+
+
+def varies(q: Question) -> bool:
+    """Whether the question's answers are not all one value."""
+    return len(q.tally.distribution()) > 1
+
+
+def as_json(r: Rater) -> dict[str, Any]:
+    """A rater's row as `stats --raters --format json` prints it."""
+    modal = list(r.modal) if isinstance(r.modal, tuple) else r.modal
+    return {
+        "rater": r.rater,
+        "question": r.question,
+        "items": r.items,
+        "modal": modal,
+        "modal_share": round(r.modal_share, 4),
+        "shared_items": r.shared,
+        "agreement": None if r.agreement is None else round(r.agreement, 4),
+        "others_agreement": None if r.others is None else round(r.others, 4),
+    }
+
+
+__all__ = ["MIN_ITEMS", "Place", "Rater", "as_json", "of_dataset", "of_question", "varies"]
