@@ -49,9 +49,9 @@ def test_the_report_is_one_self_contained_page(example_report: tuple[subprocess.
     assert "@import" not in html and not re.search(r"url\((?!#)", html)  # only clip paths within the page
     # a section per dataset, a plot per question with answers to plot
     views = list(judgments.datasets([EXAMPLES]))
-    assert html.count("<section") == len(views)
+    assert html.count('<section id="d') == len(views)
     questions = sum(len({r.question for r in v.rows()}) for v in views)
-    assert html.count('<div class="question">') == questions
+    assert html.count('<div class="question" id="') == questions
     # free text with many distinct answers has no plot, nor a question of stored aggregates only
     answered = sum(len({r.question for r in v.rows() if r.role == "individual"}) for v in views)
     assert html.count("<svg") >= answered - 6
@@ -84,6 +84,7 @@ def test_the_report_opens_in_a_browser_without_errors(
     example_report: tuple[subprocess.CompletedProcess[str], Path], tmp_path: Path
 ) -> None:
     _, out = example_report
+    assert BROWSER is not None
     shot = out.with_suffix(".png")
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--enable-logging=stderr", "--v=0"]
     dom = subprocess.run([BROWSER, *flags, "--dump-dom", out.as_uri()], capture_output=True, text=True, timeout=120)
@@ -93,6 +94,10 @@ def test_the_report_opens_in_a_browser_without_errors(
     rendered = dom.stdout
     assert rendered.count("<svg") == out.read_text(encoding="utf-8").count("<svg")
     assert rendered.count("<table") >= 2 and "<h1>humanjudge report</h1>" in rendered
+    # every link of the page (the contents, the overview, the way back to the top) leads to an id on it
+    ids = set(re.findall(r'\sid="([^"]+)"', rendered))
+    links = set(re.findall(r'<a [^>]*href="#([^"]+)"', rendered))
+    assert {"top", "d0", "d0-q0"} <= links and links <= ids
     taken = subprocess.run(
         [BROWSER, *flags, f"--screenshot={shot}", "--window-size=1280,2400", out.as_uri()],
         capture_output=True,

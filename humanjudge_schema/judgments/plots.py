@@ -23,6 +23,7 @@ import io
 import os
 import sys
 import tempfile
+import textwrap
 from collections.abc import Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,6 +33,10 @@ COLOR = "#3b6ea5"
 SHOWN_VALUES = 20  # bars of a categorical plot; the rest are summed in one bar
 WIDTH = 4.2 * 72  # a figure's width, in points
 BAR = 0.22 * 72  # the height of a bar's row
+LINE = 9.6  # the height of a line of a label, in points
+LINE_CHARS = 26  # characters on a line of a bar's label: a longer label is wrapped
+LABEL_LINES = 3  # lines of a bar's label: the last is shortened beyond them
+COUNT_SIZE = 7.0  # the size of the counts written at the end of the bars
 # Room, in points, for what lies outside the axes: a tick and its pad, the axis label under the
 # tick labels, the title above, and what the last tick label overhangs on the right.
 _TICK = 3.5 + 3.5
@@ -99,18 +104,27 @@ def _figure(height: float, left: float, title: str) -> Iterator[Any]:
         yield fig
 
 
-def _width(texts: Sequence[str]) -> float:
-    """The width of the widest text, in points, at the plots' font size (call in the rc context)."""
+def _width(texts: Sequence[str], size: float = _SETTINGS["font.size"]) -> float:
+    """The width of the widest text, in points, at `size` (call in the rc context)."""
     from matplotlib.font_manager import FontProperties
     from matplotlib.textpath import text_to_path
 
-    prop = FontProperties(size=_SETTINGS["font.size"])
+    prop = FontProperties(size=size)
     return max((text_to_path.get_text_width_height_descent(t, prop, ismath=False)[0] for t in texts), default=0.0)
 
 
-def _label(value: Hashable, width: int = 24) -> str:
+def _label(value: Hashable, width: int = LINE_CHARS) -> str:
+    """A value as a bar's label: wrapped on up to LABEL_LINES lines of `width` characters, the
+    last shortened if the text is longer."""
     text = str(list(value)) if isinstance(value, tuple) else str(value)
-    return text if len(text) <= width else text[: width - 1] + "…"
+    text = " ".join(text[: width * LABEL_LINES * 2].split())  # whitespace as one space: one line of text
+    if len(text) <= width:
+        return text
+    lines = textwrap.wrap(text, width, break_on_hyphens=False) or [""]
+    if len(lines) > LABEL_LINES:
+        lines = lines[:LABEL_LINES]
+        lines[-1] = lines[-1][: width - 1] + "…"
+    return "\n".join(lines)
 
 
 def _svg(fig: Any) -> str:
@@ -121,22 +135,36 @@ def _svg(fig: Any) -> str:
     return text[text.index("<svg") :]  # the XML declaration and doctype do not belong in HTML
 
 
-def bars(counts: Sequence[tuple[Hashable, int]], title: str) -> str:
-    """A horizontal bar per value (in the order given), the most frequent SHOWN_VALUES of many."""
+def bars(counts: Sequence[tuple[Hashable, int]], title: str, *, total: int | None = None, xlabel: str = "") -> str:
+    """A horizontal bar per value (in the order given), the most frequent SHOWN_VALUES of many,
+    its count written at its end; with `total`, each count is also a share of it (the options
+    of a multi-select question, each ticked by a share of the answers)."""
     shown = list(counts)
     if len(shown) > SHOWN_VALUES:
         top = sorted(shown, key=lambda vc: -vc[1])[: SHOWN_VALUES - 1]
         rest = sum(n for _, n in shown) - sum(n for _, n in top)
         shown = [*top, (f"{len(counts) - len(top)} others", rest)]
     labels = [_label(v) for v, _ in shown]
+    said = [f"{n}" + (f" ({n / total:.0%})" if total else "") for _, n in shown]
+    lines = max((label.count("\n") + 1 for label in labels), default=1)
+    row = max(BAR, LINE * lines + 4)
     with _mpl.rc_context(rc=_RC):
-        left = _width(labels) + _TICK + 6
-    with _figure(BAR * (len(shown) + 0.6), left, title) as fig:
+        left = _width([line for label in labels for line in label.split("\n")]) + _TICK + 6
+        room = _width(said, COUNT_SIZE) + 4  # for the widest count, right of its bar
+    with _figure(row * (len(shown) + 0.6), left, title) as fig:
+        from matplotlib.ticker import MaxNLocator
+
         (ax,) = fig.axes
-        ax.barh(range(len(shown)), [n for _, n in shown], color=COLOR)
+        ax.barh(range(len(shown)), [n for _, n in shown], color=COLOR, height=max(0.5, 0.8 * BAR / row))
         ax.set_yticks(range(len(shown)), labels)
         ax.invert_yaxis()
-        ax.set_xlabel("judgments")
+        most = max((n for _, n in shown), default=0) or 1
+        inside = WIDTH * ax.get_position().width  # the axes' width, in points
+        ax.set_xlim(0, most * inside / max(inside - room, inside / 2))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 2.5, 5, 10]))
+        for k, text in enumerate(said):
+            ax.annotate(text, (shown[k][1], k), xytext=(2, 0), textcoords="offset points", va="center", size=COUNT_SIZE)
+        ax.set_xlabel(xlabel or "judgments")
         ax.set_title(title, loc="left", fontsize=8)
         return _svg(fig)
 
@@ -151,6 +179,9 @@ def histogram(counts: Sequence[tuple[float, int]], title: str) -> str:
         weights = [n for _, n in counts]
         bins = min(20, max(1, len(values)))
         ax.hist(values, bins=bins, weights=weights, color=COLOR)
+        from matplotlib.ticker import MaxNLocator
+
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 2.5, 5, 10]))
         ax.set_xlabel("answer")
         ax.set_ylabel("judgments")
         ax.set_title(title, loc="left", fontsize=8)
