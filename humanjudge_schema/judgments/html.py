@@ -38,6 +38,7 @@ LISTED_PER_CODE = 50
 # Quality findings listed on a question's card (the rest are counted), and the characters shown
 # of a question's, dataset's or file's name.
 LISTED_FLAGS = 20
+OPEN_FLAGS = 3  # of which shown unfolded
 NAME_CHARS = 300
 # Questions of a dataset listed in the table of contents: a dataset of more is listed by name.
 CONTENTS_QUESTIONS = 40
@@ -275,10 +276,15 @@ def _question(anchor: str, q: dict[str, Any], flags: list[dict[str, Any]], plots
         + (f", {q['missing']} missing" if q["missing"] else "")
         + f"; raters per item (min / median / max): {per_item}<br>{agreement}</p>",
     ]
-    for flag in flags[:LISTED_FLAGS]:
-        parts.append(f'<p class="flag">{_text(flag["code"])}: {_text(flag["message"], MESSAGE_CHARS)}</p>')
-    if len(flags) > LISTED_FLAGS:
-        parts.append(f'<p class="flag">… and {_count(len(flags) - LISTED_FLAGS, "more quality finding")}.</p>')
     parts.append(plots.of(q))
+    said = [f'<p class="flag">{_text(f["code"])}: {_text(f["message"], MESSAGE_CHARS)}</p>' for f in flags]
+    said = said[:LISTED_FLAGS]
+    parts += said[:OPEN_FLAGS]
+    if len(flags) > OPEN_FLAGS:  # the others folded, so that the card stays the size of its plot
+        more = ""
+        if len(flags) > LISTED_FLAGS:
+            more = f'<p class="flag">… and {_count(len(flags) - LISTED_FLAGS, "more quality finding")}.</p>'
+        folded = _count(len(flags) - OPEN_FLAGS, "more quality finding")
+        parts.append(f"<details><summary>{folded}</summary>{''.join(said[OPEN_FLAGS:])}{more}</details>")
     parts.append("</div>")
     return "\n".join(parts)
