@@ -16,9 +16,25 @@ from .common import FormatName, bootstrap_options, fail, judged, progress_option
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--kind", type=FormatName(), help="Treat the paths as this format instead of recognising them.")
+@click.option(
+    "--raters",
+    "with_raters",
+    is_flag=True,
+    help="Also show each rater's items, modal share and agreement with the other raters of the same items "
+    "(where raters are persons): the text lists the furthest below the others and the most uniform, "
+    "--format json every rater of every question.",
+)
 @bootstrap_options
 @progress_option
-def stats(paths: tuple[Path, ...], fmt: str, kind: str | None, samples: int, seed: int, progress: bool | None) -> None:
+def stats(
+    paths: tuple[Path, ...],
+    fmt: str,
+    kind: str | None,
+    with_raters: bool,
+    samples: int,
+    seed: int,
+    progress: bool | None,
+) -> None:
     """Count the judgments of every question and measure how well the raters agree.
 
     Per dataset and question: items, judgments, raters per item (min/median/max), the
@@ -32,13 +48,12 @@ def stats(paths: tuple[Path, ...], fmt: str, kind: str | None, samples: int, see
     `humanjudge validate` says whether the files are well formed.
     """
     from ..config import ConfigError
-    from ..judgments.stats import describe
     from ..kinds import UsageError
     from ..progress import on_stderr, views
 
     try:
         read = views(judged(paths, kind), on_stderr(progress, "reading "))
-        found = [describe(view, samples=samples, seed=seed) for view in read]
+        found = [_described(view, samples, seed, with_raters) for view in read]
     except (UsageError, ConfigError) as exc:
         fail(str(exc))
     if fmt == "json":
@@ -46,6 +61,18 @@ def stats(paths: tuple[Path, ...], fmt: str, kind: str | None, samples: int, see
     else:
         click.echo(_text(found), nl=False)
     sys.exit(0)
+
+
+def _described(view: Any, samples: int, seed: int, with_raters: bool) -> dict[str, Any]:
+    """A dataset's statistics, and with `with_raters` its raters (`judgments.raters.table`)."""
+    from ..judgments.gather import Gathered
+    from ..judgments.raters import table
+    from ..judgments.stats import describe
+
+    found = describe(view, samples=samples, seed=seed)
+    if with_raters:  # a second pass over the judgments: describe keeps none of its own
+        found |= table(Gathered.of(view))
+    return found
 
 
 def _text(found: list[dict[str, Any]]) -> str:
@@ -79,6 +106,8 @@ def _text(found: list[dict[str, Any]]) -> str:
             at = f"{flag['file']}:{flag['line']}" if flag["line"] else flag["file"]
             said = f"  {flag['code']}: {flag['message']} ({at}, {flag['pointer']})"
             lines.append(escape_control(said))
+        if "raters" in ds:
+            lines.extend(_raters(ds))
         lines.append("")
     return "\n".join(lines) + ("\n" if lines else "No datasets.\n")
 
@@ -92,3 +121,57 @@ def _row(q: dict[str, Any]) -> tuple[str, ...]:
     agree, ac = observed_text(q) or "-", ac_text(q) or "-"
     question = escape_control(str(q["question"]))
     return (question, q["level"] or "-", str(q["items"]), str(q["judgments"]), per_item, alpha, ci, agree, ac)
+
+
+# How many raters the text lists, furthest below the others and most uniform; JSON lists all.
+RATERS_SHOWN = 10
+
+
+def _raters(ds: dict[str, Any]) -> list[str]:
+    """The raters' lines of a dataset: one line where raters are not persons, else the raters
+    furthest below the others' agreement and those with the highest modal share."""
+    from ..finding import escape_control
+    from ..judgments.raters import MIN_ITEMS, highest_modal_share, lowest_agreement
+
+    if ds.get("raters_note"):
+        return [escape_control(f"  raters not compared: {ds['raters_note']}")]
+    rows = ds["raters"]
+    people = len({json.dumps(r["rater"]) for r in rows})
+    lines = [f"  raters: {people} raters, {len(rows)} rows of a rater and a question (--format json lists them all)"]
+    header = ("rater", "question", "items", "modal", "share", "shared", "agree", "others")
+    for title, (shown, left) in (
+        (
+            f"furthest below the others' agreement (at least {MIN_ITEMS} items shared)",
+            lowest_agreement(rows, RATERS_SHOWN),
+        ),
+        (f"highest modal share (at least {MIN_ITEMS} items)", highest_modal_share(rows, RATERS_SHOWN)),
+    ):
+        if not shown:
+            lines.append(f"  {title}: none")
+            continue
+        lines.append(f"  {title}:")
+        table = [header] + [_rater_row(r) for r in shown]
+        widths = [max(len(r[k]) for r in table) for k in range(len(header))]
+        for r in table:
+            cells = [c.rjust(w) if k >= 2 else c.ljust(w) for k, (c, w) in enumerate(zip(r, widths, strict=True))]
+            lines.append(escape_control(("    " + "  ".join(cells)).rstrip()))
+        if left:
+            lines.append(f"    ({left} more)")
+    return lines
+
+
+def _rater_row(r: dict[str, Any]) -> tuple[str, ...]:
+    def share(x: float | None) -> str:
+        return "-" if x is None else f"{x:.0%}"
+
+    modal = r["modal"] if isinstance(r["modal"], str) else json.dumps(r["modal"])
+    return (
+        str(r["rater"]),
+        str(r["question"]),
+        str(r["items"]),
+        modal,
+        share(r["modal_share"]),
+        str(r["shared_items"]),
+        share(r["agreement"]),
+        share(r["others_agreement"]),
+    )

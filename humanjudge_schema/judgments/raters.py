@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterator
 from typing import Any, NamedTuple
 
-from .gather import Gathered, Place, Question
+from .gather import Gathered, Question
 
 # A question's raters are compared when they judged at least this many items (see docs/stats.md).
 MIN_ITEMS = 20
@@ -91,14 +91,40 @@ def of_dataset(g: Gathered) -> list[Rater]:
     return [r for name, q in g.questions.items() for r in of_question(name, q)]
 
 
+def table(g: Gathered) -> dict[str, Any]:
+    """What `stats --raters` adds to a dataset: `raters`, every rater's row on every question
+    (`as_json`), and `raters_note`, why there are none where raters are not persons (else None)."""
+    note = _not_persons(g.view.rater_kind)
+    return {"raters": [as_json(r) for r in of_dataset(g)], "raters_note": note}
+
+
+def _not_persons(kind: str) -> str | None:
+    if kind == "position":
+        return "raters are positions within an item, no one across items"
+    if kind == "none":
+        return "the dataset names no rater"
+    return None
+
+
+def lowest_agreement(rows: list[dict[str, Any]], n: int) -> tuple[list[dict[str, Any]], int]:
+    """The n rows of the raters furthest below the others' agreement, over at least MIN_ITEMS
+    shared items, and how many such rows are left out."""
+    kept = [r for r in rows if r["agreement"] is not None and r["shared_items"] >= MIN_ITEMS]
+    kept.sort(key=lambda r: r["agreement"] - r["others_agreement"])
+    return kept[:n], max(len(kept) - n, 0)
+
+
+def highest_modal_share(rows: list[dict[str, Any]], n: int) -> tuple[list[dict[str, Any]], int]:
+    """The n rows of the highest modal share over at least MIN_ITEMS items, and how many such
+    rows are left out."""
+    kept = [r for r in rows if r["items"] >= MIN_ITEMS]
+    kept.sort(key=lambda r: -r["modal_share"])
+    return kept[:n], max(len(kept) - n, 0)
+
+
 def _modal(values: Any) -> tuple[Hashable, int]:
     counts = Counter(values)
     return counts.most_common(1)[0]
-
-
-def varies(q: Question) -> bool:
-    """Whether the question's answers are not all one value."""
-    return len(q.tally.distribution()) > 1
 
 
 def as_json(r: Rater) -> dict[str, Any]:
@@ -116,4 +142,13 @@ def as_json(r: Rater) -> dict[str, Any]:
     }
 
 
-__all__ = ["MIN_ITEMS", "Place", "Rater", "as_json", "of_dataset", "of_question", "varies"]
+__all__ = [
+    "MIN_ITEMS",
+    "Rater",
+    "as_json",
+    "highest_modal_share",
+    "lowest_agreement",
+    "of_dataset",
+    "of_question",
+    "table",
+]

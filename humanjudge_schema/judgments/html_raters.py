@@ -1,0 +1,67 @@
+"""The report's raters section of one dataset: the raters furthest below the others' agreement
+and those with the highest modal share (judgments/raters.py), each list cut at SHOWN rows with a
+count of the rest. It reads only the dataset's dict: `stats.describe(...)` and the keys
+`raters.table` adds (`raters`, `raters_note`); a dataset without them has no section."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .html_answers import VALUE_CHARS, count, text
+from .raters import MIN_ITEMS, highest_modal_share, lowest_agreement
+
+__all__ = ["SHOWN", "raters_section"]
+
+# Rows of each list shown; the rest are counted (`stats --raters --format json` has them all).
+SHOWN = 10
+_HEADER = ("rater", "question", "items", "modal answer", "modal share", "shared items", "agrees", "others agree")
+
+
+def raters_section(ds: dict[str, Any]) -> str:
+    """The raters of one dataset as HTML ("" when `ds` has no `raters`: the run did not ask)."""
+    if "raters" not in ds:
+        return ""
+    parts = ['<div class="raters"><h3>Raters</h3>']
+    if ds.get("raters_note"):
+        parts.append(f'<p class="facts">Raters are not compared: {text(ds["raters_note"])}.</p></div>')
+        return "".join(parts)
+    rows = ds["raters"]
+    people = len({json.dumps(r["rater"]) for r in rows})
+    parts.append(
+        f'<p class="facts">{count(people, "rater")}, {count(len(rows), "row")} of a rater and a question. '
+        "A rater's agreement is the share of the other raters of an item who give the rater's answer; "
+        "the others' is the share of their own pairs that agree, on the same items (averaged over items).</p>"
+    )
+    lists = (
+        (f"Furthest below the others' agreement (at least {MIN_ITEMS} items shared)", lowest_agreement(rows, SHOWN)),
+        (f"Highest modal share (at least {MIN_ITEMS} items)", highest_modal_share(rows, SHOWN)),
+    )
+    for title, (shown, left) in lists:
+        if not shown:
+            parts.append(f'<p class="facts">{text(title)}: none.</p>')
+            continue
+        head = "".join(f"<th>{text(h)}</th>" for h in _HEADER)
+        body = "".join(_row(r) for r in shown)
+        more = f'<p class="facts">… and {count(left, "more row")}.</p>' if left else ""
+        parts.append(f'<p class="facts">{text(title)}:</p><table class="findings"><tr>{head}</tr>{body}</table>{more}')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _row(r: dict[str, Any]) -> str:
+    def share(x: float | None) -> str:
+        return "-" if x is None else f"{x:.0%}"
+
+    modal = r["modal"] if isinstance(r["modal"], str) else json.dumps(r["modal"])
+    cells = (
+        text(r["rater"], VALUE_CHARS),
+        text(r["question"], VALUE_CHARS),
+        str(r["items"]),
+        text(modal, VALUE_CHARS),
+        share(r["modal_share"]),
+        str(r["shared_items"]),
+        share(r["agreement"]),
+        share(r["others_agreement"]),
+    )
+    return "<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
