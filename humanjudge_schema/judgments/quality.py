@@ -114,18 +114,19 @@ def straight_lining(g: Gathered) -> Iterator[Hit]:
         if len(shares) < 2:
             continue  # every answer is the same: nothing tells one rater from the others
         per_item = q.tally.per_item()
-        for r in raters.of_question(name, q, per_item):
-            if r.items < MIN_RATER_ITEMS or r.modal_share < STRAIGHT_SHARE:
+        for rater, answers in q.by_rater.items():
+            n = len(answers)
+            if n < MIN_RATER_ITEMS:
                 continue
-            answers = q.by_rater[r.rater]
-            times = round(r.modal_share * r.items)
-            if _as_often(per_item, answers, r.modal, times) < CHANCE:
-                told = f"all {r.items}" if times == r.items else f"{times} of their {r.items}"
-                yield (
-                    ("rater", name, r.rater),
-                    f"rater {r.rater!r} answers {_name(r.modal)} to {told} items of {name!r}, while "
-                    f"{1 - shares[r.modal]:.0%} of the question's answers are something else",
-                )
+            value, times = raters.modal(answers.values())
+            if times < STRAIGHT_SHARE * n or _as_often(per_item, answers, value, times) >= CHANCE:
+                continue
+            told = f"all {n}" if times == n else f"{times} of their {n}"
+            yield (
+                ("rater", name, rater),
+                f"rater {rater!r} answers {_name(value)} to {told} items of {name!r}, while "
+                f"{1 - shares[value]:.0%} of the question's answers are something else",
+            )
 
 
 def _as_often(

@@ -60,7 +60,7 @@ def of_question(name: str, q: Question, per_item: dict[Hashable, Counter[Hashabl
     per_item = q.tally.per_item() if per_item is None else per_item
     pairs = {unit: sum(m * (m - 1) for m in counts.values()) for unit, counts in per_item.items()}
     for rater, answers in q.by_rater.items():
-        modal, times = _modal(answers.values())
+        top, times = modal(answers.values())
         agree = other = 0.0
         shared = 0
         for unit, value in answers.items():
@@ -76,7 +76,7 @@ def of_question(name: str, q: Question, per_item: dict[Hashable, Counter[Hashabl
             rater,
             name,
             len(answers),
-            modal,
+            top,
             times / len(answers),
             shared,
             agree / shared if shared else None,
@@ -122,19 +122,20 @@ def highest_modal_share(rows: list[dict[str, Any]], n: int) -> tuple[list[dict[s
     return kept[:n], max(len(kept) - n, 0)
 
 
-def _modal(values: Any) -> tuple[Hashable, int]:
-    counts = Counter(values)
-    return counts.most_common(1)[0]
+def modal(values: Any) -> tuple[Hashable, int]:
+    """The most common of the values (the first given, of equally common ones) and how many
+    times it is given, counted in C."""
+    return Counter(values).most_common(1)[0]
 
 
 def as_json(r: Rater) -> dict[str, Any]:
     """A rater's row as `stats --raters --format json` prints it."""
-    modal = list(r.modal) if isinstance(r.modal, tuple) else r.modal
+    given = list(r.modal) if isinstance(r.modal, tuple) else r.modal
     return {
         "rater": r.rater,
         "question": r.question,
         "items": r.items,
-        "modal": modal,
+        "modal": given,
         "modal_share": round(r.modal_share, 4),
         "shared_items": r.shared,
         "agreement": None if r.agreement is None else round(r.agreement, 4),
@@ -148,6 +149,7 @@ __all__ = [
     "as_json",
     "highest_modal_share",
     "lowest_agreement",
+    "modal",
     "of_dataset",
     "of_question",
     "table",
