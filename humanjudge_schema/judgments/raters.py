@@ -107,9 +107,13 @@ def _not_persons(kind: str) -> str | None:
 
 
 def lowest_agreement(rows: list[dict[str, Any]], n: int) -> tuple[list[dict[str, Any]], int]:
-    """The n rows of the raters furthest below the others' agreement, over at least MIN_ITEMS
-    shared items, and how many such rows are left out."""
-    kept = [r for r in rows if r["agreement"] is not None and r["shared_items"] >= MIN_ITEMS]
+    """The n rows of the raters furthest below the others' agreement (below it, over at least
+    MIN_ITEMS shared items), and how many such rows are left out."""
+    kept = [
+        r
+        for r in rows
+        if r["agreement"] is not None and r["shared_items"] >= MIN_ITEMS and r["agreement"] < r["others_agreement"]
+    ]
     kept.sort(key=lambda r: r["agreement"] - r["others_agreement"])
     return kept[:n], max(len(kept) - n, 0)
 
