@@ -141,3 +141,13 @@ def test_a_long_label_is_wrapped_not_cut() -> None:
     longer = plots._label("word " * 40)
     assert longer.count("\n") == plots.LABEL_LINES - 1 and longer.endswith("…")
     assert plots._label("short") == "short"
+
+
+def test_declared_labels_keep_their_order_and_many_labels_are_described_as_drawn() -> None:
+    plotted = html_answers.Plots()
+    q = {"level": "ordinal", "values": [("good", 2), ("bad", 1), ("odd", 1)], "scale": ["bad", "ok", "good"]}
+    assert 'aria-label="bad: 1; ok: 0; good: 2; odd: 1"' in plotted.of(q)
+    many = [(f"label {k}", k + 1) for k in range(30)]
+    described = re.search(r'aria-label="([^"]*)"', plotted.of({"level": "nominal", "values": many}))
+    assert described and described.group(1).endswith("11 others: 66")
+    assert described.group(1).count(";") == plots.SHOWN_VALUES - 1

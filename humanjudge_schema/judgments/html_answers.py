@@ -81,13 +81,13 @@ class Plots:
             return _answers(values, "not plotted: the values are too far apart for a double")
         if numeric:
             return self._include(values, ("histogram", *_keyed(values)), lambda: _plots().histogram(values, ""), "")
-        shown = [(_shown(v), n) for v, n in values]
+        shown = [(_shown(v), n) for v, n in _ordered(values, q.get("scale"))]
         return self._bars(values, shown, None, "")
 
     def _bars(
         self, values: list[tuple[Hashable, int]], bars: list[tuple[Hashable, int]], total: int | None, xlabel: str
     ) -> str:
-        described = "; ".join(f"{_label(v)}: {n}" for v, n in bars[: _plots().SHOWN_VALUES])
+        described = "; ".join(f"{_cut(_label(v), VALUE_CHARS)}: {n}" for v, n in _plots().shown(bars))
         return self._include(
             values,
             ("bars", total, xlabel, *_keyed(bars)),
@@ -170,6 +170,24 @@ def _scale(values: list[tuple[Hashable, int]], declared: Any, level: str | None)
     if len(points) + len(outside) > SCALE_POINTS + 2:
         return None
     return [(p, counts.get(p, 0)) for p in [*points, *outside]]
+
+
+def _ordered(values: list[tuple[Hashable, int]], declared: Any) -> list[tuple[Hashable, int]]:
+    """Labels in the order the question declares (worst to best), those nobody chose included,
+    then any answer outside it; as they come without such an order."""
+    if not isinstance(declared, (list, tuple)) or not 0 < len(declared) <= _plots().SHOWN_VALUES:
+        return values
+    try:
+        counts = dict(values)
+        points = list(dict.fromkeys(declared))
+        chosen = set(points)
+    except TypeError:  # an unhashable point: no order to follow
+        return values
+    return [(p, counts.get(p, 0)) for p in points] + [(v, n) for v, n in values if v not in chosen]
+
+
+def _cut(said: str, limit: int) -> str:
+    return said if len(said) <= limit else said[: limit - 1] + "…"
 
 
 def _spanned(values: list[tuple[Any, int]]) -> bool:

@@ -135,35 +135,41 @@ def _svg(fig: Any) -> str:
     return text[text.index("<svg") :]  # the XML declaration and doctype do not belong in HTML
 
 
+def shown(counts: Sequence[tuple[Hashable, int]]) -> list[tuple[Hashable, int]]:
+    """The bars of a plot of `counts`: one per value, or, of more than SHOWN_VALUES, the most
+    frequent and one bar of the others."""
+    if len(counts) <= SHOWN_VALUES:
+        return list(counts)
+    top = sorted(counts, key=lambda vc: -vc[1])[: SHOWN_VALUES - 1]
+    rest = sum(n for _, n in counts) - sum(n for _, n in top)
+    return [*top, (f"{len(counts) - len(top)} others", rest)]
+
+
 def bars(counts: Sequence[tuple[Hashable, int]], title: str, *, total: int | None = None, xlabel: str = "") -> str:
     """A horizontal bar per value (in the order given), the most frequent SHOWN_VALUES of many,
     its count written at its end; with `total`, each count is also a share of it (the options
     of a multi-select question, each ticked by a share of the answers)."""
-    shown = list(counts)
-    if len(shown) > SHOWN_VALUES:
-        top = sorted(shown, key=lambda vc: -vc[1])[: SHOWN_VALUES - 1]
-        rest = sum(n for _, n in shown) - sum(n for _, n in top)
-        shown = [*top, (f"{len(counts) - len(top)} others", rest)]
-    labels = [_label(v) for v, _ in shown]
-    said = [f"{n}" + (f" ({n / total:.0%})" if total else "") for _, n in shown]
+    drawn = shown(counts)
+    labels = [_label(v) for v, _ in drawn]
+    said = [f"{n}" + (f" ({n / total:.0%})" if total else "") for _, n in drawn]
     lines = max((label.count("\n") + 1 for label in labels), default=1)
     row = max(BAR, LINE * lines + 4)
     with _mpl.rc_context(rc=_RC):
         left = _width([line for label in labels for line in label.split("\n")]) + _TICK + 6
         room = _width(said, COUNT_SIZE) + 4  # for the widest count, right of its bar
-    with _figure(row * (len(shown) + 0.6), left, title) as fig:
+    with _figure(row * (len(drawn) + 0.6), left, title) as fig:
         from matplotlib.ticker import MaxNLocator
 
         (ax,) = fig.axes
-        ax.barh(range(len(shown)), [n for _, n in shown], color=COLOR, height=max(0.5, 0.8 * BAR / row))
-        ax.set_yticks(range(len(shown)), labels)
+        ax.barh(range(len(drawn)), [n for _, n in drawn], color=COLOR, height=max(0.5, 0.8 * BAR / row))
+        ax.set_yticks(range(len(drawn)), labels)
         ax.invert_yaxis()
-        most = max((n for _, n in shown), default=0) or 1
+        most = max((n for _, n in drawn), default=0) or 1
         inside = WIDTH * ax.get_position().width  # the axes' width, in points
         ax.set_xlim(0, most * inside / max(inside - room, inside / 2))
         ax.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 2.5, 5, 10]))
         for k, text in enumerate(said):
-            ax.annotate(text, (shown[k][1], k), xytext=(2, 0), textcoords="offset points", va="center", size=COUNT_SIZE)
+            ax.annotate(text, (drawn[k][1], k), xytext=(2, 0), textcoords="offset points", va="center", size=COUNT_SIZE)
         ax.set_xlabel(xlabel or "judgments")
         ax.set_title(title, loc="left", fontsize=8)
         return _svg(fig)
