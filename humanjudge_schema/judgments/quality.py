@@ -165,9 +165,10 @@ def _shares(q: Question) -> dict[Hashable, float]:
     f"many items (at least {MIN_RATER_ITEMS} shared with two other raters or more), answers "
     "another question than the others did: a reversed scale, instructions misread, or answers "
     "given at random. Far below means a gap that chance would give less than once in a thousand "
-    "among all the raters of the dataset compared (Hoeffding's bound on the mean of per-item "
-    "agreements, times the number of raters and questions compared), so a rater who is only "
-    "unlucky on a few items, or one among hundreds who is a little below, is not reported.",
+    "among all the raters of the dataset compared, were it chance which of an item's raters gave "
+    "which of its answers (Hoeffding's bound, times the number of raters and questions compared), "
+    "so a rater who is only unlucky on a few items, or one among hundreds who is a little below, "
+    "is not reported.",
     bad="worker 9 agrees with the other workers of the same topics in 8% of pairs, where they agree "
     "with each other in 61%, over 62 topics",
     good="worker 9 agrees with the others in 55% of pairs, where they agree with each other in 61%",

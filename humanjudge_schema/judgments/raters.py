@@ -14,11 +14,13 @@ many of them answer v, and v_r rater r's answer:
     agreement = mean of s_ri, others = mean of e_ri, over the items r shares with two others or
     more (a pair among the others is needed for e_ri), each item counted once, as stats' `agree`.
 
-Both are exact, and cost one look-up per answer. If r answers like the others (the same
-distribution of answers given the item), s_ri has mean e_ri on each item; `shortfall` is the
-chance bound that r falls this far below by bad luck alone (Hoeffding's inequality for the mean
-of values in [0, 1]: exp(-2 n d^2) over n items for a gap d of the means), which needs no model
-of how the answers spread.
+Both are exact, and cost one look-up per answer. If which of an item's raters gave which of its
+answers is chance (raters alike), d_ri = e_ri - s_ri has mean 0 on every item: summed over the
+item's raters, s and e both give the item's share of agreeing pairs. d_ri lies in a range known
+from the item's answers, (max_v m_i(v) - min_v m_i(v)) n_i / ((n_i - 1)(n_i - 2)) wide (0 where
+every rater gives one answer, or every answer differs: such an item tells nothing), so
+Hoeffding's inequality bounds the chance that r falls t = sum_i d_ri below the others by luck
+alone: exp(-2 t^2 / sum_i width_i^2) (`shortfall`). It needs no model of how answers spread.
 """
 
 from __future__ import annotations
@@ -45,33 +47,42 @@ class Rater(NamedTuple):
     shared: int  # items the rater shares with at least two other raters
     agreement: float | None  # mean share of the other raters of those items who give r's answer
     others: float | None  # mean share of the pairs of those other raters that agree
+    spread: float = 0.0  # the sum over the shared items of the squared width of e_ri - s_ri
 
     @property
     def shortfall(self) -> float:
         """Hoeffding's bound on the chance of an agreement this far below the others' (1: none)."""
-        if self.agreement is None or self.others is None or self.agreement >= self.others:
+        if self.agreement is None or self.others is None or self.agreement >= self.others or not self.spread:
             return 1.0
-        return math.exp(-2 * self.shared * (self.others - self.agreement) ** 2)
+        gap = self.shared * (self.others - self.agreement)
+        return math.exp(-2 * gap * gap / self.spread)
 
 
 def of_question(name: str, q: Question, per_item: dict[Hashable, Counter[Hashable]] | None = None) -> Iterator[Rater]:
     """Each rater's figures on one question, raters in the order they first come (`per_item`:
     the question's value counts per item, when the caller has them)."""
     per_item = q.tally.per_item() if per_item is None else per_item
-    pairs = {unit: sum(m * (m - 1) for m in counts.values()) for unit, counts in per_item.items()}
+    pairs: dict[Hashable, tuple[int, int, float]] = {}  # unit -> raters, agreeing ordered pairs, width^2
+    for unit, counts in per_item.items():
+        n = sum(counts.values())
+        if n >= 3:
+            given = [m for m in counts.values() if m]
+            width = (max(given) - min(given)) * n / ((n - 1) * (n - 2))
+            pairs[unit] = (n, sum(m * (m - 1) for m in given), width * width)
     for rater, answers in q.by_rater.items():
         top, times = modal(answers.values())
-        agree = other = 0.0
+        agree = other = spread = 0.0
         shared = 0
         for unit, value in answers.items():
-            counts = per_item[unit]
-            n = sum(counts.values())
-            if n < 3:
+            known = pairs.get(unit)
+            if known is None:
                 continue
-            m = counts[value]
+            n, agreeing, squared = known
+            m = per_item[unit][value]
             shared += 1
             agree += (m - 1) / (n - 1)
-            other += (pairs[unit] - 2 * (m - 1)) / ((n - 1) * (n - 2))
+            other += (agreeing - 2 * (m - 1)) / ((n - 1) * (n - 2))
+            spread += squared
         yield Rater(
             rater,
             name,
@@ -81,6 +92,7 @@ def of_question(name: str, q: Question, per_item: dict[Hashable, Counter[Hashabl
             shared,
             agree / shared if shared else None,
             other / shared if shared else None,
+            spread,
         )
 
 
