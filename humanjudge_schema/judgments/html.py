@@ -28,6 +28,7 @@ from ..validation import Result
 from .html_answers import MESSAGE_CHARS, PLOTTED, TABLED_VALUES, VALUE_CHARS, Plots
 from .html_answers import count as _count
 from .html_answers import text as _text
+from .html_raters import raters_section
 from .stats import ac_interval_text, ac_name, ac_text, interval_text, observed_text, raters_text
 from .view import Judgments
 
@@ -52,7 +53,7 @@ h1, h2, h3, td, li, p { overflow-wrap: anywhere; }
 a.top { font-size: .8rem; font-weight: normal; margin-left: .5rem; }
 nav ol { padding-left: 1.2rem; } nav li { margin: .1rem 0; } nav ol ol { font-size: .9rem; }
 ul.samples { margin: .2rem 0; padding-left: 1.2rem; } ul.samples li { margin: .15rem 0; }
-.summary td.n { text-align: right; }
+.summary td.n { text-align: right; } .raters { margin-top: 1.2rem; }
 .summary td, .summary th, table.findings td, table.findings th { padding: .2rem .6rem; text-align: left; }
 table { border-collapse: collapse; } tr:nth-child(even) { background: #f4f6f9; }
 .error { color: #b3261e; font-weight: 600; } .warning { color: #8a5a00; font-weight: 600; } .ok { color: #2e7d32; }
@@ -211,7 +212,6 @@ def _dataset(k: int, ds: dict[str, Any], findings: list[Finding], plots: Plots) 
     ]
     if findings:
         parts.append(_findings(findings))
-    # The raters section of the dataset goes here: parts.append(raters_section(ds))  (html_raters.py)
     flags: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for flag in ds["quality"]:
         flags[flag["question"]].append(flag)
@@ -221,6 +221,7 @@ def _dataset(k: int, ds: dict[str, Any], findings: list[Finding], plots: Plots) 
     parts.append("</div>")
     if not ds["questions"]:
         parts.append("<p>No judgments.</p>")
+    parts.append(raters_section(ds))  # "" unless the dataset's dict has its raters (`raters.table`)
     parts.append("</section>")
     return "\n".join(parts)
 
