@@ -278,8 +278,8 @@ def _question(anchor: str, q: dict[str, Any], flags: list[dict[str, Any]], plots
         + f"; raters per item (min / median / max): {per_item}<br>{agreement}</p>",
     ]
     parts.append(plots.of(q))
-    said = [f'<p class="flag">{_text(f["code"])}: {_text(f["message"], MESSAGE_CHARS)}</p>' for f in flags]
-    said = said[:LISTED_FLAGS]
+    listed = flags[:LISTED_FLAGS]
+    said = [f'<p class="flag">{_text(f["code"])}: {_text(f["message"], MESSAGE_CHARS)}</p>' for f in listed]
     parts += said[:OPEN_FLAGS]
     if len(flags) > OPEN_FLAGS:  # the others folded, so that the card stays the size of its plot
         more = ""
