@@ -239,7 +239,8 @@ def test_export_writes_every_row_in_every_format(tmp_path: Path) -> None:
     assert len(table) == len(expected) and list(table[0]) == list(COLUMNS)
     assert {r["format"] for r in table} == set(catalog.names()) - {"toy"}
     lines = _cli("export", str(EXAMPLES / "textjudge" / "valid"), "--to", "jsonl")
-    assert lines.returncode == 0 and lines.stderr == b"wrote 17 judgments and 8 stored aggregates from 1 dataset to standard output\n"
+    assert lines.returncode == 0
+    assert lines.stderr == b"wrote 17 judgments and 8 stored aggregates from 1 dataset to standard output\n"
     first = json.loads(lines.stdout.splitlines()[0])
     assert first["value"] == 5 and first["rater"] == 0 and first["line"] is None
     # without --to, the extension of -o says the format; else CSV

@@ -64,15 +64,11 @@ def stats(
 
 
 def _described(view: Any, samples: int, seed: int, with_raters: bool) -> dict[str, Any]:
-    """A dataset's statistics, and with `with_raters` its raters (`judgments.raters.table`)."""
-    from ..judgments.gather import Gathered
-    from ..judgments.raters import table
+    """A dataset's statistics, and with `with_raters` its raters (`judgments.raters.table`), from
+    one pass over its judgments."""
     from ..judgments.stats import describe
 
-    found = describe(view, samples=samples, seed=seed)
-    if with_raters:  # a second pass over the judgments: describe keeps none of its own
-        found |= table(Gathered.of(view))
-    return found
+    return describe(view, samples=samples, seed=seed, raters=with_raters)
 
 
 def _text(found: list[dict[str, Any]]) -> str:

@@ -42,9 +42,12 @@ def dataset_stats(
     }
 
 
-def describe(view: Judgments, *, samples: int = 1000, seed: int = 0, values: bool = False) -> dict[str, Any]:
+def describe(
+    view: Judgments, *, samples: int = 1000, seed: int = 0, values: bool = False, raters: bool = False
+) -> dict[str, Any]:
     """A dataset's statistics (`dataset_stats`) and the findings of the quality checks, from one
-    pass over its judgments: what `stats`, `report` and the Action show."""
+    pass over its judgments: what `stats`, `report` and the Action show; with `raters`, the
+    raters table too (`raters.table`: `raters` and `raters_note`), from the same pass."""
     from .quality import check
 
     gathered = Gathered.of(view)
@@ -54,6 +57,10 @@ def describe(view: Judgments, *, samples: int = 1000, seed: int = 0, values: boo
         | {"file": where.file, "pointer": where.pointer, "line": where.line}
         for code, where, message in check(view, gathered)
     ]
+    if raters:
+        from .raters import table
+
+        out |= table(gathered)
     return out
 
 
