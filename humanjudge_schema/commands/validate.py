@@ -37,8 +37,9 @@ if TYPE_CHECKING:
     "--quality",
     is_flag=True,
     default=None,
-    help="Also run the quality/ checks over the judgments (agreement at chance, straight-lining, repeated "
-    "raters, sparse items): they read every judgment again. Configuration: quality = true.",
+    help="Also run the quality/ checks over the judgments (agreement at chance, straight-lining, a rater far "
+    "below the others, repeated raters and answers, sparse items): they read every judgment again. "
+    "Configuration: quality = true.",
 )
 @click.option(
     "--select",
