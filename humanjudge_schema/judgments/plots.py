@@ -167,7 +167,7 @@ def bars(counts: Sequence[tuple[Hashable, int]], title: str, *, total: int | Non
         most = max((n for _, n in drawn), default=0) or 1
         inside = WIDTH * ax.get_position().width  # the axes' width, in points
         ax.set_xlim(0, most * inside / max(inside - room, inside / 2))
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 2.5, 5, 10]))
+        ax.xaxis.set_major_locator(MaxNLocator("auto", integer=True, steps=[1, 2, 2.5, 5, 10]))
         for k, text in enumerate(said):
             ax.annotate(text, (drawn[k][1], k), xytext=(2, 0), textcoords="offset points", va="center", size=COUNT_SIZE)
         ax.set_xlabel(xlabel or "judgments")
@@ -187,7 +187,7 @@ def histogram(counts: Sequence[tuple[float, int]], title: str) -> str:
         ax.hist(values, bins=bins, weights=weights, color=COLOR)
         from matplotlib.ticker import MaxNLocator
 
-        ax.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 2.5, 5, 10]))
+        ax.yaxis.set_major_locator(MaxNLocator("auto", integer=True, steps=[1, 2, 2.5, 5, 10]))
         ax.set_xlabel("answer")
         ax.set_ylabel("judgments")
         ax.set_title(title, loc="left", fontsize=8)
