@@ -412,7 +412,8 @@ def test_stats_gives_the_figures_beside_alpha_from_alphas_draws() -> None:
 
 def test_the_table_the_report_and_the_summary_show_them() -> None:
     from humanjudge_schema.commands.stats import _text
-    from humanjudge_schema.judgments.html import _Plots, _question
+    from humanjudge_schema.judgments.html import _question
+    from humanjudge_schema.judgments.html_answers import Plots
     from humanjudge_schema.report.github import questions_table
 
     found = _described()
@@ -423,7 +424,7 @@ def test_the_table_the_report_and_the_summary_show_them() -> None:
     row = next(line for line in text.splitlines() if line.startswith("  natural "))
     assert row.split()[-2:] == ["94%", f"{natural['agreement']['ac']:.3f}"]
     assert f"  natural: {natural['agreement_note']}" in text
-    card = _question(natural, [], _Plots())
+    card = _question("q0", natural, [], Plots())
     assert "the same answer in 94% of pairs" in card and "Gwet's AC2 (ordinal weights)" in card
     assert "one answer dominates" in card
     table = questions_table([found])
