@@ -194,15 +194,30 @@ class _Gwet:
         # sum_kl w_kl: the weighted agreement of one rating in every category, without the - r
         total = _weighted_pairs([(i, 1) for i in range(q)], self.weights, numbers, q) if q >= 2 else 0.0
         self.constant = total / (q * (q - 1)) if q >= 2 else 0.0
-        entries = sorted((i, n / sum(c for _, c in shape), p) for p, shape in enumerate(shapes) for i, n in shape)
-        self.profiles = [p for _, _, p in entries]
-        self.shares = [s for _, s, _ in entries]
-        ends = Counter(i for i, _, _ in entries)
-        bounds = list(accumulate((ends[i] for i in range(q)), initial=0))
-        self.starts, self.ends = bounds[:-1], bounds[1:]
-        self.alone = [0] * q
+        alone = [0] * q
         for i in self.singles:
-            self.alone[i] += 1
+            alone[i] += 1
+        # A sample's sum of squared marginals, sum_k m_k^2, is what chance agreement needs (the
+        # marginals add up to the sample's ratings). A category only one profile holds adds
+        # (w_p s_pk + a_k)^2: summed once per profile as w_p^2 S2_p + 2 w_p SA_p + sum a_k^2, so
+        # that a sample costs work per profile and per shared category, not per category (100,000
+        # labels over 1,000 items).
+        entries = sorted((i, n / sum(c for _, c in shape), p) for p, shape in enumerate(shapes) for i, n in shape)
+        holders = Counter(i for i, _, _ in entries)
+        self.s2, self.sa = [0.0] * len(shapes), [0.0] * len(shapes)
+        self.fixed = math.fsum(a * a for i, a in enumerate(alone) if not holders[i])  # held by no profile
+        shared = [(i, share, p) for i, share, p in entries if holders[i] > 1]
+        for i, share, p in entries:
+            if holders[i] == 1:
+                self.s2[p] += share * share
+                self.sa[p] += share * alone[i]
+                self.fixed += alone[i] * alone[i]
+        self.profiles = [p for _, _, p in shared]
+        self.shares = [s for _, s, _ in shared]
+        kinds = sorted({i for i, _, _ in shared})
+        bounds = list(accumulate((holders[i] for i in kinds), initial=0))
+        self.starts, self.ends = bounds[:-1], bounds[1:]
+        self.alone = [alone[i] for i in kinds]  # of the shared categories, in their order
 
     def estimate(self, weights: list[int] | None = None) -> float | None:
         """AC of a sample of `weights[p]` items of profile p (by default: the data) and the items
@@ -217,10 +232,11 @@ class _Gwet:
         p_a = math.fsum(map(mul, weights, self.agree)) / pairable
         running = list(accumulate(map(mul, map(weights.__getitem__, self.profiles), self.shares), initial=0.0))
         held = map(sub, map(running.__getitem__, self.ends), map(running.__getitem__, self.starts))
-        marginals = map(add, held, self.alone)
+        squares = math.fsum(m * m for m in map(add, held, self.alone))
+        squares += math.fsum(w * (w * s2 + 2 * sa) for w, s2, sa in zip(weights, self.s2, self.sa, strict=True) if w)
         n = pairable + len(self.singles)
-        pi = [m / n for m in marginals]
-        p_e = self.constant * math.fsum(p * (1 - p) for p in pi)
+        # sum_k pi_k (1 - pi_k) = 1 - sum_k pi_k^2, the marginals adding up to n
+        p_e = self.constant * (1 - (squares + self.fixed) / (n * n))
         if p_e >= 1:
             return None
         return float((p_a - p_e) / (1 - p_e))
