@@ -314,3 +314,21 @@ def test_the_section_of_a_real_dataset(tmp_path: Path) -> None:
     html = raters_section(raters.table(g))
     assert html.count("<tr>") == 2 * 11  # two lists of ten, each with its header
     assert "3e77e7a2-9c85-3de2-a200-2139bb6bfec1" in html and "… and 78 more rows." in html
+
+
+def test_the_report_has_a_raters_section_per_dataset(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from click.testing import CliRunner
+
+    from humanjudge_schema.commands import cli
+
+    page = tmp_path / "report.html"
+    examples = Path(__file__).parent.parent / "examples"
+    done = CliRunner().invoke(
+        cli, ["report", str(examples / "study1" / "valid"), str(examples / "textjudge" / "valid"), "-o", str(page)]
+    )
+    assert done.exit_code == 0, done.output
+    html = page.read_text(encoding="utf-8")
+    assert html.count("<h3>Raters</h3>") == 2
+    assert "4 raters, 32 rows of a rater and a question" in html  # study 1's workers
+    assert "Raters are not compared: raters are positions within an item" in html  # TextJudge's positions

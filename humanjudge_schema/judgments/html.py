@@ -102,7 +102,7 @@ def write_report(
     found: list[dict[str, Any]] = []
     inputs: list[Path] = []
     for view in views:
-        found.append(describe(view, samples=samples, seed=seed, values=True))
+        found.append(describe(view, samples=samples, seed=seed, values=True, raters=True))
         found[-1]["files"] = [display_path(f) for f in view.files]
         for q in found[-1]["questions"]:
             declared = view.questions.get(q["question"])
