@@ -70,7 +70,7 @@ def _labels(page: str) -> list[str]:
 
 
 def test_a_scale_shows_every_point_with_its_count(tmp_path: Path) -> None:
-    graded = {"metric": "graded", "category": "graded", "prompt": "{{ instance }}", "worst": 1, "best": 5}
+    graded = {"metric": "graded", "category": "graded", "prompt": "{{ instance }}", "worst": 1, "best": 6}
     labels = {"metric": "label", "category": "categorical", "prompt": "{{ instance }}", "labels_list": ["yes", "no"]}
     (tmp_path / "data").mkdir()
     scores: dict[str, list[list[Any]]] = {
@@ -80,8 +80,9 @@ def test_a_scale_shows_every_point_with_its_count(tmp_path: Path) -> None:
     (tmp_path / "data" / "dataset.json").write_bytes(_textjudge([graded, labels], scores))
     proc, page = _report(tmp_path, "data")
     assert proc.returncode == 0, proc.stderr
-    # nobody chose 2: its bar is there, empty; 1.0 is the point 1
-    assert _labels(page) == ["1: 3; 2: 0; 3: 1; 4: 1; 5: 4", "no: 3; yes: 3"]
+    # nobody chose 2 nor the end point 6: their bars are there, empty; 1.0 is the point 1; the
+    # labels in the order the metric declares them
+    assert _labels(page) == ["1: 3; 2: 0; 3: 1; 4: 1; 5: 4; 6: 0", "yes: 3; no: 3"]
     # the name of the dataset as it was given, not the absolute path of the folder
     assert str(tmp_path) not in page and "data/dataset.json" in page
 

@@ -123,20 +123,34 @@ def _questions(path: Path, limit: int) -> dict[str, Question]:
     return out
 
 
+def _points(decl: dict[str, Any], level: Level | None) -> tuple[Any, ...] | None:
+    """The points a metric declares, worst to best, where it declares them: its labels_list
+    (labels), or the integers from worst to best of a graded scale (at most 101 of them), so that
+    a point nobody chose is still shown (the report)."""
+    labels = decl.get("labels_list")
+    if level == "nominal" and isinstance(labels, list) and labels and all(isinstance(x, str) for x in labels):
+        return tuple(labels)
+    worst, best = decl.get("worst"), decl.get("best")
+    if level == "ordinal" and type(worst) is int and type(best) is int and abs(best - worst) <= 100:
+        return tuple(range(min(worst, best), max(worst, best) + 1))
+    return None
+
+
 def _question(decl: dict[str, Any]) -> Question:
     """A metric's question: its level from its category, or, where it declares none, from what
     its declaration shows, with a note saying so (agreement at a level the file does not state)."""
     name = decl["metric"]
     level = LEVELS.get(decl.get("category"))  # type: ignore[arg-type]
     if level is not None or decl.get("category") is not None:
-        return Question(name, level)
+        return Question(name, level, _points(decl, level))
     worst, best = decl.get("worst"), decl.get("best")
     scale: list[float] = [x for x in (worst, best) if isinstance(x, (int, float)) and not isinstance(x, bool)]
     said = "no category declared"
     if isinstance(decl.get("labels_list"), list) and decl["labels_list"]:
-        return Question(name, "nominal", level_note=f"{said}: nominal, from its labels_list")
+        return Question(name, "nominal", _points(decl, "nominal"), level_note=f"{said}: nominal, from its labels_list")
     if len(scale) == 2 and all(isinstance(x, int) for x in scale):  # 1 to 6; 0.0 to 1.0 is continuous
-        return Question(name, "ordinal", level_note=f"{said}: ordinal, from its integer scale {worst} to {best}")
+        note = f"{said}: ordinal, from its integer scale {worst} to {best}"
+        return Question(name, "ordinal", _points(decl, "ordinal"), level_note=note)
     if len(scale) == 2:
         return Question(name, "interval", level_note=f"{said}: interval, from its scale {worst} to {best}")
     return Question(name, None, level_note=f"{said}, and no scale or labels to tell its level from")
