@@ -57,17 +57,17 @@ def main() -> None:
             continue
         commands = {
             "validate": [hj, "validate", str(path)],
-            "export csv": [hj, "export", str(path), "-o", str(out / "rows.csv")],
-            "export jsonl": [hj, "export", str(path), "--to", "jsonl", "-o", str(out / "rows.jsonl")],
+            "export csv": [hj, "export", str(path), "-o", str(out / "rows.csv"), "--force"],
+            "export jsonl": [hj, "export", str(path), "--to", "jsonl", "-o", str(out / "rows.jsonl"), "--force"],
             "stats": [hj, "stats", str(path), "--samples", "200", "--format", "json"],
-            "report": [hj, "report", str(path), "--samples", "200", "-o", str(out / "report.html")],
+            "report": [hj, "report", str(path), "--samples", "200", "-o", str(out / "report.html"), "--force"],
         }
         figures = side_by_side({label: ([cmd], args.repeat) for label, cmd in commands.items()})
         base = figures["validate"].cpu
         for label, f in figures.items():
             print(f"{fmt:<10} {label:<14} {f.wall:>8.2f} {f.mb:>6.0f} {f.cpu / base:>10.1f}")
         rows = sum(1 for _ in (out / "rows.csv").open()) - 1
-        print(f"{fmt:<10} {'(judgments)':<14} {rows:>8,}")
+        print(f"{fmt:<10} {'(rows)':<14} {rows:>8,}")
         sys.stdout.flush()
 
 
