@@ -202,7 +202,8 @@ class _Gwet:
         # (w_p s_pk + a_k)^2: summed once per profile as w_p^2 S2_p + 2 w_p SA_p + sum a_k^2, so
         # that a sample costs work per profile and per shared category, not per category (100,000
         # labels over 1,000 items).
-        entries = sorted((i, n / sum(c for _, c in shape), p) for p, shape in enumerate(shapes) for i, n in shape)
+        sizes = [sum(c for _, c in shape) for shape in shapes]  # each profile's ratings, counted once
+        entries = sorted((i, n / sizes[p], p) for p, shape in enumerate(shapes) for i, n in shape)
         holders = Counter(i for i, _, _ in entries)
         self.s2, self.sa = [0.0] * len(shapes), [0.0] * len(shapes)
         self.fixed = math.fsum(a * a for i, a in enumerate(alone) if not holders[i])  # held by no profile
