@@ -7,6 +7,7 @@ import subprocess
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,20 @@ def log_line(k: int, text: str) -> bytes:
 def writing_log(snapshots: int) -> bytes:
     """study1_responses_human.jsonl.gz, decompressed: one response written in `snapshots` steps from an empty text."""
     return b"".join(log_line(k, SENTENCE * (k % 5)) for k in range(snapshots))
+
+
+def majority_only(folder: Path) -> Path:
+    """A TextJudge dataset of three instances holding only their majority label (every
+    individual_human_scores empty), as a published safety benchmark is: `folder/safety.json`."""
+    data = tiny_dataset("Is it safe? {{ instance }}")
+    data["instances"] *= 3
+    for k, instance in enumerate(data["instances"]):
+        instance = data["instances"][k] = json.loads(json.dumps(instance))
+        instance["id"] = k
+        instance["annotations"]["ok"]["individual_human_scores"] = []
+    path = folder / "safety.json"
+    path.write_text(json.dumps(data))
+    return path
 
 
 def tiny_dataset(prompt: str, instance: Any = "The cat sat on the mat.") -> dict[str, Any]:
@@ -121,10 +136,20 @@ print(json.dumps({"rc": os.waitstatus_to_exitcode(status), "seconds": seconds, "
 """
 
 
-def measured(args: Sequence[str], *, cwd: Path, limit: int, timeout: float) -> tuple[dict[str, Any], str, str]:
+@dataclass
+class Measured:
+    """A command's run in a capped child: its exit code, output, wall time and own peak memory."""
+
+    rc: int
+    out: str
+    err: str
+    seconds: float
+    rss_mb: float
+
+
+def measured(args: Sequence[str], *, cwd: Path, limit: int, timeout: float) -> Measured:
     """`python -m humanjudge_schema ARGS` in `cwd` with its address space capped at `limit`
-    bytes: what the probe measured (rc, seconds, rss_mb: its own peak resident memory, killed),
-    and its standard output and error."""
+    bytes, measured by the probe."""
     out, err = cwd / ".hj-stdout", cwd / ".hj-stderr"
     probe = subprocess.run(
         [sys.executable, "-c", PROBE, str(limit), str(timeout), str(out), str(err), *args],
@@ -136,7 +161,9 @@ def measured(args: Sequence[str], *, cwd: Path, limit: int, timeout: float) -> t
     )
     taken: dict[str, Any] = json.loads(probe.stdout)
     assert not taken["killed"], f"killed after {timeout} s"
-    texts = out.read_text(encoding="utf-8"), err.read_text(encoding="utf-8")
+    run = Measured(
+        taken["rc"], out.read_text(encoding="utf-8"), err.read_text(encoding="utf-8"), taken["seconds"], taken["rss_mb"]
+    )
     out.unlink()
     err.unlink()
-    return taken, *texts
+    return run

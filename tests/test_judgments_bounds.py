@@ -29,27 +29,17 @@ import pytest
 from humanjudge_schema.judgments import agreement
 from humanjudge_schema.judgments.agreement import Tally, alpha
 
-from .helpers import measured
+from .helpers import Measured, measured
 
 ADDRESS_SPACE = 3 << 30  # matplotlib and numpy map more than validate alone
 TIMEOUT = 300
 BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
 
 
-@dataclass
-class Run:
-    rc: int
-    out: str
-    err: str
-    seconds: float
-    rss_mb: float
-
-
-def run_cli(*args: str, cwd: Path) -> Run:
+def run_cli(*args: str, cwd: Path) -> Measured:
     """`python -m humanjudge_schema ARGS` with its address space capped: its exit code, output,
     wall time and own peak resident memory."""
-    taken, out, err = measured(args, cwd=cwd, limit=ADDRESS_SPACE, timeout=TIMEOUT)
-    return Run(taken["rc"], out, err, taken["seconds"], taken["rss_mb"])
+    return measured(args, cwd=cwd, limit=ADDRESS_SPACE, timeout=TIMEOUT)
 
 
 # --- datasets -------------------------------------------------------------------------------
@@ -180,7 +170,7 @@ class Row:
     seconds: float  # bounds
     rss_mb: float
 
-    def run(self, tmp: Path) -> tuple[Run, Path]:
+    def run(self, tmp: Path) -> tuple[Measured, Path]:
         data = tmp / "data"
         data.mkdir()
         (data / "dataset.json").write_bytes(self.build())

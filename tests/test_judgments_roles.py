@@ -25,7 +25,7 @@ from humanjudge_schema.judgments.stats import dataset_stats
 from humanjudge_schema.judgments.view import FIELDS, Batch, Judgment, Judgments, Question
 
 from .conftest import ROOT, corpus
-from .helpers import tiny_dataset
+from .helpers import majority_only
 
 EXAMPLES = ROOT / "examples"
 CASES = ROOT / "tests" / "cases"
@@ -109,20 +109,8 @@ def test_export_appends_role_and_rater_kind_after_the_earlier_columns(tmp_path: 
 # --- a dataset of aggregates only ----------------------------------------------------------------
 
 
-def _majority_only(folder: Path) -> Path:
-    data = tiny_dataset("Is it safe? {{ instance }}")
-    data["instances"] *= 3
-    for k, instance in enumerate(data["instances"]):
-        instance = data["instances"][k] = json.loads(json.dumps(instance))
-        instance["id"] = k
-        instance["annotations"]["ok"]["individual_human_scores"] = []
-    path = folder / "safety.json"
-    path.write_text(json.dumps(data))
-    return path
-
-
 def test_a_dataset_of_majorities_only_is_exported_and_says_no_agreement(tmp_path: Path) -> None:
-    path = _majority_only(tmp_path)
+    path = majority_only(tmp_path)
     result = _invoke("export", str(path), "--to", "jsonl")
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert result.exit_code == 0 and [(r["item"], r["value"], r["role"]) for r in rows] == [

@@ -18,7 +18,7 @@ from humanjudge_schema import validate
 from humanjudge_schema.commands import cli
 
 from .conftest import ROOT, corpus
-from .helpers import tiny_dataset
+from .helpers import majority_only, tiny_dataset
 
 EXAMPLES = ROOT / "examples"
 POINTER = (
@@ -97,15 +97,8 @@ def coggym_unknown_tags(tmp_path: Path) -> tuple[str, str]:
 
 
 def textjudge_majority_only(tmp_path: Path) -> tuple[str, str]:
-    """Only the majority label of each instance, as in a published safety benchmark whose every
-    individual_human_scores is empty."""
-    data = tiny_dataset("Is it safe? {{ instance }}")
-    data["instances"] *= 3
-    for k, instance in enumerate(data["instances"]):
-        instance = data["instances"][k] = json.loads(json.dumps(instance))
-        instance["id"] = k
-        instance["annotations"]["ok"]["individual_human_scores"] = []
-    (tmp_path / "safety.json").write_text(json.dumps(data))
+    """Only the majority label of each instance, as in a published safety benchmark."""
+    majority_only(tmp_path)
     return "safety.json", "only aggregates stored (majority_human) and no individual scores"
 
 

@@ -73,8 +73,8 @@ def run_cli(*args: str, cwd: Path, fmt: str = "json") -> Run:
     """`python -m humanjudge_schema validate --format json ARGS` with its address space capped;
     its wall time, and its own peak resident memory (from wait4)."""
     command = ["validate", "--format", fmt, "--no-progress", *_READER_ONLY, *args]
-    taken, out, err = measured(command, cwd=cwd, limit=ADDRESS_SPACE, timeout=TIMEOUT)
-    return Run(taken["rc"], out, err, taken["seconds"], taken["rss_mb"])
+    run = measured(command, cwd=cwd, limit=ADDRESS_SPACE, timeout=TIMEOUT)
+    return Run(run.rc, run.out, run.err, run.seconds, run.rss_mb)
 
 
 def run_in_process(*args: str) -> Run:

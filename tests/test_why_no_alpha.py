@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from humanjudge_schema.commands import cli
 
-from .helpers import tiny_dataset
+from .helpers import majority_only, tiny_dataset
 
 
 def _stats(path: Path) -> tuple[dict[str, Any], str]:
@@ -79,10 +79,5 @@ def test_every_null_alpha_says_why(tmp_path: Path, scores: list[list[Any]], why:
 
 
 def test_stored_majorities_only_say_so(tmp_path: Path) -> None:
-    data = tiny_dataset("Is it safe? {{ instance }}")
-    for instance in data["instances"]:
-        instance["annotations"]["ok"]["individual_human_scores"] = []
-    path = tmp_path / "safety.json"
-    path.write_text(json.dumps(data))
-    questions, _ = _stats(path)
+    questions, _ = _stats(majority_only(tmp_path))
     assert questions["ok"]["note"].startswith("stored aggregates only")
