@@ -162,7 +162,7 @@ def test_cli_does_not_write_over_the_dataset(tmp_path: Path) -> None:
     copy = tmp_path / "dataset.json"
     copy.write_bytes(TRANSLATION.read_bytes())
     proc = run(str(copy), "-o", str(copy))
-    assert proc.returncode == 2 and "is the dataset itself" in proc.stderr
+    assert proc.returncode == 2 and "which the output is computed from; write elsewhere" in proc.stderr
     assert copy.read_bytes() == TRANSLATION.read_bytes()
 
 

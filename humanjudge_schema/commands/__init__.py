@@ -17,7 +17,6 @@ from __future__ import annotations
 import errno
 import io
 import os
-import signal
 import sys
 from typing import Any, NoReturn
 
@@ -49,7 +48,7 @@ class _Commands(click.Group):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt as exc:  # click would print "Aborted!" and exit 1
-            raise _Stopped(getattr(exc, "signum", signal.SIGINT)) from None
+            raise _Stopped(getattr(exc, "signum", _SIGINT)) from None
 
 
 def _format_commands() -> dict[str, click.Command]:
@@ -91,8 +90,13 @@ class _Stopped(Exception):
         self.signum = signum
 
 
+_SIGINT = 2  # its number on every system Python runs on; `signal` is imported only to name another
+
+
 def _stop(signum: int) -> NoReturn:
-    message = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
+    import signal
+
+    message = "interrupted" if signum == _SIGINT else f"stopped by {signal.Signals(signum).name}"
     click.echo(f"humanjudge: {message}", err=True)
     sys.exit(128 + signum)
 
@@ -193,7 +197,7 @@ def main(argv: list[str] | None = None) -> Any:
     except _Stopped as exc:
         _stop(exc.signum)
     except KeyboardInterrupt as exc:  # before or after the command ran
-        _stop(getattr(exc, "signum", signal.SIGINT))
+        _stop(getattr(exc, "signum", _SIGINT))
     except _StdoutFailed as exc:
         if exc.errno == errno.EPIPE:  # the reader went away: quiet, as SIGPIPE ends Unix tools
             sys.exit(128 + 13)

@@ -103,12 +103,13 @@ class _Told:
 
     def __init__(self, datasets: int, paths: tuple[Path, ...]) -> None:
         self.left, self.paths, self.some = datasets, paths, False
-        self.heard: set[Path] = set()
+        # a dataset read twice is told of once; a folder may hold datasets of two formats
+        self.heard: set[tuple[str, Path]] = set()
 
     def __call__(self, unit: Any, why: str | None) -> None:
-        if unit.root in self.heard:  # a dataset read twice is told of once
+        if (unit.family, unit.root) in self.heard:
             return
-        self.heard.add(unit.root)
+        self.heard.add((unit.family, unit.root))
         self.left -= 1
         if why is None:
             self.some = True

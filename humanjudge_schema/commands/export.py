@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import sys
 from collections.abc import Iterator
-from dataclasses import replace
 from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -131,6 +130,8 @@ def _unknown(output: Path) -> str:
 def _findings(result: Result) -> None:
     """The findings on stderr; the files left out are counted, and `validate --format json`
     lists them (export has no --format)."""
+    from dataclasses import replace
+
     from ..kinds import tally
     from ..report import render
 

@@ -48,12 +48,13 @@ def stats(
     `humanjudge validate` says whether the files are well formed.
     """
     from ..config import ConfigError
+    from ..judgments.stats import describe
     from ..kinds import UsageError
     from ..progress import on_stderr, views
 
     try:
         read = views(judged(paths, kind), on_stderr(progress, "reading "))
-        found = [_described(view, samples, seed, with_raters) for view in read]
+        found = [describe(view, samples=samples, seed=seed, raters=with_raters) for view in read]
     except (UsageError, ConfigError) as exc:
         fail(str(exc))
     if fmt == "json":
@@ -61,14 +62,6 @@ def stats(
     else:
         click.echo(_text(found), nl=False)
     sys.exit(0)
-
-
-def _described(view: Any, samples: int, seed: int, with_raters: bool) -> dict[str, Any]:
-    """A dataset's statistics, and with `with_raters` its raters (`judgments.raters.table`), from
-    one pass over its judgments."""
-    from ..judgments.stats import describe
-
-    return describe(view, samples=samples, seed=seed, raters=with_raters)
 
 
 def _text(found: list[dict[str, Any]]) -> str:

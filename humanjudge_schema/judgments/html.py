@@ -91,10 +91,17 @@ def page(result: Result, datasets: list[dict[str, Any]], title: str = "humanjudg
 
 
 def write_report(
-    result: Result, views: Iterable[Judgments], target: Path, *, samples: int, seed: int = 0
+    result: Result,
+    views: Iterable[Judgments],
+    target: Path,
+    *,
+    samples: int,
+    seed: int = 0,
+    within: Path | None = None,
 ) -> list[dict[str, Any]]:
     """Write the report of the datasets to `target` (whole or not at all, never over one of
-    their files) and return what it shows of each (`stats.describe`, with its files)."""
+    their files, and inside `within` when it is given) and return what it shows of each
+    (`stats.describe`, with its files)."""
     from ..readers.files import display_path
     from ..writing import write_atomic
     from .stats import describe
@@ -109,7 +116,7 @@ def write_report(
             if q.get("scale") is None and declared is not None and declared.order:
                 q["scale"] = list(declared.order)  # its points, worst to best
         inputs += view.files
-    write_atomic(target, page(result, found).encode("utf-8"), inputs)
+    write_atomic(target, page(result, found).encode("utf-8"), inputs, within=within)
     return found
 
 

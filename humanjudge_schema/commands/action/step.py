@@ -269,7 +269,7 @@ def _judgments(paths: Sequence[str], options: Options, result: Result, report: _
         prepare_in(report.workspace, path)
         noted = lambda unit, note: without.append(f"- {code_span(display_path(unit.root))}: {cell(note)}")  # noqa: E731
         read = views([Dataset(unit, told, noted) for unit in with_view])
-        found = write_report(result, read, path, samples=200)  # through write_atomic, as write_in
+        found = write_report(result, read, path, samples=200, within=report.workspace.resolve())
         report.written["report"] = target
         why = ""
     except Exception as exc:  # matplotlib missing, data the report cannot draw: say so, go on
@@ -292,20 +292,16 @@ def write_in(workspace: Path, target: Path, data: bytes) -> None:
 
 
 def prepare_in(workspace: Path, target: Path) -> None:
-    """Make the folder of `target` when it lies inside the workspace, links resolved."""
+    """Make the folder of `target` when it lies inside the workspace, links resolved (before
+    any folder is made: writing.py checks the file itself again when it writes)."""
+    from ...readers.files import display_path
+
     if not target.parent.resolve().is_relative_to(workspace.resolve()):
-        raise WriteError(f"{display(target, workspace)} leads outside the workspace")
+        raise WriteError(f"{display_path(target)} leads outside the workspace")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise WriteError(f"cannot make the folder of {display(target, workspace)}: {exc.strerror or exc}") from None
-
-
-def display(target: Path, workspace: Path) -> str:
-    try:
-        return target.relative_to(workspace).as_posix()
-    except ValueError:
-        return str(target)
+        raise WriteError(f"cannot make the folder of {display_path(target)}: {exc.strerror or exc}") from None
 
 
 def _cleared(target: Path) -> str:

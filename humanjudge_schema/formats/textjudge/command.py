@@ -55,8 +55,6 @@ def render(
     from ...writing import WriteError, open_atomic
     from .prompts import DatasetError, TemplateError, render_prompts
 
-    if output is not None and output.resolve() == dataset.resolve():
-        fail(f"{output} is the dataset itself; write the prompts elsewhere")
     if output is not None:
         check_output(output, [dataset], force)  # as export and report check theirs, before any work
     try:
