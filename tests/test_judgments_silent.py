@@ -280,3 +280,17 @@ def test_dataframe_without_pandas_names_the_extra(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pandas" else real(name, *a))
     with pytest.raises(ModuleNotFoundError, match=r"pip install 'humanjudge-schema\[pandas\]'"):
         judgments.dataframe([EXAMPLES / "textjudge" / "valid"])
+
+
+def test_two_datasets_of_one_folder_are_told_of_each(tmp_path: Path) -> None:
+    """A folder can hold datasets of two formats: each is heard, and with none holding a
+    judgment the run still stops with exit 2."""
+    from types import SimpleNamespace
+
+    from humanjudge_schema.commands.common import _Told
+
+    told = _Told(2, (tmp_path,))
+    told(SimpleNamespace(family="coggym", root=tmp_path), "no individual data file")
+    with pytest.raises(SystemExit) as stopped:
+        told(SimpleNamespace(family="study1", root=tmp_path), "no study1_tasks.jsonl.gz")
+    assert stopped.value.code == 2
