@@ -129,11 +129,12 @@ def _percentile(ordered: list[float], q: float) -> float:
     return ordered[low] + (h - low) * (ordered[high] - ordered[low])
 
 
-def dominant(tally: Tally, level: Level, alpha: float | None) -> str | None:
+def dominant(tally: Tally, level: Level, alpha: float | None, known: dict[str, Any] | None = None) -> str | None:
     """Why alpha is low while the raters agree, when that is so: one answer is at least DOMINANT
     of the answers, the raters give the same answer in at least DOMINANT of pairs (`observed`),
     AC is above 0, and alpha is below LOW_ALPHA. Then alpha is low because chance agreement is
-    high (the prevalence paradox), not because the raters disagree. None otherwise."""
+    high (the prevalence paradox), not because the raters disagree. None otherwise. `known`:
+    the question's `figures`, when the caller has them (not computed again)."""
     if alpha is None or not math.isfinite(alpha) or alpha >= LOW_ALPHA:
         return None
     counts = tally.distribution()
@@ -143,11 +144,11 @@ def dominant(tally: Tally, level: Level, alpha: float | None) -> str | None:
     share = n / tally.judgments
     if share < DOMINANT:
         return None
-    agree = observed(tally)
+    agree = observed(tally) if known is None else known["observed"]
     if agree is None or agree < DOMINANT:
         return None
     try:
-        ac = gwet(tally, level)
+        ac = gwet(tally, level) if known is None else known["ac"]
     except ValueError:
         return None
     if ac is None or not math.isfinite(ac) or ac <= 0:

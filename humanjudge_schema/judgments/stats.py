@@ -98,7 +98,7 @@ def _question(
             out["note"] = "values too large to compare"
         if not out.get("note"):
             out["agreement"] = figures(tally, q.level, resamples=resamples, samples=samples, seed=seed)
-            out["agreement_note"] = dominant(tally, q.level, out["alpha"])
+            out["agreement_note"] = dominant(tally, q.level, out["alpha"], out["agreement"])
     if out["alpha"] is None and not out.get("note"):
         out["note"] = _why_no_alpha(q)
     if values:
