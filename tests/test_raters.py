@@ -332,3 +332,23 @@ def test_the_report_has_a_raters_section_per_dataset(tmp_path: Path) -> None:
     assert html.count("<h3>Raters</h3>") == 2
     assert "4 raters, 32 rows of a rater and a question" in html  # study 1's workers
     assert "Raters are not compared: raters are positions within an item" in html  # TextJudge's positions
+
+
+def test_agreement_is_given_only_where_the_same_answer_is_agreement() -> None:
+    """A slider's or free text's exact matches say little: those raters get a modal share only."""
+    from click.testing import CliRunner
+
+    from humanjudge_schema.commands import cli
+
+    examples = Path(__file__).parent.parent / "examples"
+    done = CliRunner().invoke(
+        cli, ["stats", "--raters", "--format", "json", "--samples", "5", str(examples / "coggym" / "valid")]
+    )
+    assert done.exit_code == 0, done.output
+    (found,) = json.loads(done.stdout)["datasets"]
+    level = {q["question"]: q["level"] for q in found["questions"]}
+    rows = found["raters"]
+    assert {level[r["question"]] for r in rows} == {"nominal", "interval", None}
+    for r in rows:
+        assert (r["agreement"] is None) == (level[r["question"]] not in raters.MATCHED)
+        assert r["modal_share"] is not None

@@ -179,7 +179,7 @@ def outlying_rater(g: Gathered) -> Iterator[Hit]:
     compared = [
         r
         for name, q in g.questions.items()
-        if q.level in ("nominal", "ordinal")
+        if q.level in raters.MATCHED
         for r in raters.of_question(name, q)
         if r.shared >= MIN_RATER_ITEMS and r.agreement is not None
     ]

@@ -58,12 +58,17 @@ class Rater(NamedTuple):
         return math.exp(-2 * gap * gap / self.spread)
 
 
-def of_question(name: str, q: Question, per_item: dict[Hashable, Counter[Hashable]] | None = None) -> Iterator[Rater]:
-    """Each rater's figures on one question, raters in the order they first come (`per_item`:
-    the question's value counts per item, when the caller has them)."""
-    per_item = q.tally.per_item() if per_item is None else per_item
+# The levels at which two raters giving the same answer is agreement: a slider's or free text's
+# exact matches say little, so their raters get a modal share and no agreement.
+MATCHED = ("nominal", "ordinal")
+
+
+def of_question(name: str, q: Question) -> Iterator[Rater]:
+    """Each rater's figures on one question, raters in the order they first come; agreement only
+    at the MATCHED levels."""
+    per_item = q.tally.per_item()
     pairs: dict[Hashable, tuple[int, int, float]] = {}  # unit -> raters, agreeing ordered pairs, width^2
-    for unit, counts in per_item.items():
+    for unit, counts in per_item.items() if q.level in MATCHED else ():
         n = sum(counts.values())
         if n >= 3:
             given = [m for m in counts.values() if m]
