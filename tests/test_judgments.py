@@ -353,6 +353,14 @@ def test_stats_text_names_every_question() -> None:
     assert "alpha" in text.splitlines()[1]
 
 
+def test_the_python_api_gives_one_role_when_asked() -> None:
+    every = list(judgments.rows([EXAMPLES / "textjudge" / "valid"]))
+    mine = list(judgments.rows([EXAMPLES / "textjudge" / "valid"], role="individual"))
+    stored = list(judgments.rows([EXAMPLES / "textjudge" / "valid"], role="aggregate"))
+    assert (len(mine), len(stored)) == (17, 8) and Counter(mine + stored) == Counter(every)
+    assert {r.role for r in mine} == {"individual"} and {r.rater for r in stored} == {""}
+
+
 def test_the_python_api_is_lazy_and_offers_a_dataframe() -> None:
     rows = judgments.rows([EXAMPLES / "textjudge" / "valid"])
     assert iter(rows) is rows  # a generator: nothing is read before it is asked for

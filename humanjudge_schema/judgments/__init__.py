@@ -171,22 +171,25 @@ def datasets(
     return views(units(paths, kind=kind, skip_unknown=skip_unknown)[0])
 
 
-def rows(paths: Sequence[Path | str], *, kind: str | None = None) -> Iterator[Judgment]:
-    """Every judgment under the paths, dataset after dataset, read as it is asked for."""
+def rows(paths: Sequence[Path | str], *, kind: str | None = None, role: str | None = None) -> Iterator[Judgment]:
+    """Every row under the paths, dataset after dataset, read as it is asked for: individual
+    judgments and stored aggregates (means, majorities), or only those of `role` ("individual",
+    "aggregate"), so that an average is never taken for one rater's judgment unless asked."""
     for found in datasets(paths, kind=kind):
-        yield from found.rows()
+        every = found.rows()
+        yield from every if role is None else (row for row in every if row.role == role)
 
 
-def dataframe(paths: Sequence[Path | str], *, kind: str | None = None) -> Any:
-    """The judgments as a pandas DataFrame, both roles (pandas must be installed: the `pandas`
-    extra)."""
+def dataframe(paths: Sequence[Path | str], *, kind: str | None = None, role: str | None = None) -> Any:
+    """The rows as a pandas DataFrame, both roles or those of `role` (as `rows`); pandas must be
+    installed (the `pandas` extra)."""
     from .export import missing
 
     if why := missing("pandas", "pandas", "judgments.dataframe()"):
         raise ModuleNotFoundError(why, name="pandas")
     import pandas as pd
 
-    return pd.DataFrame.from_records(rows(paths, kind=kind), columns=FIELDS)
+    return pd.DataFrame.from_records(rows(paths, kind=kind, role=role), columns=FIELDS)
 
 
 __all__ = [
