@@ -205,16 +205,21 @@ def parse_config(table: dict[str, Any], source: Path) -> Config:
 CONFIG_BYTES = 4 * 1024 * 1024  # a configuration file at most: real ones are a few hundred bytes
 
 
-def _read(path: Path) -> str:
-    """A configuration file's text; a FIFO, a device or a file larger than CONFIG_BYTES (a link to
-    /dev/zero or to a log, in a pull request) is refused unread."""
+def config_bytes(path: Path, *, cut: bool = False) -> bytes:
+    """A configuration file's bytes; a FIFO, a device or, unless `cut` (then its first
+    CONFIG_BYTES are read), a file larger than CONFIG_BYTES (a link to /dev/zero or to a log, in a
+    pull request) is refused unread (OSError)."""
     with open(path, "rb", opener=lambda p, flags: os.open(p, flags | getattr(os, "O_NONBLOCK", 0))) as f:
         info = os.fstat(f.fileno())
         if not stat.S_ISREG(info.st_mode):
             raise OSError(f"{path.name} is not a regular file")
-        if info.st_size > CONFIG_BYTES:
+        if info.st_size > CONFIG_BYTES and not cut:
             raise OSError(f"{info.st_size:,} bytes, more than a configuration file holds ({CONFIG_BYTES:,})")
-        return f.read(CONFIG_BYTES + 1).decode("utf-8")
+        return f.read(CONFIG_BYTES)
+
+
+def _read(path: Path) -> str:
+    return config_bytes(path).decode("utf-8")
 
 
 def load_file(path: Path) -> Config:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import difflib
 import os
 import re
-import stat
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -15,7 +14,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ... import catalog
-from ...config import Config, ConfigError, load_file, parse_config
+from ...config import Config, ConfigError, config_bytes, load_file, parse_config
 from ...report.github import code_span, fenced, plural
 
 if sys.version_info >= (3, 11):
@@ -187,17 +186,11 @@ def _settings_of(data: bytes | None, name: str) -> object:
         return data
 
 
-_READ_AT_MOST = 4 * 1024 * 1024  # of a configuration file: what is past it cannot be settings anyone reads
-
-
 def _read(path: Path) -> bytes | None:
-    """A regular file's first bytes (a FIFO or a device under a configuration file's name is not
-    read: it could block or never end)."""
+    """A configuration file's first bytes, as the configuration reads it (a FIFO or a device under
+    its name is not read: it could block or never end); None where there is none to read."""
     try:
-        if not stat.S_ISREG(path.stat().st_mode):
-            return None
-        with open(path, "rb") as f:
-            return f.read(_READ_AT_MOST)
+        return config_bytes(path, cut=True)
     except OSError:
         return None
 
