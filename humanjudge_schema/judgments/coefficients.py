@@ -32,7 +32,7 @@ from itertools import accumulate, repeat
 from operator import add, mul, sub
 from typing import Any
 
-from .agreement import Level, Tally
+from .agreement import Level, Tally, _quantile, _ratio
 
 # The weights of each level, by the names irrCAC gives them: "quadratic" are the interval weights.
 WEIGHTS: dict[Level, str] = {"nominal": "identity", "ordinal": "ordinal", "interval": "quadratic", "ratio": "ratio"}
@@ -118,15 +118,7 @@ class Resamples:
             return None
         ordered = sorted(self.estimates)
         tail = (1 - self.confidence) / 2
-        return _percentile(ordered, tail), _percentile(ordered, 1 - tail)
-
-
-def _percentile(ordered: list[float], q: float) -> float:
-    """Linear interpolation between the closest ranks, as alpha's interval takes it."""
-    h = (len(ordered) - 1) * q
-    low = math.floor(h)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (h - low) * (ordered[high] - ordered[low])
+        return _quantile(ordered, tail), _quantile(ordered, 1 - tail)
 
 
 def dominant(tally: Tally, level: Level, alpha: float | None, known: dict[str, Any] | None = None) -> str | None:
@@ -309,10 +301,6 @@ def _weighted_pairs(shape: list[tuple[int, int]], weights: str, numbers: list[fl
         for xl, nl in zip(xs[a + 1 :], ns[a + 1 :], strict=True)
     )
     return r * r - math.fsum(pairs) / scale
-
-
-def _ratio(a: float, b: float) -> float:
-    return ((a - b) / (a + b)) ** 2 if a + b else 0.0
 
 
 def figures(
