@@ -226,6 +226,24 @@ def _quantile(ordered: list[float], q: float) -> float:
     return ordered[low] + (h - low) * (ordered[high] - ordered[low])
 
 
+def profiles(tally: Tally) -> tuple[list[Counter[Hashable]], list[int]]:
+    """The distinct value counts (profiles) of the items of two values or more, and each such item's
+    profile: what a sample draws; alpha and Gwet's AC share it, so AC is computed from alpha's draws."""
+    found: dict[frozenset[tuple[Hashable, int]], int] = {}
+    shapes: list[Counter[Hashable]] = []
+    population: list[int] = []
+    for counts in tally.per_item().values():
+        if sum(counts.values()) < 2:
+            continue
+        key = frozenset(counts.items())
+        profile = found.get(key)
+        if profile is None:
+            profile = found[key] = len(shapes)
+            shapes.append(counts.copy())
+        population.append(profile)
+    return shapes, population
+
+
 class _Pairable:
     """The items with at least two values, grouped by their value counts (a profile): the items
     of one profile add the same amount to the coincidence matrix. A sample is a number of items
@@ -239,18 +257,7 @@ class _Pairable:
         if order is not None and level != "ordinal":
             raise ValueError(f"an order applies to the ordinal level only, not to {level!r}")
         self.level = level
-        found: dict[frozenset[tuple[Hashable, int]], int] = {}
-        shapes: list[Counter[Hashable]] = []
-        self.population: list[int] = []
-        for counts in tally.per_item().values():
-            if sum(counts.values()) < 2:
-                continue
-            key = frozenset(counts.items())
-            profile = found.get(key)
-            if profile is None:
-                profile = found[key] = len(shapes)
-                shapes.append(counts.copy())
-            self.population.append(profile)
+        shapes, self.population = profiles(tally)
         self.weights = [0] * len(shapes)
         for profile in self.population:
             self.weights[profile] += 1

@@ -27,12 +27,11 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Hashable
 from itertools import accumulate, repeat
 from operator import add, mul, sub
 from typing import Any
 
-from .agreement import Level, Tally, _quantile, _ratio
+from .agreement import Level, Tally, _quantile, _ratio, profiles
 
 # The weights of each level, by the names irrCAC gives them: "quadratic" are the interval weights.
 WEIGHTS: dict[Level, str] = {"nominal": "identity", "ordinal": "ordinal", "interval": "quadratic", "ratio": "ratio"}
@@ -166,22 +165,13 @@ class _Gwet:
         self.categories = _categories(list(tally.distribution()), level)
         index = {v: i for i, v in enumerate(self.categories)}
         numbers = _numbers(self.categories) if level in ("interval", "ratio") else []
-        found: dict[frozenset[tuple[Hashable, int]], int] = {}
-        self.population: list[int] = []  # the profile of each item of two ratings or more
-        self.singles: list[int] = []  # the category of each item of one rating
-        shapes: list[list[tuple[int, int]]] = []
-        for counts in tally.per_item().values():
-            r = sum(counts.values())
-            if r < 2:
-                if r == 1:
-                    self.singles.extend(index[v] for v in counts)
-                continue
-            key = frozenset(counts.items())
-            profile = found.get(key)
-            if profile is None:
-                profile = found[key] = len(shapes)
-                shapes.append(sorted((index[v], n) for v, n in counts.items()))
-            self.population.append(profile)
+        # the profiles as alpha numbers them (its draws are this AC's samples), and the category
+        # of each item of one rating
+        counted, self.population = profiles(tally)
+        shapes = [sorted((index[v], n) for v, n in counts.items()) for counts in counted]
+        self.singles: list[int] = [
+            index[v] for counts in tally.per_item().values() if sum(counts.values()) == 1 for v in counts
+        ]
         q = len(self.categories)
         self.agree = [_agreement(shape, self.weights, numbers, q) for shape in shapes]
         # sum_kl w_kl: the weighted agreement of one rating in every category, without the - r
