@@ -134,9 +134,20 @@ def as_text_cell(value: Any) -> Any:
     return value
 
 
+_NUMERIC = frozenset({"line", "value_number", "value_bool"})  # columns no spreadsheet runs as a formula
+
+
 def _no_formulas(batch: Batch) -> Batch:
-    same = {name: as_text_cell(value) for name, value in batch.same.items()}
-    return Batch(same, {name: list(map(as_text_cell, column)) for name, column in batch.lists.items()})
+    same = {name: value if name in _NUMERIC else as_text_cell(value) for name, value in batch.same.items()}
+    # a list two columns share (value and value_text) is mapped once and stays shared, so that
+    # its cells are still made once
+    mapped: dict[int, list[Any]] = {}
+    lists: dict[str, list[Any]] = {}
+    for name, column in batch.lists.items():
+        if name not in _NUMERIC and id(column) not in mapped:
+            mapped[id(column)] = list(map(as_text_cell, column))
+        lists[name] = column if name in _NUMERIC else mapped[id(column)]
+    return Batch(same, lists)
 
 
 def write_csv(batches: Iterable[Batch], out: IO[str], *, formulas: bool = True) -> int:

@@ -126,7 +126,7 @@ class Gathered:
                 continue
             by_rater = self.questions[name].by_rater
             answers = by_rater.get(rater)
-            if (answers is not None and unit in answers) or (name, rater, unit) in unanswered:
+            if (answers is not None and unit in answers) or (unanswered and (name, rater, unit) in unanswered):
                 keep.append(False)
                 self.repeats.append(Repeat(name, rater, unit, _where(batch, names, i)))
                 continue
