@@ -153,10 +153,7 @@ def _batches(found: list[Any], bar: Bar | None, datasets: list[int], stored: lis
     for view in views(found, bar):
         datasets.append(1)
         for batch in view.in_batches():
-            if "role" in batch.same:
-                stored.append(batch.size if batch.same["role"] == "aggregate" else 0)
-            else:
-                stored.append(batch.lists["role"].count("aggregate"))
+            stored.append(batch.of_role("aggregate"))
             yield batch
 
 

@@ -133,7 +133,7 @@ def _started(view: Judgments) -> tuple[Judgments | None, bool]:
     for batch in batches:
         if not len(batch):
             continue
-        if _any_individual(batch):
+        if batch.of_role("individual"):
             resumed = _Resumed(view.in_batches, [*kept_batches, batch], batches) if kept_batches is not None else None
             return replace(view, batches=resumed) if resumed is not None else view, True
         if kept_batches is not None:
@@ -143,11 +143,6 @@ def _started(view: Judgments) -> tuple[Judgments | None, bool]:
     if kept_batches:
         return replace(view, batches=_Resumed(view.in_batches, kept_batches, iter(()))), False
     return (None if kept_batches is not None else view), False
-
-
-def _any_individual(batch: Any) -> bool:
-    role = batch.same.get("role")
-    return role == "individual" if role is not None else "individual" in batch.lists["role"]
 
 
 class _Resumed:

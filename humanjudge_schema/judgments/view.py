@@ -118,6 +118,12 @@ class Batch:
     def __len__(self) -> int:
         return self.size
 
+    def of_role(self, role: str) -> int:
+        """How many rows of the batch have this role ("individual", "aggregate"), counted in C."""
+        if "role" in self.same:
+            return self.size if self.same["role"] == role else 0
+        return self.lists["role"].count(role)
+
     def column(self, name: str) -> Iterable[Any]:
         """One value per row."""
         return self.lists[name] if name in self.lists else repeat(self.same[name], self.size)
