@@ -15,7 +15,7 @@ import jsonschema
 import orjson
 import pytest
 
-from humanjudge_schema import schemas
+from humanjudge_schema import catalog, schemas
 from humanjudge_schema.engine import schema_errors
 from humanjudge_schema.readers.jsonfile import BROKEN, parse, parse_jsonl
 
@@ -25,7 +25,7 @@ NAMES = schemas.available()
 
 
 def test_every_family_ships_schemas() -> None:
-    assert {n.split("/")[0] for n in NAMES} == {"coggym", "textjudge", "study1", "halie"}
+    assert {n.split("/")[0] for n in NAMES} == set(catalog.formats())
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -60,21 +60,17 @@ def _values_of(node: Any, key: str) -> list[Any]:
 
 
 def _schema_for(path: Path) -> str | None:
-    family = path.relative_to(CASES).parts[0]
-    by_name = {
-        "trial.jsonl": "coggym/v1/trial",
-        "instruction.jsonl": "coggym/v1/instruction",
-        "config.json": "coggym/v1/config",
-        "human_data_ind.json": "coggym/v1/human-data-ind",
-        "human_data_mean.json": "coggym/v1/human-data-mean",
-        "study1_tasks.jsonl.gz": "study1/v1/tasks",
-        "study1_retrieval.jsonl.gz": "study1/v1/retrieval",
-        "study1_responses_human.jsonl.gz": "study1/v1/responses-human",
-        "study1_responses_llm.jsonl.gz": "study1/v1/responses-llm",
-    }
-    if family == "textjudge" and path.suffix == ".json" and path.name != "expected.json":
-        return "textjudge/v1/dataset"
-    return by_name.get(path.name)
+    """The schema of a case file, as the catalog names it: by its fixed name, or by the suffix
+    of a format whose every file is a dataset (a schema the content decides is left out)."""
+    fmt = catalog.formats().get(path.relative_to(CASES).parts[0])
+    if fmt is None or path.name == "expected.json":
+        return None
+    declared = fmt.file(path.name)
+    if declared is not None:
+        return None if "*" in declared.schema else declared.schema
+    if fmt.one_file is not None and path.name.endswith(fmt.one_file.suffix):
+        return fmt.one_file.schema
+    return None
 
 
 def _instances(path: Path) -> Iterator[Any]:
