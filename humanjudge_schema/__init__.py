@@ -14,15 +14,17 @@ from ._version import __version__
 
 if TYPE_CHECKING:
     from .config import Config
+    from .diff import diff
     from .finding import Finding, Severity
     from .formats.textjudge.prompts import Prompt, render_prompts
     from .validation import Result, validate
 
-__all__ = ["Config", "Finding", "Prompt", "Result", "Severity", "__version__", "render_prompts", "validate"]
+__all__ = ["Config", "Finding", "Prompt", "Result", "Severity", "__version__", "diff", "render_prompts", "validate"]
 
 # Imported on first use so that `import humanjudge_schema` (and `humanjudge --version`) stays fast.
 _LAZY = {
     "Config": "config",
+    "diff": "diff",
     "Finding": "finding",
     "Severity": "finding",
     "Prompt": "formats.textjudge.prompts",

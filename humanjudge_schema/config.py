@@ -37,6 +37,7 @@ _KEYS = {
     "max-per-code",
     "max-document-bytes",
     "quality",
+    "diff",
 }
 
 
@@ -58,6 +59,8 @@ class Config:
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     # the quality/ checks read every judgment again after validation: asked for, not by default
     quality: bool = False
+    # [tool.humanjudge.diff] fail-on: when `humanjudge diff` fails (diff/policy.py)
+    diff_fail_on: tuple[str, ...] = ()
     root: Path | None = None  # folder of the config file: per-file patterns are relative to it
     source: Path | None = None
 
@@ -152,6 +155,25 @@ def _format_options(table: dict[str, Any], where: str) -> dict[str, dict[str, An
     return options
 
 
+def _diff_table(table: Any, where: str) -> tuple[str, ...]:
+    """`[tool.humanjudge.diff]`: fail-on, a list of --fail-on conditions."""
+    from .diff.policy import parse
+
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: diff must be a table")
+    unknown = sorted(set(table) - {"fail-on"})
+    if unknown:
+        raise ConfigError(f"{where}: diff: unknown key {unknown[0]!r} (known: fail-on)")
+    entries = table.get("fail-on", [])
+    if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
+        raise ConfigError(f"{where}: diff.fail-on must be a list of strings")
+    try:
+        parse(entries)
+    except ValueError as exc:
+        raise ConfigError(f"{where}: diff.fail-on: {exc}") from None
+    return tuple(entries)
+
+
 def parse_config(table: dict[str, Any], source: Path) -> Config:
     where = f"{source}: [tool.humanjudge]" if source.name == "pyproject.toml" else str(source)
     known = _KEYS | set(catalog.names())
@@ -179,6 +201,7 @@ def parse_config(table: dict[str, Any], source: Path) -> Config:
     if not isinstance(quality, bool):
         raise ConfigError(f"{where}: quality must be true or false")
     options = _format_options(table, where)
+    diff_fail_on = _diff_table(table.get("diff", {}), where)
     select = _codes(table.get("select", []), f"{where}: select")
     ignore = _codes(table.get("ignore", []), f"{where}: ignore")
     per_file = tuple((k, _codes(v, f"{where}: per-file-ignores")) for k, v in pfi.items())
@@ -197,6 +220,7 @@ def parse_config(table: dict[str, Any], source: Path) -> Config:
         max_document_bytes=max_document_bytes,
         options=options,
         quality=quality,
+        diff_fail_on=diff_fail_on,
         root=source.parent,
         source=source,
     )

@@ -25,6 +25,7 @@ import click
 from .._version import __version__
 from .aggregate import aggregate
 from .common import PARSED, fail
+from .diff import diff
 from .export import export
 from .listing import formats, rules, schema
 from .report import report
@@ -78,7 +79,7 @@ def cli() -> None:
     """
 
 
-for _command in (validate, export, stats, report, formats, rules, aggregate, schema):
+for _command in (validate, export, stats, report, formats, rules, aggregate, schema, diff):
     cli.add_command(_command)
 
 

@@ -1,0 +1,186 @@
+"""`humanjudge diff`: what changed in the judgments between two versions of datasets."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .common import FormatName, fail, force_option, progress_option
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--git",
+    "rev",
+    metavar="REV",
+    help="Compare the working tree (or --head) with this git revision: PATHS are the files and folders to compare "
+    "(default: the whole repository), read from git into a temporary folder; nothing is checked out.",
+)
+@click.option("--head", metavar="REV", help="With --git: compare with this revision instead of the working tree.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+@click.option(
+    "--examples",
+    type=click.IntRange(min=0),
+    default=5,
+    show_default=True,
+    help="Judgments shown of each kind of change (removed, changed, added) per question.",
+)
+@click.option(
+    "--fail-on",
+    "fail_on",
+    multiple=True,
+    metavar="CONDITION",
+    help="Exit 1 when the change does this: removed, changed, alpha-drop=X (alpha of a question falls by more "
+    "than X), new-errors (repeatable, or a comma list). Default: fail-on of [tool.humanjudge.diff].",
+)
+@click.option("--kind", type=FormatName(), help="Treat the paths as this format instead of recognising them.")
+@click.option(
+    "--samples",
+    type=click.IntRange(min=1),
+    default=200,
+    show_default=True,
+    help="Bootstrap samples for the intervals of the questions that changed.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to this file instead of standard output.")
+@force_option
+@progress_option
+def diff(
+    paths: tuple[Path, ...],
+    rev: str | None,
+    head: str | None,
+    fmt: str,
+    examples: int,
+    fail_on: tuple[str, ...],
+    kind: str | None,
+    samples: int,
+    seed: int,
+    output: Path | None,
+    force: bool,
+    progress: bool | None,
+) -> None:
+    """Show what changed in the judgments between OLD and NEW (two folders or files), or, with
+    --git REV [PATHS...], between a git revision and the working tree.
+
+    Datasets are paired by their path relative to OLD and NEW; a dataset that moved is paired by
+    its content. Per dataset and question: judgments removed, changed (old and new value) and
+    added, matched by (item, rater, option), with examples (file, line, pointer); items and raters
+    removed and added; stored aggregates (means, majorities) changed, and whether they still match
+    the individual judgments; alpha and Gwet's AC before and after, with their intervals; and the
+    validation findings the change introduces and fixes. Removals come first.
+
+    Exit codes: 0, or 1 when a --fail-on condition holds; 2 usage error.
+    """
+    from ..config import ConfigError, discover
+    from ..diff import policy
+    from ..kinds import UsageError
+
+    if head is not None and rev is None:
+        fail("--head needs --git REV: the revision to compare it with")
+    if rev is None and len(paths) != 2:
+        fail("give two paths, OLD and NEW, or --git REV [PATHS...]")
+    try:
+        given = policy.parse(fail_on) if fail_on else None
+    except ValueError as exc:
+        fail(f"--fail-on: {exc}")
+    if output is not None:
+        from .common import check_output
+
+        check_output(output, [], force)
+    try:
+        with tempfile.TemporaryDirectory(prefix="humanjudge-diff-") as temp:
+            found, config_at = _run(paths, rev, head, Path(temp), examples, kind, samples, seed, progress)
+            rules = given if given is not None else policy.parse(discover(config_at).diff_fail_on)
+            found.fail_on = tuple(map(str, rules))
+            found.failed = policy.triggered(rules, found)
+    except (UsageError, ConfigError, ValueError) as exc:
+        fail(str(exc))
+    text = _render(found, fmt)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        from ..writing import WriteError, write_atomic
+
+        try:
+            write_atomic(output, text.encode("utf-8"))
+        except WriteError as exc:
+            fail(str(exc))
+    sys.exit(1 if found.failed else 0)
+
+
+def _render(found: Any, fmt: str) -> str:
+    from ..diff.render import markdown, text
+
+    if fmt == "json":
+        return json.dumps(found.to_json(), indent=2, ensure_ascii=False) + "\n"
+    return markdown(found) if fmt == "markdown" else text(found)
+
+
+def _run(
+    paths: tuple[Path, ...],
+    rev: str | None,
+    head: str | None,
+    temp: Path,
+    examples: int,
+    kind: str | None,
+    samples: int,
+    seed: int,
+    progress: bool | None,
+) -> tuple[Any, Path]:
+    """The diff, and where its configuration is looked for."""
+    from ..diff.compare import compare
+    from ..diff.git import commit, export, toplevel
+
+    told = _teller(progress)
+    options: dict[str, Any] = {"examples": examples, "kind": kind, "samples": samples, "seed": seed, "told": told}
+    if rev is None:
+        old, new = paths
+        for p in (old, new):
+            if not p.exists():
+                raise ValueError(f"{p} does not exist")
+        if old.is_file() and new.is_file():
+            return compare(old.parent, new.parent, files=(old.name, new.name), **options), new
+        if old.is_file() != new.is_file():
+            raise ValueError("OLD and NEW are a file and a folder: give two files or two folders")
+        return compare(old, new, old_label=str(old), new_label=str(new), **options), new
+    top = toplevel(Path.cwd())
+    rels = [_inside(p, top) for p in paths] or ["."]
+    old_sha = commit(top, rev)
+    old_root = temp / "old"
+    export(top, old_sha, rels, old_root)
+    new_root, new_label = top, "the working tree"
+    if head is not None:
+        new_sha = commit(top, head)
+        new_root = temp / "new"
+        export(top, new_sha, rels, new_root)
+        new_label = f"{head} ({new_sha[:12]})"
+    found = compare(old_root, new_root, rels, old_label=f"{rev} ({old_sha[:12]})", new_label=new_label, **options)
+    return found, top / rels[0] if len(rels) == 1 else top
+
+
+def _inside(path: Path, top: Path) -> str:
+    rel = os.path.relpath(os.path.abspath(path), top)
+    if rel.startswith(".."):
+        raise ValueError(f"{path} is outside the repository ({top})")
+    return Path(rel).as_posix()
+
+
+def _teller(progress: bool | None) -> Any:
+    from ..progress import wanted
+
+    if progress is False or (progress is None and not wanted(sys.stderr)):
+        return None
+
+    def told(name: str) -> None:
+        from ..finding import escape_control
+
+        click.echo(f"humanjudge: comparing {escape_control(name)}", err=True)
+
+    return told

@@ -1,0 +1,212 @@
+"""Two versions compared: the datasets paired (pairing.py), each pair's judgments matched
+(match.py), the statistics of the questions that changed, and the findings of each version."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from .. import catalog
+from ..config import Config, discover
+from ..judgments.view import Batch, Judgments
+from .figures import findings_of, measure, not_matching
+from .lines import add_lines
+from .match import Changes, Matcher, Side, aggregate_changes
+from .model import KINDS, DatasetDiff, Diff, QuestionDiff
+from .pairing import Pair, datasets, identical, pair, relative
+
+Told = Callable[[str], None]
+
+
+def compare(
+    old_root: Path,
+    new_root: Path,
+    paths: Sequence[str] = (".",),
+    *,
+    examples: int = 5,
+    samples: int = 200,
+    seed: int = 0,
+    kind: str | None = None,
+    config: Config | None = None,
+    old_label: str | None = None,
+    new_label: str | None = None,
+    told: Told | None = None,
+    files: tuple[str, str] | None = None,
+) -> Diff:
+    """Compare the datasets under `paths` (relative to each root) in two versions. The datasets
+    whose files are byte for byte the same are unchanged, and not read. `config` (default: the
+    one found for each dataset in the new version) validates both versions alike. With `files`,
+    the one file named in each root is compared, whatever their names."""
+    if files is not None:  # two files, compared as one dataset whatever their names
+        old, new = datasets(old_root, files[:1], kind), datasets(new_root, files[1:], kind)
+        if len(old) == len(new) == 1 and next(iter(old))[0] == next(iter(new))[0]:
+            old = {next(iter(new)): next(iter(old.values()))}
+    else:
+        old, new = datasets(old_root, paths, kind), datasets(new_root, paths, kind)
+    out = Diff(old_label or str(old_root), new_label or str(new_root), examples=examples)
+    for p in pair(old, new):
+        if told is not None:
+            told(p.new_name or p.old_name or "")
+        cfg = config or discover(new_root / (p.new_name or p.old_name or "."))
+        out.datasets.append(_dataset(p, old_root, new_root, cfg, examples, samples, seed))
+    order = {"removed": 0, "changed": 1, "added": 2, "unchanged": 3}
+    out.datasets.sort(key=lambda d: order[d.status])  # stable: path order within a status
+    return out
+
+
+def _dataset(
+    p: Pair, old_root: Path, new_root: Path, config: Config, examples: int, samples: int, seed: int
+) -> DatasetDiff:
+    name = p.new_name if p.new_name is not None else p.old_name
+    assert name is not None
+    status = "removed" if p.new is None else "added" if p.old is None else "changed"
+    out = DatasetDiff(name, p.family, status, old_dataset=p.old_name)  # type: ignore[arg-type]
+    if p.old is not None and p.new is not None and identical(p.old, p.new):
+        out.status = "unchanged"
+        return out
+    fmt = catalog.get(p.family)
+    views = [None if u is None or fmt.judgments is None else fmt.view(u) for u in (p.old, p.new)]
+    kinds = {v.rater_kind for v in views if v is not None}
+    out.rater_kind = "position" if "position" in kinds else next(iter(kinds), None)
+    if out.rater_kind == "position":
+        out.notes.append(
+            "raters are positions within an item (the n-th score), not persons: a rater added or removed "
+            "is a position, and a score removed from the middle of an item moves the later ones"
+        )
+    old_side = Side(_batches(views[0], old_root))
+    new_side = Side(_batches(views[1], new_root))
+    changes = Changes(examples)
+    Matcher(old_side, new_side, changes).run()
+    out.judgments = (sum(old_side.counts.values()), sum(new_side.counts.values()))
+    out.questions = _questions(old_side, new_side, changes, examples)
+    old_findings = findings_of(p.old, config, old_root)
+    new_findings = findings_of(p.new, config, new_root)
+    moved = (p.old_name, p.new_name) if p.old_name != p.new_name and p.old_name and p.new_name else None
+    out.findings_new, out.findings_fixed = _findings(old_findings, new_findings, moved)
+    _aggregates(out, old_side, new_side, new_findings, examples)
+    add_lines(out, old_root, new_root)
+    measured = [q for q in out.questions if not q.empty]
+    if measured and views[0] is not None and views[1] is not None:
+        names = {q.question for q in measured} | {q.renamed_from for q in measured if q.renamed_from}
+        olds = measure(views[0], names, samples, seed)
+        news = measure(views[1], names, samples, seed)
+        for q in measured:
+            q.old = olds.get(q.renamed_from or q.question)
+            q.new = news.get(q.question)
+            _compare_figures(q)
+    return out
+
+
+def _batches(view: Judgments | None, root: Path) -> Iterator[Batch]:
+    """The view's batches with their files shown relative to the version's root."""
+    if view is None:
+        return
+    shown: dict[str, str] = {}
+    for batch in view.in_batches():
+        if "file" in batch.same:
+            f = batch.same["file"]
+            if f not in shown:
+                shown[f] = relative(Path(os.path.abspath(f)), root)
+            yield Batch({**batch.same, "file": shown[f]}, batch.lists)
+        else:
+            files = batch.lists["file"]
+            for f in set(files):
+                if f not in shown:
+                    shown[f] = relative(Path(os.path.abspath(f)), root)
+            yield Batch(batch.same, {**batch.lists, "file": [shown[f] for f in files]})
+
+
+def _questions(old: Side, new: Side, changes: Changes, examples: int) -> list[QuestionDiff]:
+    """Each question of either version, in the order first seen (old, then new), with what
+    matching found, and a question removed whole beside one added whole over the same (item,
+    rater, option) keys paired as one renamed."""
+    names = list(dict.fromkeys([*old.counts, *new.counts]))
+    out: dict[str, QuestionDiff] = {}
+    for name in names:
+        q = QuestionDiff(name)
+        counts = changes.counts.get(name, {})
+        q.added, q.removed, q.changed = counts.get("added", 0), counts.get("removed", 0), counts.get("changed", 0)
+        q.examples = [e for kind in KINDS for e in changes.examples.get(name, {}).get(kind, [])]
+        olds = {i for n, i in old.items if n == name}
+        news = {i for n, i in new.items if n == name}
+        q.items_added, q.items_removed = _sorted(news - olds), _sorted(olds - news)
+        old_raters = {r for n, r in old.raters if n == name and r != ""}
+        new_raters = {r for n, r in new.raters if n == name and r != ""}
+        q.raters_added, q.raters_removed = _sorted(new_raters - old_raters), _sorted(old_raters - new_raters)
+        out[name] = q
+    _renames(out, old, new, changes)
+    return [q for q in out.values()]
+
+
+def _renames(out: dict[str, QuestionDiff], old: Side, new: Side, changes: Changes) -> None:
+    """A question removed whole and one added whole, with the same judgments (item, rater,
+    option and value) under the other name, are one question renamed."""
+    gone = [n for n in out if n in old.counts and n not in new.counts]
+    came = [n for n in out if n in new.counts and n not in old.counts]
+    for was in gone:
+        content = changes.sums["removed", was]
+        match = [n for n in came if old.counts[was] == new.counts[n] and changes.sums["added", n] == content]
+        if len(match) != 1:
+            continue
+        now = match[0]
+        came.remove(now)
+        out[now] = QuestionDiff(now, renamed_from=was)
+        del out[was]
+
+
+def _sorted(values: set[Any]) -> list[Any]:
+    return sorted(values, key=lambda v: (type(v).__name__, v if isinstance(v, (int, float, str)) else repr(v)))
+
+
+def _findings(old: list[Any], new: list[Any], moved: tuple[str, str] | None) -> tuple[list[Any], list[Any]]:
+    """The findings of one version only, matched by (code, file, pointer); a moved dataset's old
+    files are compared as if under its new path."""
+
+    def key(f: Any, rename: bool) -> tuple[str, str, str]:
+        file = f.file
+        if rename and moved is not None and (file == moved[0] or file.startswith(moved[0] + "/")):
+            file = moved[1] + file[len(moved[0]) :]
+        return f.code, file, f.pointer
+
+    olds = {key(f, True) for f in old}
+    news = {key(f, False) for f in new}
+    return [f for f in new if key(f, False) not in olds], [f for f in old if key(f, True) not in news]
+
+
+def _aggregates(out: DatasetDiff, old: Side, new: Side, new_findings: list[Any], examples: int) -> None:
+    agg = out.aggregates
+    for kind, key, was, now in aggregate_changes(old.aggregates, new.aggregates):
+        setattr(agg, kind, getattr(agg, kind) + 1)
+        where = now if now is not None else was
+        assert where is not None
+        matches = None if now is None else not not_matching(now[1], now[2], new_findings)
+        agg.not_matching += matches is False
+        if len(agg.examples) < examples or (matches is False and len(agg.examples) < 2 * examples):
+            agg.examples.append(
+                {
+                    "kind": kind,
+                    "question": key[0],
+                    "item": key[1],
+                    "option": key[2],
+                    "aggregate": key[3],
+                    "old": None if was is None else was[0],
+                    "new": None if now is None else now[0],
+                    "file": where[1],
+                    "pointer": where[2],
+                    "line": where[3],
+                    "side": "old" if now is None else "new",
+                    "matches": matches,
+                }
+            )
+
+
+def _compare_figures(q: QuestionDiff) -> None:
+    from .figures import overlap, tvd
+
+    old, new = q.old, q.new
+    if old is None or new is None:
+        return
+    q.tvd = tvd(old.distribution, new.distribution)
+    q.flagged = not overlap(old.alpha_ci, new.alpha_ci) or not overlap(old.ac_ci, new.ac_ci)

@@ -1,0 +1,60 @@
+"""Lines for the examples a diff shows, where the format gives a JSON pointer only (JSON files
+read whole): located in the file's text only for the few judgments shown."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from .model import DatasetDiff, Example
+
+
+def add_lines(found: DatasetDiff, old_root: Path, new_root: Path) -> None:
+    """Fill in the line of each example (and of each aggregate example) that has none."""
+    wanted: dict[tuple[Path, str], set[str]] = {}
+
+    def want(root: Path, file: str | None, pointer: str | None, line: int | None) -> None:
+        if file is not None and pointer is not None and line is None and file.endswith(".json"):
+            wanted.setdefault((root, file), set()).add(pointer)
+
+    for q in found.questions:
+        for e in q.examples:
+            want(old_root if e.side == "old" else new_root, e.file, e.pointer, e.line)
+            want(old_root, e.old_file, e.old_pointer, e.old_line)
+    for a in found.aggregates.examples:
+        want(old_root if a["side"] == "old" else new_root, a["file"], a["pointer"], a["line"])
+    if not wanted:
+        return
+    lines = {key: _lines(key[0] / key[1], pointers) for key, pointers in wanted.items()}
+
+    def line(root: Path, file: str | None, pointer: str | None, known: int | None) -> int | None:
+        if known is not None or file is None or pointer is None:
+            return known
+        return lines.get((root, file), {}).get(pointer)
+
+    for q in found.questions:
+        q.examples = [_with_lines(e, old_root, new_root, line) for e in q.examples]
+    for a in found.aggregates.examples:
+        a["line"] = line(old_root if a["side"] == "old" else new_root, a["file"], a["pointer"], a["line"])
+
+
+def _with_lines(e: Example, old_root: Path, new_root: Path, line: Any) -> Example:
+    return replace(
+        e,
+        line=line(old_root if e.side == "old" else new_root, e.file, e.pointer, e.line),
+        old_line=line(old_root, e.old_file, e.old_pointer, e.old_line),
+    )
+
+
+def _lines(path: Path, pointers: Iterable[str]) -> dict[str, int]:
+    from ..readers.files import read_bytes
+    from ..readers.locate import LineIndex, locate
+
+    data = read_bytes(path)
+    if not isinstance(data, bytes):
+        return {}
+    text = data.decode("utf-8", "replace")
+    index = LineIndex(text)
+    return {p: index.position(offset)[0] for p, offset in locate(text, pointers).items()}

@@ -1,0 +1,321 @@
+"""Matching two versions of a dataset's judgments, read as streams.
+
+Individual judgments are matched by (question, item, rater, option), stored aggregates by
+(question, item, option) and what the aggregate is (the last name of its pointer: `mean_human`
+beside `majority_human`). Both versions are read in step, a few thousand rows at a time: runs
+of rows whose keys are the same in both are compared a slice at a time in C, and where the keys
+part, the next row of one version is looked for a few thousand rows ahead in the other (a
+judgment removed or added there); what is found nowhere near is kept aside until its partner
+comes, or the end. Two versions that differ in a few places therefore cost one reading of each,
+and the memory of what differs; versions whose rows are reordered throughout cost the memory of
+what is kept aside."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Hashable, Iterator
+from itertools import compress
+from operator import is_not, itemgetter, ne, or_
+from typing import Any
+
+from ..judgments.view import Batch
+from .model import Example, Kind
+
+Key = tuple[Any, ...]  # (question, item, rater, option)
+Where = tuple[str, str, "int | None"]  # file, pointer, line
+
+CHUNK = 4096  # rows compared at once
+AHEAD = 4096  # how far ahead a row's partner is looked for
+
+
+def same(a: Any, b: Any) -> bool:
+    """Whether two values are the same answer: numbers by value (1 == 1.0), a boolean only as the
+    same boolean (true is not 1), lists element by element, NaN the same as NaN."""
+    if a is b:
+        return True
+    ta, tb = type(a), type(b)
+    if ta is bool or tb is bool:
+        return ta is tb and a == b
+    if ta is float and tb is float and math.isnan(a) and math.isnan(b):
+        return True
+    if ta is list and tb is list:
+        return len(a) == len(b) and all(map(same, a, b))
+    return bool(a == b)
+
+
+def hashable(value: Any) -> Hashable:
+    """A value as a dict key: lists as tuples, NaN as one key."""
+    if isinstance(value, list):
+        return tuple(map(hashable, value))
+    if isinstance(value, float) and math.isnan(value):
+        return "NaN"
+    return value  # type: ignore[no-any-return]
+
+
+class Side:
+    """One version's judgments as it is read: the individual rows buffered as parallel lists
+    for the matcher, and, on the way, what the figures need (judgments per question, the items
+    and raters of each question) and every stored aggregate."""
+
+    def __init__(self, batches: Iterator[Batch]) -> None:
+        self._batches = batches
+        self.done = False
+        self.keys: list[Key] = []
+        self.values: list[Any] = []
+        self.files: list[str] = []
+        self.pointers: list[str] = []
+        self.lines: list[int | None] = []
+        self.counts: Counter[str] = Counter()
+        self.items: set[tuple[str, Any]] = set()
+        self.raters: set[tuple[str, Any]] = set()
+        self.aggregates: dict[Key, tuple[Any, str, str, int | None]] = {}
+
+    def fill(self, size: int) -> None:
+        """Read until `size` rows are buffered, or the end."""
+        while not self.done and len(self.keys) < size:
+            batch = next(self._batches, None)
+            if batch is None:
+                self.done = True
+            elif batch.size:
+                self._take(batch)
+
+    def drop(self, n: int) -> None:
+        """Forget the first n buffered rows (matched already)."""
+        for column in (self.keys, self.values, self.files, self.pointers, self.lines):
+            del column[:n]
+
+    def where(self, i: int) -> Where:
+        return self.files[i], self.pointers[i], self.lines[i]
+
+    def _take(self, batch: Batch) -> None:
+        role = batch.same.get("role")
+        if role is None:
+            individual = [r == "individual" for r in batch.lists["role"]]
+            if not all(individual):
+                self._aggregates(batch, [not m for m in individual])
+                if not any(individual):
+                    return
+                batch = Batch(batch.same, {k: list(compress(v, individual)) for k, v in batch.lists.items()})
+        elif role != "individual":
+            self._aggregates(batch, None)
+            return
+        questions = list(batch.column("question"))
+        items, raters = list(batch.column("item")), list(batch.column("rater"))
+        self.keys.extend(zip(questions, items, raters, batch.column("option"), strict=True))
+        self.values.extend(batch.column("value"))
+        self.files.extend(batch.column("file"))
+        self.pointers.extend(batch.column("pointer"))
+        self.lines.extend(batch.column("line"))
+        self.counts.update(questions)
+        self.items.update(zip(questions, items, strict=True))
+        self.raters.update(zip(questions, raters, strict=True))
+
+    def _aggregates(self, batch: Batch, mask: list[bool] | None) -> None:
+        def col(name: str) -> list[Any]:
+            values = batch.column(name)
+            return list(values) if mask is None else list(compress(values, mask))
+
+        pointers = col("pointer")
+        names = [p.rpartition("/")[2] for p in pointers]
+        keys = zip(col("question"), col("item"), col("option"), names, strict=True)
+        found = zip(col("value"), col("file"), pointers, col("line"), strict=True)
+        self.aggregates.update(zip(keys, found, strict=True))
+
+
+class Changes:
+    """What matching found, per question: counts of each kind and the first examples."""
+
+    def __init__(self, examples: int) -> None:
+        self.limit = examples
+        self.counts: dict[str, dict[Kind, int]] = {}
+        self.examples: dict[str, dict[Kind, list[Example]]] = {}
+        # per (kind, question), a sum of the hashes of what was removed or added, whatever the
+        # order: a question removed whole and one added whole with the same sum were renamed
+        self.sums: Counter[tuple[Kind, str]] = Counter()
+        self.summed = True  # False once a version had no rows at all: nothing can be renamed
+
+    def count(self, question: str, kind: Kind, n: int = 1) -> None:
+        counts = self.counts.get(question)
+        if counts is None:
+            counts = self.counts[question] = {"removed": 0, "changed": 0, "added": 0}
+        counts[kind] += n
+
+    def wants(self, question: str, kind: Kind) -> bool:
+        return len(self.examples.get(question, {}).get(kind, ())) < self.limit
+
+    def note(self, kind: Kind, key: Key, old: Any, new: Any, where: Where, old_where: Where | None = None) -> None:
+        question = key[0]
+        self.count(question, kind)
+        if kind != "changed" and self.summed:
+            self.sums[kind, question] += _hash(key, old if kind == "removed" else new)
+        if self.wants(question, kind):
+            side: Any = "old" if kind == "removed" else "new"
+            extra = old_where or (None, None, None)
+            example = Example(kind, key[1], key[2], key[3], old, new, *where, side, *extra)
+            self.examples.setdefault(question, {}).setdefault(kind, []).append(example)
+
+
+Kept = dict[Key, list[tuple[Any, Where]]]
+
+
+class Matcher:
+    """Match two versions' individual judgments (see the module's docstring)."""
+
+    def __init__(self, old: Side, new: Side, changes: Changes) -> None:
+        self.old, self.new, self.changes = old, new, changes
+        self.kept_old: Kept = {}
+        self.kept_new: Kept = {}
+
+    def run(self) -> None:
+        old, new = self.old, self.new
+        i = j = 0
+        while True:
+            if i > 4 * CHUNK:
+                old.drop(i)
+                i = 0
+            if j > 4 * CHUNK:
+                new.drop(j)
+                j = 0
+            old.fill(i + CHUNK + AHEAD)
+            new.fill(j + CHUNK + AHEAD)
+            n = min(len(old.keys) - i, len(new.keys) - j, CHUNK)
+            if n <= 0:
+                break
+            a, b = old.keys[i : i + n], new.keys[j : j + n]
+            if a == b:
+                self._values(i, j, n)
+                i, j = i + n, j + n
+                continue
+            m = next(compress(range(n), map(ne, a, b)))
+            self._values(i, j, m)
+            i, j = i + m, j + m
+            i, j = self._resync(i, j)
+        self.changes.summed = bool(old.counts) and bool(new.counts)
+        self._drain(old, i, self.kept_new, "removed")
+        self._drain(new, j, self.kept_old, "added")
+        for kept, kind in ((self.kept_old, "removed"), (self.kept_new, "added")):
+            for key, entries in kept.items():
+                for value, where in entries:
+                    old_value, new_value = (value, None) if kind == "removed" else (None, value)
+                    self.changes.note(kind, key, old_value, new_value, where)  # type: ignore[arg-type]
+        self.kept_old, self.kept_new = {}, {}
+
+    def _values(self, i: int, j: int, n: int) -> None:
+        """Compare the values of n rows whose keys match: in C first, then the rows that differ
+        by == or by type one by one (1 and 1.0, NaN and NaN are the same)."""
+        if not n:
+            return
+        va, vb = self.old.values[i : i + n], self.new.values[j : j + n]
+        if va == vb and list(map(type, va)) == list(map(type, vb)):
+            return
+        differ = map(or_, map(ne, va, vb), map(is_not, map(type, va), map(type, vb)))
+        for k in compress(range(n), differ):
+            if not same(va[k], vb[k]):
+                self.changes.note(
+                    "changed", self.new.keys[j + k], va[k], vb[k], self.new.where(j + k), self.old.where(i + k)
+                )
+
+    def _resync(self, i: int, j: int) -> tuple[int, int]:
+        """Where the keys part: the rows of one version up to the next row of the other are kept
+        aside (the nearer of the two), or, when neither is near, one row of each."""
+        old, new = self.old, self.new
+        ahead_old = _index(old.keys, new.keys[j], i + 1, i + AHEAD)
+        ahead_new = _index(new.keys, old.keys[i], j + 1, j + AHEAD)
+        if ahead_old is not None and (ahead_new is None or ahead_old - i <= ahead_new - j):
+            for k in range(i, ahead_old):
+                self._keep_old(k)
+            return ahead_old, j
+        if ahead_new is not None:
+            for k in range(j, ahead_new):
+                self._keep_new(k)
+            return i, ahead_new
+        self._keep_old(i)
+        self._keep_new(j)
+        return i + 1, j + 1
+
+    def _keep_old(self, i: int) -> None:
+        key, value, where = self.old.keys[i], self.old.values[i], self.old.where(i)
+        found = self.kept_new.get(key)
+        if found:
+            new_value, new_where = found.pop(0)
+            if not found:
+                del self.kept_new[key]
+            if not same(value, new_value):
+                self.changes.note("changed", key, value, new_value, new_where, where)
+            return
+        self.kept_old.setdefault(key, []).append((value, where))
+
+    def _keep_new(self, j: int) -> None:
+        key, value, where = self.new.keys[j], self.new.values[j], self.new.where(j)
+        found = self.kept_old.get(key)
+        if found:
+            old_value, old_where = found.pop(0)
+            if not found:
+                del self.kept_old[key]
+            if not same(old_value, value):
+                self.changes.note("changed", key, old_value, value, where, old_where)
+            return
+        self.kept_new.setdefault(key, []).append((value, where))
+
+    def _drain(self, side: Side, start: int, partners: Kept, kind: Kind) -> None:
+        """The rest of one version once the other has ended: each row is matched with what was
+        kept aside of the other, else it was removed (or added). Counted in C where nothing is
+        kept aside and every question of the run has its examples."""
+        keep = self._keep_old if kind == "removed" else self._keep_new
+        changes = self.changes
+        while True:
+            side.fill(start + CHUNK)
+            end = min(len(side.keys), start + CHUNK)
+            if start >= end:
+                return
+            if partners:
+                for k in range(start, end):
+                    keep(k)
+            else:
+                keys = side.keys[start:end]
+                questions = set(map(itemgetter(0), keys))
+                if any(changes.wants(q, kind) for q in questions):
+                    for k in range(start, end):
+                        key = keys[k - start]
+                        if changes.wants(key[0], kind):
+                            value = side.values[k]
+                            old, new = (value, None) if kind == "removed" else (None, value)
+                            changes.note(kind, key, old, new, side.where(k))
+                        else:
+                            changes.count(key[0], kind)
+                else:
+                    for question, n in Counter(map(itemgetter(0), keys)).items():
+                        changes.count(question, kind, n)
+                    if changes.summed:
+                        for k in range(start, end):
+                            changes.sums[kind, keys[k - start][0]] += _hash(keys[k - start], side.values[k])
+            side.drop(end)
+            start = 0
+
+
+def _hash(key: Key, value: Any) -> int:
+    return hash((key[1:], hashable(value))) & 0xFFFFFFFFFFFFFFFF
+
+
+def _index(keys: list[Key], key: Key, start: int, stop: int) -> int | None:
+    try:
+        return keys.index(key, start, stop)
+    except ValueError:
+        return None
+
+
+def aggregate_changes(
+    old: dict[Key, tuple[Any, str, str, int | None]], new: dict[Key, tuple[Any, str, str, int | None]]
+) -> Iterator[tuple[Kind, Key, tuple[Any, str, str, int | None] | None, tuple[Any, str, str, int | None] | None]]:
+    """The stored aggregates removed, changed and added, in that order."""
+    for key, was in old.items():
+        if key not in new:
+            yield "removed", key, was, None
+    for key, now in new.items():
+        was_found = old.get(key)
+        if was_found is not None and not same(was_found[0], now[0]):
+            yield "changed", key, was_found, now
+    for key, now in new.items():
+        if key not in old:
+            yield "added", key, None, now

@@ -1,0 +1,282 @@
+"""What `diff` reports, as values: a dataset's changes per question, its stored aggregates and
+its findings, and the summary of the whole comparison. `to_json()` gives the JSON contract of
+`humanjudge diff --format json` (docs/diff.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Status = Literal["added", "removed", "changed", "unchanged"]
+Kind = Literal["removed", "changed", "added"]
+KINDS: tuple[Kind, ...] = ("removed", "changed", "added")  # the order a reviewer reads them in
+
+
+@dataclass(frozen=True)
+class Example:
+    """One judgment (or stored aggregate) added, removed or changed, and where it is: in the new
+    file for what was added or changed, in the old file for what was removed (`side`). A change
+    also says where the old value was (`old_file`, `old_pointer`, `old_line`)."""
+
+    kind: Kind
+    item: Any
+    rater: Any
+    option: Any
+    old: Any
+    new: Any
+    file: str
+    pointer: str
+    line: int | None
+    side: Literal["old", "new"]
+    old_file: str | None = None
+    old_pointer: str | None = None
+    old_line: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "item": self.item,
+            "rater": self.rater,
+            "option": self.option,
+            "old": self.old,
+            "new": self.new,
+            "file": self.file,
+            "pointer": self.pointer,
+            "line": self.line,
+            "side": self.side,
+        }
+        if self.kind == "changed":
+            out |= {"old_file": self.old_file, "old_pointer": self.old_pointer, "old_line": self.old_line}
+        return out
+
+
+@dataclass
+class Figures:
+    """A question's statistics in one version: items, judgments, raters per item (min, median,
+    max), Krippendorff's alpha and Gwet's AC with their bootstrap intervals, and the
+    distribution of its answers (value -> count)."""
+
+    items: int = 0
+    judgments: int = 0
+    raters_per_item: list[float] | None = None
+    alpha: float | None = None
+    alpha_ci: list[float] | None = None
+    ac: float | None = None
+    ac_ci: list[float] | None = None
+    distribution: dict[Any, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "items": self.items,
+            "judgments": self.judgments,
+            "raters_per_item": self.raters_per_item,
+            "alpha": self.alpha,
+            "alpha_ci": self.alpha_ci,
+            "ac": self.ac,
+            "ac_ci": self.ac_ci,
+        }
+
+
+@dataclass
+class QuestionDiff:
+    """What changed in one question's individual judgments, matched by (item, rater, option)."""
+
+    question: str
+    added: int = 0
+    removed: int = 0
+    changed: int = 0
+    items_added: list[Any] = field(default_factory=list)
+    items_removed: list[Any] = field(default_factory=list)
+    raters_added: list[Any] = field(default_factory=list)
+    raters_removed: list[Any] = field(default_factory=list)
+    examples: list[Example] = field(default_factory=list)
+    renamed_from: str | None = None
+    old: Figures | None = None  # None: the question is not in that version, or was not measured
+    new: Figures | None = None
+    tvd: float | None = None  # total variation distance between the old and new distributions
+    flagged: bool = False  # alpha's or AC's intervals before and after do not overlap
+    note: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed or self.changed or self.renamed_from)
+
+    def alpha_drop(self) -> float | None:
+        if self.old is None or self.new is None or self.old.alpha is None or self.new.alpha is None:
+            return None
+        return self.old.alpha - self.new.alpha
+
+    def to_json(self, listed: int) -> dict[str, Any]:
+        old, new = self.old, self.new
+        return {
+            "question": self.question,
+            "renamed_from": self.renamed_from,
+            "added": self.added,
+            "removed": self.removed,
+            "changed": self.changed,
+            "items_added": len(self.items_added),
+            "items_removed": len(self.items_removed),
+            "raters_added": len(self.raters_added),
+            "raters_removed": len(self.raters_removed),
+            "listed": {
+                "items_added": self.items_added[:listed],
+                "items_removed": self.items_removed[:listed],
+                "raters_added": self.raters_added[:listed],
+                "raters_removed": self.raters_removed[:listed],
+            },
+            "alpha": [None if old is None else old.alpha, None if new is None else new.alpha],
+            "alpha_ci": [None if old is None else old.alpha_ci, None if new is None else new.alpha_ci],
+            "ac": [None if old is None else old.ac, None if new is None else new.ac],
+            "ac_ci": [None if old is None else old.ac_ci, None if new is None else new.ac_ci],
+            "raters_per_item": [
+                None if old is None else old.raters_per_item,
+                None if new is None else new.raters_per_item,
+            ],
+            "judgments": [None if old is None else old.judgments, None if new is None else new.judgments],
+            "tvd": self.tvd,
+            "flagged": self.flagged,
+            "note": self.note,
+            "examples": [e.to_json() for e in self.examples],
+        }
+
+
+@dataclass
+class Aggregates:
+    """The stored aggregates (means, majorities, proportions), matched by (question, item,
+    option): how many were added, removed and changed, and of those added or changed, how many
+    the new version's validation finds do not match its individual judgments."""
+
+    added: int = 0
+    removed: int = 0
+    changed: int = 0
+    not_matching: int = 0
+    examples: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "added": self.added,
+            "removed": self.removed,
+            "changed": self.changed,
+            "not_matching": self.not_matching,
+            "examples": self.examples,
+        }
+
+
+@dataclass(frozen=True)
+class FindingChange:
+    """A validation finding of one version only, matched by (code, file, pointer)."""
+
+    code: str
+    severity: str
+    file: str
+    pointer: str
+    line: int | None
+    message: str
+    count: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "file": self.file,
+            "pointer": self.pointer,
+            "line": self.line,
+            "message": self.message,
+            "count": self.count,
+        }
+
+
+@dataclass
+class DatasetDiff:
+    """One dataset in the old version, the new one or both (paths relative to the roots)."""
+
+    dataset: str
+    format: str
+    status: Status
+    old_dataset: str | None = None  # where it was, when it moved
+    rater_kind: str | None = None
+    questions: list[QuestionDiff] = field(default_factory=list)
+    aggregates: Aggregates = field(default_factory=Aggregates)
+    findings_new: list[FindingChange] = field(default_factory=list)
+    findings_fixed: list[FindingChange] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    judgments: tuple[int, int] = (0, 0)  # individual judgments, old and new
+
+    @property
+    def moved(self) -> bool:
+        return self.old_dataset is not None and self.old_dataset != self.dataset
+
+    def to_json(self, listed: int) -> dict[str, Any]:
+        return {
+            "dataset": self.dataset,
+            "format": self.format,
+            "status": self.status,
+            "moved_from": self.old_dataset if self.moved else None,
+            "rater_kind": self.rater_kind,
+            "judgments": list(self.judgments),
+            "questions": [q.to_json(listed) for q in self.questions],
+            "aggregates_changed": self.aggregates.changed,
+            "aggregates": self.aggregates.to_json(),
+            "findings_new": [f.to_json() for f in self.findings_new],
+            "findings_fixed": [f.to_json() for f in self.findings_fixed],
+            "notes": self.notes,
+        }
+
+
+def _errors(found: list[FindingChange]) -> dict[str, int]:
+    errors = sum(f.count for f in found if f.severity == "error")
+    return {"errors": errors, "warnings": sum(f.count for f in found) - errors}
+
+
+@dataclass
+class Diff:
+    """The comparison of two versions: every dataset of either, removals first (removed
+    datasets, then changed, then added, then unchanged), and what `--fail-on` found."""
+
+    old: str
+    new: str
+    datasets: list[DatasetDiff] = field(default_factory=list)
+    examples: int = 5
+    failed: list[str] = field(default_factory=list)  # why --fail-on is triggered, one line each
+    fail_on: tuple[str, ...] = ()
+
+    def summary(self) -> dict[str, Any]:
+        statuses = {s: sum(d.status == s for d in self.datasets) for s in ("removed", "changed", "added", "unchanged")}
+        questions = [q for d in self.datasets for q in d.questions]
+        new = [f for d in self.datasets for f in d.findings_new]
+        fixed = [f for d in self.datasets for f in d.findings_fixed]
+        return {
+            "datasets": statuses | {"moved": sum(d.moved for d in self.datasets)},
+            "removed": sum(q.removed for q in questions),
+            "changed": sum(q.changed for q in questions),
+            "added": sum(q.added for q in questions),
+            "aggregates_changed": sum(d.aggregates.changed for d in self.datasets),
+            "aggregates_not_matching": sum(d.aggregates.not_matching for d in self.datasets),
+            "alpha_flagged": sum(q.flagged for q in questions),
+            "findings_new": _errors(new),
+            "findings_fixed": _errors(fixed),
+            "judgments_unchanged": self.judgments_unchanged,
+            "fail_on": list(self.fail_on),
+            "failed": self.failed,
+        }
+
+    @property
+    def judgments_unchanged(self) -> bool:
+        """Whether no judgment and no stored aggregate was added, removed or changed."""
+        return all(
+            d.status == "unchanged"
+            or (
+                all(q.empty for q in d.questions)
+                and not (d.aggregates.added or d.aggregates.removed or d.aggregates.changed)
+                and d.status == "changed"
+            )
+            for d in self.datasets
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "old": self.old,
+            "new": self.new,
+            "datasets": [d.to_json(self.examples) for d in self.datasets],
+            "summary": self.summary(),
+        }

@@ -1,0 +1,117 @@
+"""Which dataset of the old version is which of the new: paired by their path relative to the
+root each version was given, then, among those left over, a dataset that moved (the same format,
+under another path) by its content."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from ..kinds import Unit, survey
+
+_BLOCK = 1 << 20
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A dataset in the old version, the new one, or both."""
+
+    family: str
+    old: Unit | None
+    new: Unit | None
+    old_name: str | None  # the dataset's path relative to its version's root, "/"-separated
+    new_name: str | None
+
+
+def relative(path: Path, root: Path) -> str:
+    """`path` relative to `root`, "/"-separated ("." for the root itself); a path outside the root
+    as it is."""
+    try:
+        rel = os.path.relpath(path, root)
+    except ValueError:
+        return path.as_posix()
+    if rel.startswith(".."):
+        return path.as_posix()
+    return PurePosixPath(*Path(rel).parts).as_posix() if rel != "." else "."
+
+
+def datasets(root: Path, paths: Sequence[str], kind: str | None) -> dict[tuple[str, str], Unit]:
+    """The datasets under the paths (relative to the root) that exist in this version, by
+    (format, path relative to the root)."""
+    found = [root / p for p in paths if os.path.lexists(root / p)]
+    if not found:
+        return {}
+    units = survey(found, kind, skip_empty=True).units
+    return {(u.family, relative(u.root, root)): u for u in units}
+
+
+def fingerprint(unit: Unit) -> tuple[tuple[str, str], ...]:
+    """The unit's files by name within it, each with a hash of its bytes."""
+    out = []
+    for f in unit.files:
+        digest = hashlib.blake2b(digest_size=16)
+        try:
+            with open(f, "rb") as handle:
+                while block := handle.read(_BLOCK):
+                    digest.update(block)
+        except OSError:
+            digest.update(b"\0unreadable")
+        name = f.name if unit.root.is_dir() else ""
+        out.append((name, digest.hexdigest()))
+    return tuple(sorted(out))
+
+
+def identical(old: Unit, new: Unit) -> bool:
+    """Whether two datasets have the same files (by name within the dataset) with the same bytes."""
+    if sorted(_names(old)) != sorted(_names(new)):
+        return False
+    sizes = {_name(old, f): _size(f) for f in old.files}
+    if any(sizes.get(_name(new, f)) != _size(f) for f in new.files):
+        return False
+    return fingerprint(old) == fingerprint(new)
+
+
+def _names(unit: Unit) -> list[str]:
+    return [_name(unit, f) for f in unit.files]
+
+
+def _name(unit: Unit, f: Path) -> str:
+    return f.name if unit.root.is_dir() else ""
+
+
+def _size(f: Path) -> int:
+    try:
+        return f.stat().st_size
+    except OSError:
+        return -1
+
+
+def pair(old: dict[tuple[str, str], Unit], new: dict[tuple[str, str], Unit]) -> list[Pair]:
+    """Datasets paired by (format, path). Of those left over, a removed and an added dataset of one
+    format are one dataset that moved when their files hold the same bytes, or else when they are
+    the only two of that format left over whose last path part (the file or folder name) is the
+    same. Removed first, then paired, then added, each in path order."""
+    pairs = [Pair(k[0], old[k], new[k], k[1], k[1]) for k in sorted(old.keys() & new.keys())]
+    gone = {k: old[k] for k in sorted(old.keys() - new.keys())}
+    came = {k: new[k] for k in sorted(new.keys() - old.keys())}
+    if gone and came:
+        prints = {k: fingerprint(u) for k, u in came.items()}
+        for k, unit in list(gone.items()):
+            same_bytes = [c for c in came if c[0] == k[0] and prints[c] == fingerprint(unit)]
+            if len(same_bytes) >= 1:
+                c = same_bytes[0]
+                pairs.append(Pair(k[0], unit, came.pop(c), k[1], c[1]))
+                del gone[k]
+        for k, unit in list(gone.items()):
+            name = PurePosixPath(k[1]).name
+            olds = [g for g in gone if g[0] == k[0] and PurePosixPath(g[1]).name == name]
+            news = [c for c in came if c[0] == k[0] and PurePosixPath(c[1]).name == name]
+            if len(olds) == 1 and len(news) == 1:
+                pairs.append(Pair(k[0], unit, came.pop(news[0]), k[1], news[0][1]))
+                del gone[k]
+    removed = [Pair(k[0], u, None, k[1], None) for k, u in gone.items()]
+    added = [Pair(k[0], None, u, None, k[1]) for k, u in came.items()]
+    return removed + sorted(pairs, key=lambda p: (p.new_name or "", p.family)) + added

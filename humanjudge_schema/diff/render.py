@@ -1,0 +1,208 @@
+"""A diff as text for a terminal and as Markdown for a pull request's job summary. Every name
+and value comes from the data: the text escapes control characters (finding.escape_control),
+the Markdown goes through the job summary's escaping (report/github.py) and is bounded."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .model import DatasetDiff, Diff, Example, Figures, FindingChange, QuestionDiff
+
+_SHOWN = 60  # characters of a value shown in an example
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
+def _value(v: Any) -> str:
+    text = v if isinstance(v, str) and v else json.dumps(v, ensure_ascii=False)
+    return text if len(text) <= _SHOWN else text[:_SHOWN] + "…"
+
+
+def headline(found: Diff) -> str:
+    """The one line that says what the change does to the judgments."""
+    s = found.summary()
+    if found.judgments_unchanged:
+        said = "No judgment or stored aggregate changed"
+        n = s["datasets"]["changed"]
+        if n:
+            said += f" ({_plural(n, 'dataset')} changed in other ways)"
+        return said + _findings_said(s) + "."
+    ds = s["datasets"]
+    parts = [f"{k} {ds[k]}" for k in ("removed", "changed", "added", "moved") if ds[k]]
+    line = (
+        f"Judgments: {s['removed']:,} removed, {s['changed']:,} changed, {s['added']:,} added"
+        f"; datasets: {', '.join(parts) or 'none changed'}"
+    )
+    if s["aggregates_changed"] or s["aggregates_not_matching"]:
+        line += f"; {_plural(s['aggregates_changed'], 'stored aggregate')} changed"
+        if s["aggregates_not_matching"]:
+            line += f" ({s['aggregates_not_matching']:,} no longer matching)"
+    if s["alpha_flagged"]:
+        line += f"; {_plural(s['alpha_flagged'], 'question')} whose agreement moved beyond its interval"
+    return line + _findings_said(s) + "."
+
+
+def _findings_said(s: dict[str, Any]) -> str:
+    new, fixed = s["findings_new"], s["findings_fixed"]
+    if not (new["errors"] or new["warnings"] or fixed["errors"] or fixed["warnings"]):
+        return ""
+    return (
+        f"; introduces {_plural(new['errors'], 'error')} and {_plural(new['warnings'], 'warning')}, "
+        f"fixes {_plural(fixed['errors'], 'error')} and {_plural(fixed['warnings'], 'warning')}"
+    )
+
+
+def _figure(f: Figures | None, name: str) -> str:
+    if f is None:
+        return "-"
+    value = getattr(f, name)
+    ci = getattr(f, f"{name}_ci")
+    if value is None:
+        return "-"
+    return f"{value:.3f}" + ("" if ci is None else f" [{ci[0]:.3f}, {ci[1]:.3f}]")
+
+
+def _spread(f: Figures | None) -> str:
+    if f is None or f.raters_per_item is None:
+        return "-"
+    return "/".join(f"{x:g}" for x in f.raters_per_item)
+
+
+def _where(file: str, line: int | None, pointer: str) -> str:
+    return f"{file}:{line} {pointer}" if line else f"{file} {pointer}"
+
+
+def _example(e: Example) -> str:
+    who = " ".join(
+        f"{label} {_value(v)}" for label, v in (("item", e.item), ("rater", e.rater), ("option", e.option)) if v != ""
+    )
+    what = {"removed": _value(e.old), "added": _value(e.new), "changed": f"{_value(e.old)} -> {_value(e.new)}"}[e.kind]
+    return f"{e.kind} {who}: {what} ({_where(e.file, e.line, e.pointer)})"
+
+
+def _question_lines(q: QuestionDiff) -> list[str]:
+    title = f"{q.question} (renamed from {q.renamed_from})" if q.renamed_from else q.question
+    lines = [f"  {title}: {q.removed:,} removed, {q.changed:,} changed, {q.added:,} added"]
+    for label, values in (
+        ("items removed", q.items_removed),
+        ("raters removed", q.raters_removed),
+        ("items added", q.items_added),
+        ("raters added", q.raters_added),
+    ):
+        if values:
+            shown = ", ".join(_value(v) for v in values[:5]) + (
+                f", … ({len(values) - 5:,} more)" if len(values) > 5 else ""
+            )
+            lines.append(f"    {label}: {len(values):,}: {shown}")
+    if q.old is not None or q.new is not None:
+        lines.append(f"    alpha {_figure(q.old, 'alpha')} -> {_figure(q.new, 'alpha')}")
+        lines.append(f"    AC    {_figure(q.old, 'ac')} -> {_figure(q.new, 'ac')}")
+        tvd = "" if q.tvd is None else f"; distribution moved by {q.tvd:.3f} (total variation)"
+        lines.append(f"    raters per item {_spread(q.old)} -> {_spread(q.new)}{tvd}")
+        if q.flagged:
+            lines.append("    the intervals before and after do not overlap")
+    lines += [f"    {_example(e)}" for e in q.examples]
+    return lines
+
+
+def _finding(prefix: str, f: FindingChange) -> str:
+    count = f" (x{f.count})" if f.count > 1 else ""
+    return f"    {prefix} {_where(f.file, f.line, f.pointer)}: {f.severity} {f.code} {f.message}{count}"
+
+
+def _dataset_lines(d: DatasetDiff) -> list[str]:
+    moved = f" (moved from {d.old_dataset})" if d.moved else ""
+    old, new = d.judgments
+    lines = [f"{d.status} {d.dataset} ({d.format}){moved}: {old:,} -> {new:,} judgments"]
+    if d.status == "unchanged":
+        return [f"unchanged {d.dataset} ({d.format})"]
+    lines += [f"  note: {n}" for n in d.notes]
+    for q in d.questions:
+        if not q.empty:
+            lines += _question_lines(q)
+    a = d.aggregates
+    if a.added or a.removed or a.changed:
+        lines.append(
+            f"  stored aggregates: {a.removed:,} removed, {a.changed:,} changed, {a.added:,} added"
+            + (f"; {a.not_matching:,} no longer match the individual judgments" if a.not_matching else "")
+        )
+        for x in a.examples:
+            what = {"removed": _value(x["old"]), "added": _value(x["new"])}.get(
+                x["kind"], f"{_value(x['old'])} -> {_value(x['new'])}"
+            )
+            match = "" if x["matches"] is None else " (matches)" if x["matches"] else " (does not match)"
+            lines.append(
+                f"    {x['kind']} {x['question']} item {_value(x['item'])} {x['aggregate']}: {what}{match} "
+                f"({_where(x['file'], x['line'], x['pointer'])})"
+            )
+    if d.findings_new or d.findings_fixed:
+        lines.append(f"  findings: {len(d.findings_new):,} new, {len(d.findings_fixed):,} fixed")
+        lines += [_finding("new  ", f) for f in d.findings_new[:20]]
+        lines += [_finding("fixed", f) for f in d.findings_fixed[:20]]
+    return lines
+
+
+def text(found: Diff) -> str:
+    """The diff for a terminal: the headline, then each dataset (removed, changed, added)."""
+    from ..finding import escape_control
+
+    lines = [f"humanjudge diff {found.old} -> {found.new}", headline(found)]
+    for d in found.datasets:
+        if d.status != "unchanged":
+            lines += _dataset_lines(d)
+    unchanged = sum(d.status == "unchanged" for d in found.datasets)
+    if unchanged:
+        lines.append(f"{_plural(unchanged, 'dataset')} unchanged")
+    lines += [f"fail-on: {why}" for why in found.failed]
+    return "".join(escape_control(line) + "\n" for line in lines)
+
+
+def markdown(found: Diff, *, title: str = "What this change does to the judgments", limit: int = 256 * 1024) -> str:
+    """The diff as a job summary section, at most `limit` bytes."""
+    from ..report.github import cell, clip, code_span
+
+    out = [f"## {cell(title)}", "", cell(headline(found))]
+    if found.failed:
+        out += ["", "**Fails `--fail-on`:**", *[f"- {cell(why)}" for why in found.failed]]
+    shown = [d for d in found.datasets if d.status != "unchanged"]
+    if shown:
+        out += [
+            "",
+            "| dataset | format | status | judgments (old → new) | removed | changed | added | aggregates changed |",
+        ]
+        out.append("|---|---|---|---:|---:|---:|---:|---:|")
+        for d in shown:
+            moved = f" (moved from {code_span(d.old_dataset or '')})" if d.moved else ""
+            totals = [sum(getattr(q, k) for q in d.questions) for k in ("removed", "changed", "added")]
+            out.append(
+                f"| {code_span(d.dataset)}{moved} | {cell(d.format)} | {d.status} | {d.judgments[0]:,} → "
+                f"{d.judgments[1]:,} | {totals[0]:,} | {totals[1]:,} | {totals[2]:,} | {d.aggregates.changed:,} |"
+            )
+    for d in shown:
+        if d.status != "changed":
+            continue
+        body = [cell(line.strip()) for line in _dataset_lines(d)[1:]]
+        if not body:
+            continue
+        out += ["", f"<details><summary>{code_span(d.dataset)}</summary>", "", "<pre>"]
+        out += [_pre(line) for line in _dataset_lines(d)[1:]]
+        out += ["</pre>", "", "</details>"]
+    unchanged = len(found.datasets) - len(shown)
+    if unchanged:
+        out += ["", f"{_plural(unchanged, 'dataset')} unchanged."]
+    return clip("\n".join(out) + "\n", limit, "the diff")
+
+
+def _pre(line: str) -> str:
+    """A line inside <pre>: HTML escaped (no tag, no entity of the data's), control characters
+    shown as escapes, at most 2,000 characters."""
+    import html
+
+    from ..finding import escape_control
+
+    if len(line) > 2000:
+        line = line[:2000] + "…"
+    return escape_control(html.escape(line, quote=False))
