@@ -120,3 +120,32 @@ register(
     bad="exp1/trial.jsonl, exp1/human_data_ind.json  (no human_data_mean.json)",
     good="exp1/trial.jsonl, exp1/human_data_ind.json, exp1/human_data_mean.json",
 )
+register(
+    "dataset/extra-file",
+    "a dataset folder holds a file or folder that is no part of its format",
+    severity="warning",
+    why="What a dataset folder holds beyond its format's files is checked by nothing: a "
+    "spreadsheet of results, notes, an analysis folder, media in a folder not named assets/. "
+    "Such a file is often data the format should have held, or a sign that the folder is not "
+    "what it seems. May sit there without a word: documentation and licences "
+    "(README*, LICENSE*, LICENCE*, COPYING*, NOTICE*, CITATION*, AUTHORS*, CONTRIBUTORS*, "
+    "CHANGELOG*), configuration (humanjudge.toml, pyproject.toml), hidden files, media files "
+    "(images, video, audio), the media folder assets/, and a sub-folder that holds a dataset of "
+    "its own (it is checked on its own). Data files (.json, .jsonl, .csv, .gz, ...) that are no "
+    "part of the dataset are not reported here: the walk counts them among the files it leaves "
+    "out, so that each file is reported once.",
+    bad="exp1/config.json, trial.jsonl, ..., notes.txt, analysis/run.R",
+    good="exp1/config.json, trial.jsonl, ..., README.md, assets/clip_1.mp4",
+)
+register(
+    "dataset/not-a-dataset",
+    "a folder beside datasets holds none",
+    severity="warning",
+    why="A folder whose sub-folders are datasets (a CogGym study of experiment folders, a HALIE "
+    "folder of task folders) is read as a set of datasets; a sub-folder of it that holds no "
+    "dataset anywhere under it is usually one whose files are misnamed or missing, and nothing in "
+    "it was checked. Reported when a folder walk reaches it, with the first dataset of its folder; "
+    "hidden folders, node_modules and assets/ are not.",
+    bad="Study/exp1/ (an experiment), Study/exp2/ (an experiment), Study/exp3/ (only results.txt)",
+    good="Study/exp1/, Study/exp2/, Study/exp3/ (each an experiment), Study/README.md",
+)

@@ -1,16 +1,19 @@
 """What a unit lacks before any of it is read: files that are Git LFS pointers instead of data, and
-companion files the format has but the folder does not. Both are findings, so that a green
-result always means the data was there to be checked."""
+companion files the format has but the folder does not; and what its folder holds that is no
+part of it: files the format does not know, and folders beside it, among datasets, that hold
+none. All are findings, so that a green result always means the data was there to be checked,
+and nothing in a dataset's folder went unseen."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 
 from . import catalog
 from . import codes as _codes  # noqa: F401  (the dataset/ codes this module reports)
 from .engine import Context
-from .kinds import LFS_POINTER, Unit, head
+from .kinds import LFS_POINTER, Unit, format_file, head, survey, unremarked
 
 
 def _lfs_pointer(path: Path) -> bool:
@@ -37,6 +40,49 @@ def screen(unit: Unit, ctx: Context) -> Unit:
         names = ", ".join(f.name for f in missing)
         effects = "; ".join(dict.fromkeys(str(f.without) for f in missing))
         ctx.add(code, anchor, "", f"no {names} in {unit.root.name or unit.root}/: {effects}")
+    _strays(unit, ctx)
     if not pointers:
         return unit
     return replace(unit, files=tuple(f for f in unit.files if f not in pointers))
+
+
+def _strays(unit: Unit, ctx: Context) -> None:
+    """Report what the unit's folder holds that is no part of the dataset, and the folders a
+    walk found beside it that hold no dataset."""
+    if catalog.get(unit.family).files and unit.root.is_dir():
+        for path, is_folder in _extras(unit.root):
+            what = "folder" if is_folder else "file"
+            ctx.add(
+                "dataset/extra-file",
+                path,
+                "",
+                f"a {what} that is no part of the {unit.family} dataset in {unit.root.name or unit.root}/: "
+                "not checked (its format's files, documentation, media and assets/ may sit there)",
+            )
+    for folder in unit.beside:
+        link = " (a link, which a walk does not follow)" if folder.is_symlink() else ""
+        ctx.add(
+            "dataset/not-a-dataset",
+            folder,
+            "",
+            f"a folder beside the datasets of {folder.parent.name or folder.parent}/ that holds none{link}: "
+            "nothing in it was checked",
+        )
+
+
+def _extras(root: Path) -> list[tuple[Path, bool]]:
+    """(path, is a folder) of everything in a dataset folder that is not one of a format's files
+    and may not sit there unremarked; a sub-folder that holds a dataset is checked on its own."""
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        return []
+    out = []
+    for e in entries:
+        folder = e.is_dir(follow_symlinks=False)
+        if (not folder and format_file(e.name)) or unremarked(e.name, folder):
+            continue
+        if folder and survey([Path(e.path)], skip_empty=True).units:
+            continue
+        out.append((Path(e.path), folder))
+    return out

@@ -5,7 +5,7 @@ declares them. File names decide first, content second."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import catalog
@@ -20,6 +20,9 @@ class Unit:
     family: str
     root: Path  # the folder, or the file for one-file formats
     files: tuple[Path, ...]
+    # Folders beside this dataset's folder, among datasets, that hold none: a walk reports
+    # them with the first dataset of their folder (coverage.py).
+    beside: tuple[Path, ...] = ()
 
     def file(self, name: str) -> Path | None:
         return next((f for f in self.files if f.name == name), None)
@@ -89,6 +92,35 @@ _DATA_SUFFIXES = (".json", ".jsonl", ".ndjson", ".csv", ".tsv", ".gz", ".parquet
 
 def _data_like(name: str) -> bool:
     return name.lower().endswith(_DATA_SUFFIXES)
+
+
+# What a dataset folder may hold beside its format's files without a word: documentation and
+# licences, configuration, hidden files (Git's, the system's), media (which the data may
+# reference: the format's rules check the references) and the media folder assets/. Anything
+# else is reported as no part of the dataset (coverage.py), except data files, which a walk
+# already counts among the files it leaves out.
+_DOC_STEMS = ("readme", "license", "licence", "copying", "notice", "citation", "authors", "contributors", "changelog")
+_CONFIG_NAMES = frozenset({"humanjudge.toml", "pyproject.toml"})
+_IMAGES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp")
+_MEDIA_SUFFIXES: tuple[str, ...] = (*_IMAGES, ".mp4", ".webm", ".mov", ".ogg", ".mp3", ".wav", ".m4a")
+MEDIA_FOLDERS = frozenset({"assets"})
+
+
+def unremarked(name: str, folder: bool) -> bool:
+    """Whether a file or folder in a dataset folder, not part of its format, passes without a
+    finding: it may sit there, or it is a data file, which a walk counts among those it leaves
+    out (so that a file is reported once)."""
+    lower = name.lower()
+    if name.startswith(".") or (folder and (lower in MEDIA_FOLDERS or name in _SKIP_DIRS)):
+        return True
+    if folder:
+        return False
+    return lower.startswith(_DOC_STEMS) or lower in _CONFIG_NAMES or lower.endswith(_MEDIA_SUFFIXES) or _data_like(name)
+
+
+def format_file(name: str) -> bool:
+    """Whether a name is a file of some folder format (checked with its dataset)."""
+    return _format_of_name(name) is not None
 
 
 def _why_left_out(path: Path, kind: str | None) -> str:
@@ -186,13 +218,19 @@ def survey(paths: list[Path], kind: str | None = None, *, skip_empty: bool = Fal
         if path.is_dir():
             here: list[Skipped] = []
             found_any = False
+            walked: dict[Path, list[Path]] = {}  # folder -> its sub-folders
+            met: list[Unit] = []
             for folder, dirs, names in os.walk(path, followlinks=False):
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
+                walked[Path(folder)] = [Path(folder, d) for d in dirs]
                 units, left = _units_in_folder(Path(folder), sorted(names), kind)
                 here += left
+                met += units
                 for unit in units:
                     found_any = True
                     seen.setdefault((unit.family, unit.root), unit)
+            for (family, root), strays in _beside(walked, met).items():
+                seen[(family, root)] = replace(seen[(family, root)], beside=strays)
             skipped += here
             if not found_any and not skip_empty:
                 raise _nothing_here(path, kind, here)
@@ -209,6 +247,28 @@ def survey(paths: list[Path], kind: str | None = None, *, skip_empty: bool = Fal
     units = sorted(seen.values(), key=lambda u: (str(u.root), u.family))
     claimed = {f for u in units for f in u.files}
     return Survey(units, sorted({s for s in skipped if s.path not in claimed}, key=lambda s: str(s.path)))
+
+
+def _beside(walked: dict[Path, list[Path]], units: list[Unit]) -> dict[tuple[str, Path], tuple[Path, ...]]:
+    """The folders of a walk that sit beside dataset folders (experiments of a study) and hold
+    no dataset, by the dataset they are reported with: the first of their folder. A dataset's own
+    sub-folders are not among them: coverage.py reports what a dataset folder holds."""
+    roots = {u.root for u in units if catalog.get(u.family).files}
+    holding: set[Path] = set()
+    for u in units:
+        where = u.root if u.root in roots else u.root.parent
+        holding.add(where)
+        holding.update(where.parents)
+    out: dict[tuple[str, Path], tuple[Path, ...]] = {}
+    for folder, subs in walked.items():
+        datasets = sorted(d for d in subs if d in roots)
+        if not datasets or folder in roots:
+            continue
+        strays = tuple(d for d in subs if d not in holding and d.name.lower() not in MEDIA_FOLDERS)
+        if strays:
+            first = min((u for u in units if u.root == datasets[0]), key=lambda u: u.family)
+            out[(first.family, first.root)] = strays
+    return out
 
 
 def find_units(paths: list[Path], kind: str | None = None) -> list[Unit]:

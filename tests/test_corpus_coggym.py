@@ -23,6 +23,7 @@ NO_DATA = ("coggym/no-human-data", "warning")
 COUNT = ("coggym/response-count", "error")
 UNUSED = ("coggym/unused-id", "warning")
 MEAN_ONLY = ("dataset/missing-file", "error")  # only human_data_mean.json was published
+DOI = ("coggym/paper-doi", "warning")
 
 EXPECTED: dict[str, dict[tuple[str, str], int]] = {
     f"{EML}/Aboody2025Inferring/exp1": {NOT_SHIPPED: 1},
@@ -30,7 +31,7 @@ EXPECTED: dict[str, dict[tuple[str, str], int]] = {
     f"{EML}/Bass2022Partial/exp1": {MEAN_ONLY: 1},
     f"{EML}/Chandra2024Cooperative/exp1": {NOT_SHIPPED: 1, COUNT: 72},
     f"{EML}/Gerstenberg2018What/exp1a": {MEAN_ONLY: 1},
-    f"{EML}/Gerstenberg2018What/exp1b": {NOT_SHIPPED: 1, NO_DATA: 2},
+    f"{EML}/Gerstenberg2018What/exp1b": {NOT_SHIPPED: 1, NO_DATA: 2, DOI: 1},
     f"{EML}/JaraEttinger2021Quantitative/exp1": {MEAN_ONLY: 1},
     f"{EML}/JaraEttinger2021Quantitative/exp2": {NOT_SHIPPED: 1, COUNT: 68},
     f"{EML}/Levine2020Logic/exp1": {MEAN_ONLY: 1, AGE: 1},
@@ -53,6 +54,7 @@ EXPECTED: dict[str, dict[tuple[str, str], int]] = {
         NO_DATA: 20,
         UNUSED: 5,
         NOT_SHIPPED: 1,
+        DOI: 1,
     },
     f"{EXAMPLE}/exp2": {
         ("schema/required", "error"): 84,
@@ -67,8 +69,21 @@ EXPECTED: dict[str, dict[tuple[str, str], int]] = {
         ("coggym/not-checked", "warning"): 1,
         UNUSED: 8,
         NOT_SHIPPED: 1,
+        DOI: 1,
     },
 }
+
+# Every finding of the metadata rules on the corpus, exactly (docs/conformance-coggym.md judges
+# each): (experiment, code, file, pointer). The other experiments carry a paper's DOI, a name,
+# a description and their authors, their instruction.jsonl, and nothing beside their files but a
+# README.md.
+METADATA_CODES = ("coggym/paper-doi", "coggym/citation-missing", "coggym/no-instructions")
+METADATA_CODES += ("dataset/extra-file", "dataset/not-a-dataset")
+METADATA = [
+    (f"{EML}/Gerstenberg2018What/exp1b", "coggym/paper-doi", "config.json", "/paperDOI"),  # https://doi.org/N/A
+    (f"{EXAMPLE}/exp1", "coggym/paper-doi", "config.json", "/paperDOI"),  # the template's example DOI
+    (f"{EXAMPLE}/exp2", "coggym/paper-doi", "config.json", "/paperDOI"),
+]
 
 # Findings whose line and column were checked by opening the file: (experiment, file, pointer,
 # line, column). The position is that of the member's key, or of the value for array elements.
@@ -103,6 +118,16 @@ def test_the_table_lists_every_experiment() -> None:
 def test_findings_of_a_real_experiment(experiment: str) -> None:
     folder = corpus("coggym", experiment)
     assert _counts(folder) == Counter(EXPECTED[experiment])
+
+
+def test_the_metadata_rules_find_exactly_the_known_findings() -> None:
+    root = corpus("coggym")
+    findings = [f for f in validate([root], cwd=str(root)).findings if f.code in METADATA_CODES]
+    found = sorted((str(Path(f.file).parent), f.code, Path(f.file).name, f.pointer) for f in findings)
+    assert found == sorted(METADATA)
+    why = {str(Path(f.file).parent): f.message for f in findings if f.code == "coggym/paper-doi"}
+    assert "'N/A' stands in for one" in why[f"{EML}/Gerstenberg2018What/exp1b"]
+    assert "the example DOI of the CogGym documentation" in why[f"{EXAMPLE}/exp1"]
 
 
 @pytest.mark.parametrize(
@@ -146,6 +171,7 @@ def test_a_misspelt_option_hides_nothing(tmp_path: Path) -> None:
             {
                 "coggym/flat-option-keys", "coggym/media-not-shipped", "coggym/no-human-data", "coggym/stimuli-count",
                 "coggym/unknown-tag", "coggym/unused-id", "schema/enum", "schema/required", "schema/type",
+                "coggym/paper-doi",
             },
         ),
         (
@@ -153,7 +179,7 @@ def test_a_misspelt_option_hides_nothing(tmp_path: Path) -> None:
             {
                 "coggym/flat-option-keys", "coggym/media-not-shipped", "coggym/missing-tag", "coggym/not-checked",
                 "coggym/response-types", "coggym/stimuli-count", "coggym/unknown-stimulus", "coggym/unknown-tag",
-                "coggym/unused-id", "schema/enum", "schema/required", "schema/type",
+                "coggym/unused-id", "schema/enum", "schema/required", "schema/type", "coggym/paper-doi",
             },
         ),
     ],

@@ -1,8 +1,12 @@
 """Rules on the metadata of human_data_ind.json and human_data_mean.json (participants_info,
-judgment_count), and on the checks over the whole experiment that could not be made."""
+judgment_count), on the citation config.json carries (paperDOI, the experiment's name, its
+description, the people to credit), on a release without its instruction modules, and on the
+checks over the whole experiment that could not be made."""
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Iterator
 
 from ....engine import Hit
@@ -147,3 +151,135 @@ def not_checked(exp: Experiment) -> Iterator[Hit]:
                 f"responseType could not be checked for {some([repr(k) for k in listing.undecided])}: "
                 f"{some(listing.unread)} cannot be read",
             )
+
+
+# --- the citation config.json carries ---------------------------------------------------------
+
+# A DOI is "10." and a registrant code of digits (4 to 9 of them in practice, sometimes with
+# dot-separated sub-codes), "/", then a suffix of any printable characters. Written bare,
+# after "doi:", or as a doi.org address (dx.doi.org is its older name).
+_DOI = re.compile(r"10\.\d{4,9}(?:\.\d+)*/\S+")
+_DOI_ADDRESS = re.compile(r"(?:https?://(?:dx\.)?doi\.org/|doi:)(.*)", re.IGNORECASE | re.DOTALL)
+# What stands in for a DOI that does not exist: "https://doi.org/N/A".
+_NONE_WORDS = frozenset({"n/a", "na", "none", "null", "nil", "-", "tbd", "todo", "unknown", "pending", "xxx"})
+# DOIs that are certainly not a paper's. The CogGym documentation's and template's example,
+# copied unchanged; and the test prefixes of the two registration agencies of papers and data
+# (Crossref's 10.5555, DataCite's former 10.5072), under which no DOI is registered.
+_EXAMPLE_DOI = "10.1111/example.doi.12345"
+_TEST_PREFIXES = {
+    "10.5555": "Crossref's test prefix: no DOI under it is registered, so it resolves to nothing "
+    "(the ACM Digital Library shows such numbers for works that have no DOI)",
+    "10.5072": "DataCite's test prefix: no DOI under it is registered, so it resolves to nothing",
+}
+
+
+def doi_problem(value: str) -> str | None:
+    """Why a paperDOI value is not a paper's DOI, or None when it may be one."""
+    text = value.strip()
+    if not text:
+        return "paperDOI is empty: leave it out when the paper has no DOI"
+    address = _DOI_ADDRESS.fullmatch(text)
+    name = address.group(1) if address else text
+    if not _DOI.fullmatch(name):
+        if name.strip().casefold() in _NONE_WORDS:
+            return f"{value!r} is not a DOI: {name.strip()!r} stands in for one; leave paperDOI out when the paper has none"
+        if address is None and re.match(r"[a-z][a-z0-9+.-]*://", text, re.IGNORECASE):
+            host = text.split("://", 1)[1].split("/", 1)[0]
+            return f"{value!r} is not a DOI: an address on {host}, not doi.org; give the paper's DOI (10.<registrant>/<suffix>)"
+        return f"{value!r} is not a DOI: a DOI is 10.<registrant>/<suffix> (10.1016/j.cognition.2021.104890), bare or after https://doi.org/"
+    if name.casefold() == _EXAMPLE_DOI:
+        return f"{value!r} is the example DOI of the CogGym documentation, not the paper's: it was copied from the template"
+    prefix = name.split("/", 1)[0]
+    if prefix in _TEST_PREFIXES:
+        return f"{value!r} is under {prefix}, {_TEST_PREFIXES[prefix]}"
+    return None
+
+
+@rule(
+    "coggym/paper-doi",
+    "paperDOI is the paper's DOI, bare or as a doi.org address",
+    severity="warning",
+    why="paperDOI is how a user of the data finds and cites the paper; a dataset card reads it "
+    "as the citation. A DOI is `10.<registrant>/<suffix>`, written bare, after `doi:`, or after "
+    "`https://doi.org/` (or `dx.doi.org`); the rule reports a value of another form, with the "
+    "reason: empty, a stand-in for 'none' (`https://doi.org/N/A`: leave the key out when the "
+    "paper has no DOI), an address on another site, or no DOI at all. Whether a well-formed DOI "
+    "belongs to the paper cannot be told from its text (`10.1111` is Wiley's real prefix, and a "
+    "suffix may be any string), and the tool never opens a network connection to resolve it. So "
+    "only two kinds of placeholder are reported, both certain: the example DOI of the CogGym "
+    "documentation and template, `10.1111/example.doi.12345`, copied unchanged; and the test "
+    "prefixes of Crossref (`10.5555`) and DataCite (`10.5072`), under which no DOI is registered. "
+    "Other made-up DOIs (`10.0000/example`) are not recognised. An experiment with no paperDOI "
+    "is not reported: it may be unpublished.",
+    bad='"paperDOI": "https://doi.org/N/A"   "paperDOI": "https://doi.org/10.1111/example.doi.12345"',
+    good='"paperDOI": "https://doi.org/10.1016/j.cognition.2021.104890"  (or no paperDOI)',
+)
+def paper_doi(exp: Experiment) -> Iterator[Hit]:
+    value = exp.settings.get("paperDOI")
+    if isinstance(value, str) and (problem := doi_problem(value)) is not None:
+        yield exp.config, "/paperDOI", problem
+
+
+def _named(value: object) -> bool:
+    """Whether a list of names (or, for the uninterpreted `authors`, a string) names anyone."""
+    if isinstance(value, str):
+        return bool(value.strip())
+    return isinstance(value, list) and any(isinstance(v, str) and v.strip() for v in value)
+
+
+@rule(
+    "coggym/citation-missing",
+    "config.json names the experiment, describes it and names the people who made it",
+    severity="warning",
+    why="The experiment's name, its description and its people (`contributors`, which the "
+    "format documents, or `authors`, which real releases write instead) are what a catalogue, a "
+    "dataset card or a citation shows of the experiment; the format lists them in config.json. "
+    "The rule reports each that is missing or empty (a name that is only spaces is empty). A "
+    "missing experimentName is a schema error, reported as such; so is a value of the wrong type.",
+    bad='{"experimentName": "", "contributors": [], "experimentFlow": [...]}',
+    good='{"experimentName": "Inferring goals (Exp 1)", "description": "Participants watch ...", '
+    '"contributors": ["Jane Doe"], "experimentFlow": [...]}',
+)
+def citation_missing(exp: Experiment) -> Iterator[Hit]:
+    if exp.config is None:
+        return  # dataset/missing-companion says config.json is not there
+    settings, broken = exp.settings, _broken(exp.settings)
+    for key in ("experimentName", "description"):
+        value = settings.get(key)
+        if isinstance(value, str) and not value.strip():
+            yield exp.config, pointer(key), f"{key} is empty"
+        elif key == "description" and key not in settings and key not in broken:
+            yield exp.config, "", "no description of the experiment"
+    people = [k for k in ("contributors", "authors") if k in settings]
+    if not any(_named(settings[k]) for k in people) and "contributors" not in broken:
+        if people:
+            yield exp.config, pointer(people[0]), f"{people[0]} names nobody"
+        else:
+            yield exp.config, "", "no contributors (nor authors): the experiment names nobody to credit"
+
+
+@rule(
+    "coggym/no-instructions",
+    "the experiment has its instruction.jsonl",
+    severity="warning",
+    why="instruction.jsonl holds what participants read before the trials (instructions, "
+    "comprehension quizzes, test trials): without it the release does not say what people were "
+    "told, and the flow's ids that name modules cannot be told from misspelt trial ids "
+    "(coggym/flow-id reports each of them as unknown; this warning names the cause once). "
+    "Checked when config.json and trial.jsonl are there: without a flow nothing would show a "
+    "module, and without trial.jsonl the experiment cannot be read at all (dataset/missing-file).",
+    bad="exp1/config.json, trial.jsonl, human_data_ind.json  (no instruction.jsonl)",
+    good="exp1/config.json, trial.jsonl, instruction.jsonl, human_data_ind.json",
+)
+def no_instructions(exp: Experiment) -> Iterator[Hit]:
+    if exp.config is None or exp.trial_doc is None or exp.module_doc is not None:
+        return
+    # A file that is there but could not be read (a Git LFS pointer, a pipe) is reported as such.
+    if os.path.lexists(exp.folder / "instruction.jsonl"):
+        return
+    yield (
+        exp.config,
+        "",
+        f"no instruction.jsonl in {exp.folder.name or exp.folder}/: what participants were told before the trials is "
+        "not in the release, and flow ids that name modules read as unknown ids",
+    )

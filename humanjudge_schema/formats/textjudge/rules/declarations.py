@@ -1,16 +1,58 @@
-"""The metric declarations, and which metrics the instances are scored on."""
+"""The dataset's declarations: where its data comes from (dataset_url), the metrics, and which
+metrics the instances are scored on."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import chain
 from operator import itemgetter
+from urllib.parse import urlsplit
 
 from ....engine import Hit
 from ....finding import pointer
 from ....registry import rule
 from ..model import Dataset, Run, score_pointer
 from .words import names
+
+_WEB = frozenset({"http", "https", "ftp"})
+
+
+def url_problem(value: str) -> str | None:
+    """Why a dataset_url value is not the address of a page or a file on the web, or None."""
+    text = value.strip()
+    if not text:
+        return "dataset_url is empty: say where the original data can be found"
+    if any(c.isspace() for c in text):
+        return f"{value!r} is not a URL: it holds spaces (a citation or a note belongs in `dataset`)"
+    try:
+        parts = urlsplit(text)
+    except ValueError:  # an unbalanced [ in the host
+        return f"{value!r} is not a URL"
+    if parts.scheme.lower() in _WEB and parts.netloc:
+        return None
+    if not parts.scheme and "." in text.split("/", 1)[0]:
+        return f"{value!r} is not a URL: it has no scheme; write https://{text}"
+    if parts.scheme and parts.netloc:
+        return f"{value!r} is not a web address ({parts.scheme}:); give one that opens in a browser (https://)"
+    return f"{value!r} is not a URL: a URL is https://host/path"
+
+
+@rule(
+    "textjudge/dataset-url",
+    "dataset_url is the web address of the original data",
+    severity="warning",
+    why="dataset_url says where the original data (and its licence and documentation) can be "
+    "found; a dataset card gives it as the dataset's address. The format requires the key and the "
+    "schema a string; this rule reports a string that is not an http, https or ftp address with "
+    "a host: empty, without its scheme (`github.com/...`), with spaces, or of another kind. "
+    "Whether the address still answers is not checked: the tool never opens a network connection.",
+    bad='"dataset_url": ""   "dataset_url": "github.com/lil-lab/newsroom"',
+    good='"dataset_url": "https://github.com/lil-lab/newsroom/tree/master/humaneval"',
+)
+def dataset_url(ds: Dataset) -> Iterator[Hit]:
+    value = ds.data.get("dataset_url")
+    if isinstance(value, str) and (problem := url_problem(value)) is not None:
+        yield ds.doc, "/dataset_url", problem
 
 
 @rule(
