@@ -110,6 +110,9 @@ def _write_blobs(top: Path, entries: list[tuple[str, str, str]], into: Path) -> 
     finally:
         writer.join()
         proc.stdout.close()
+        if proc.stderr is not None:
+            proc.stderr.read()
+            proc.stderr.close()
         proc.wait()
 
 
