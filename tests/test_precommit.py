@@ -31,6 +31,7 @@ EXAMPLES = ROOT / "examples" / "coggym"
 TEXTJUDGE_VALID = CASES / "textjudge" / "valid" / "schema-all-categories" / "dataset.json"
 TEXTJUDGE_BROKEN = CASES / "textjudge" / "invalid" / "schema-id-boolean" / "dataset.json"
 BIN = Path(sys.executable).parent
+LISTS = " (--format json lists them).\n"
 
 
 @functools.cache
@@ -60,21 +61,25 @@ def test_manifest_is_valid() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_the_humanjudge_hooks_take_every_dataset_file_name() -> None:
+def test_the_humanjudge_hooks_take_every_file_and_let_the_catalog_decide() -> None:
+    """The manifest is static: a `files` pattern there would be a copy of the catalog's that a new
+    format (built-in or plug-in) leaves stale. The humanjudge hooks take every file, and
+    --skip-unknown leaves out what no installed format claims (the next tests run them)."""
     by_id = {h["id"]: h for h in hooks()}
-    fixed = [f.name for fmt in catalog.formats().values() for f in fmt.files]
-    assert fixed  # the catalog's formats decide the pattern: a new format's files are taken too
     for hook_id in ("humanjudge", "humanjudge-schema"):
         hook = by_id[hook_id]
-        # the catalog's pattern, and the action's changed-file filter, are the same
-        assert hook["files"] == catalog.file_pattern() == dataset_file().pattern
+        assert "files" not in hook and "exclude" not in hook and hook["types"] == ["file"]
         assert hook["require_serial"] is True  # one process sees every file of an experiment
         assert "--skip-unknown" in hook["entry"]
-        pattern = re.compile(hook["files"])
-        for name in (*fixed, "jb.json", "data/topical_chat.json"):
-            assert pattern.search(name) and pattern.search(f"some/folder/{name}"), name
-        for name in ("notes.txt", "trial.jsonl.bak", "old_trial.jsonl", "event_blocks.csv.gz", "x.jsonl"):
-            assert not pattern.search(name), name
+    # the Action's changed-file filter is the catalog's pattern, computed when it runs
+    pattern = re.compile(catalog.file_pattern())
+    assert dataset_file().pattern == pattern.pattern
+    fixed = [f.name for fmt in catalog.formats().values() for f in fmt.files]
+    assert fixed  # the catalog's formats decide the pattern: a new format's files are taken too
+    for name in (*fixed, "jb.json", "data/topical_chat.json"):
+        assert pattern.search(name) and pattern.search(f"some/folder/{name}"), name
+    for name in ("notes.txt", "trial.jsonl.bak", "old_trial.jsonl", "event_blocks.csv.gz", "x.jsonl"):
+        assert not pattern.search(name), name
 
 
 def test_every_hook_is_documented() -> None:
@@ -110,11 +115,13 @@ def _selected(hook: dict[str, Any], root: Path) -> list[str]:
     return out
 
 
-def _run_entry(hook: dict[str, Any], root: Path) -> subprocess.CompletedProcess[str] | None:
+def _run_entry(
+    hook: dict[str, Any], root: Path, extra: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str] | None:
     files = _selected(hook, root)
     if not files:
         return None
-    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}", **(extra or {})}
     command = [*shlex.split(hook["entry"]), *hook.get("args", []), *files]
     return subprocess.run(command, cwd=root, capture_output=True, text=True, env=env, timeout=300)
 
@@ -145,8 +152,8 @@ def test_each_entry_on_the_files_it_is_given(tmp_path: Path, broken: bool) -> No
     if broken:
         assert "experiments/exp 1/human_data_mean.json" in output and "coggym/mean-value" in output
         assert "judgebench/dataset.json" in output and "schema/type" in output
-    else:
-        assert output == "No problems in 6 files.\n"
+    else:  # README.md, notes.txt and the experiment's media are left out, and counted
+        assert output == "No problems in 6 files.\n4 files left out: 4 a data file of no known format" + LISTS
 
 
 def test_the_humanjudge_hook_skips_json_that_is_not_data(tmp_path: Path) -> None:
@@ -159,16 +166,42 @@ def test_the_humanjudge_hook_skips_json_that_is_not_data(tmp_path: Path) -> None
     (hook,) = (h for h in hooks() if h["id"] == "humanjudge")
     assert "package.json" in _selected(hook, root)
     proc = _run_entry(hook, root)
-    left_out = "2 files left out: 2 JSON that is not a TextJudge dataset (--format json lists them).\n"
+    json = "2 JSON that is not a TextJudge dataset"
     assert proc is not None and (proc.returncode, proc.stdout, proc.stderr) == (
         0,
-        "No problems in 6 files.\n" + left_out,
+        f"No problems in 6 files.\n6 files left out: 4 a data file of no known format, {json}" + LISTS,
         "",
     )
     shutil.rmtree(root / "experiments")
     (root / "judgebench" / "dataset.json").unlink()
-    proc = _run_entry(hook, root)  # nothing left but JSON of no known format: passed, and said
-    assert proc is not None and (proc.returncode, proc.stdout) == (0, "No problems in 0 files.\n" + left_out)
+    proc = _run_entry(hook, root)  # nothing left but files of no known format: passed, and said
+    assert proc is not None and (proc.returncode, proc.stdout) == (
+        0,
+        f"No problems in 0 files.\n4 files left out: {json}, 2 a data file of no known format" + LISTS,
+    )
+
+
+def test_the_humanjudge_hook_takes_a_plugin_formats_files(tmp_path: Path) -> None:
+    """A format installed beside humanjudge is checked by the hook with no edit of the manifest:
+    the installed catalog, not a pattern in it, says which files belong to a dataset."""
+    if not (BIN / "humanjudge").exists():
+        pytest.skip("humanjudge must be installed beside this Python")
+    site = tmp_path / "site"
+    shutil.copytree(ROOT / "tests" / "plugin" / "humanjudge_toy", site / "humanjudge_toy")
+    (site / "humanjudge_toy-0.1.dist-info").mkdir()
+    (site / "humanjudge_toy-0.1.dist-info" / "entry_points.txt").write_text(
+        "[humanjudge_schema.formats]\ntoy = humanjudge_toy:FORMAT\n"
+    )
+    root = _repository(tmp_path / "repo", broken=False)
+    (root / "study").mkdir()
+    (root / "study" / "items.json").write_text('{"a": "first item"}\n')
+    (root / "study" / "ratings.jsonl").write_text('{"item": "a", "rating": 9}\n')
+    (hook,) = (h for h in hooks() if h["id"] == "humanjudge")
+    assert "study/ratings.jsonl" in _selected(hook, root)
+    proc = _run_entry(hook, root, {"PYTHONPATH": str(site)})
+    assert proc is not None and proc.returncode == 1, proc
+    assert "study/ratings.jsonl:1:" in proc.stdout and "toy/rating-range" in proc.stdout
+    assert proc.stdout.splitlines()[-2] == "1 error, 0 warnings in 8 files."
 
 
 # --- pre-commit try-repo, as a maintainer runs it -------------------------------------------
