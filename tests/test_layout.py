@@ -7,6 +7,7 @@ checker needs ties two modules as surely as a call does), and the modules named 
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,73 @@ def test_only_the_format_folder_imports_the_format(fmt: str) -> None:
     if fmt == "textjudge":
         assert outside.pop("humanjudge_schema") == [f"{own}.prompts"]
     assert {name: deps for name, deps in outside.items() if deps} == {}
+
+
+def _folder(module: str) -> str:
+    """The folder a module belongs to, as the map of docs/architecture.md draws them: a folder of
+    the package (`readers`, `judgments`, `report`, `commands`, ...: its subfolders included) or a
+    format's folder (`formats/<name>`, its `rules/` included); a module at the top of the package
+    is a node of its own."""
+    parts = module.split(".")
+    if len(parts) < 2 or not (PACKAGE / parts[1]).is_dir():
+        return module
+    return ".".join(parts[: 3 if parts[1] == "formats" and len(parts) > 2 else 2])
+
+
+def _folder_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for name, deps in graph.items():
+        for dep in deps:
+            if (_folder(name), _folder(dep)) not in ALLOWED and _folder(name) != _folder(dep):
+                out.setdefault(_folder(name), set()).add(_folder(dep))
+    return out
+
+
+# Imports between folders that close a loop and are not broken yet, each with its reason. The
+# configuration reads `[tool.humanjudge.diff]` with diff/policy.py, a module that imports nothing
+# of the package, while diff/ reads the configuration.
+ALLOWED = {("humanjudge_schema.config", "humanjudge_schema.diff")}
+
+
+def test_the_folder_reader_sees_folders() -> None:
+    assert _folder("humanjudge_schema.judgments.html") == "humanjudge_schema.judgments"
+    assert _folder("humanjudge_schema.commands.action.step") == "humanjudge_schema.commands"
+    assert _folder("humanjudge_schema.formats.coggym.rules.means") == "humanjudge_schema.formats.coggym"
+    assert _folder("humanjudge_schema.validation") == "humanjudge_schema.validation"
+    folders = {"a.x": {"b.y"}, "b.y": {"a.z"}}  # no loop between modules, one between folders
+    assert _cycles(folders) == [] and _cycles({"a": {"b"}, "b": {"a"}}) == [["a", "b"]]
+
+
+def test_no_loops_between_folders() -> None:
+    """A folder's modules may import another folder's, or be imported by it, not both: the
+    judgments' report page does not import validation, which runs the judgments' quality checks."""
+    assert _cycles(_folder_graph(_graph())) == []
+
+
+FORMATS = PACKAGE / "formats"
+
+
+def _entry_points_in_pyproject() -> dict[str, str]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:
+        import tomli as tomllib
+
+    table = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    points: dict[str, str] = table["project"]["entry-points"][catalog.GROUP]
+    return points
+
+
+@pytest.mark.parametrize("folder", sorted(p.name for p in FORMATS.iterdir() if (p / "__init__.py").is_file()))
+def test_every_format_folder_is_registered_and_installed(folder: str) -> None:
+    """A folder of formats/ without its entry point is silently not a format: `humanjudge
+    formats` lists the others. The line in pyproject.toml declares it, and the installed
+    metadata holds it only once the package is installed again (`pip install -e .`)."""
+    declared = f"humanjudge_schema.formats.{folder}:FORMAT"
+    points = _entry_points_in_pyproject()
+    assert points.get(folder) == declared, (
+        f'add `{folder} = "{declared}"` under [project.entry-points."{catalog.GROUP}"] in pyproject.toml'
+    )
+    installed = dict(catalog.entry_points(catalog.GROUP))
+    assert installed.get(folder) == declared, f"pyproject.toml declares {folder}: reinstall (pip install -e .)"
+    assert catalog.formats()[folder].name == folder

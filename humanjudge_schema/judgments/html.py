@@ -21,10 +21,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ..finding import Finding
-from ..validation import Result
 from .html_answers import MESSAGE_CHARS, PLOTTED, TABLED_VALUES, VALUE_CHARS, Plots
 from .html_answers import count as _count
 from .html_answers import text as _text
@@ -33,6 +32,19 @@ from .stats import ac_interval_text, ac_name, ac_text, interval_text, observed_t
 from .view import Judgments
 
 __all__ = ["PLOTTED", "TABLED_VALUES", "VALUE_CHARS", "page", "write_report"]
+
+
+class Result(Protocol):
+    """What the page reads of validation's result (`validation.Result`). Named here, not
+    imported: validation imports the judgments' quality checks, and the judgments folder does not
+    import validation back (tests/test_layout.py)."""
+
+    @property
+    def findings(self) -> list[Finding]: ...
+
+    @property
+    def files(self) -> int: ...
+
 
 # Findings of one code listed per dataset; the rest are counted.
 LISTED_PER_CODE = 50
@@ -62,6 +74,7 @@ table { border-collapse: collapse; } tr:nth-child(even) { background: #f4f6f9; }
 .question svg { max-width: 100%; height: auto; display: block; }
 .facts { color: #4a5568; margin: .2rem 0 .5rem; } .flag { color: #8a5a00; margin: .3rem 0; }
 table.answers td { padding: .05rem .5rem; } table.answers td.n { text-align: right; }
+table.options caption { text-align: left; color: #4a5568; } table.options th { text-align: left; padding: 0 .5rem; }
 code { background: #f4f6f9; padding: 0 .2rem; border-radius: 3px; }
 details { margin: .3rem 0; } summary { cursor: pointer; }
 """
@@ -257,6 +270,32 @@ def _findings(findings: list[Finding]) -> str:
     return "\n".join(parts)
 
 
+def _options(q: dict[str, Any]) -> str:
+    """The figures of each part of the question's answers (an option, a label), a row each."""
+    options = q.get("options") or []
+    if not options:
+        return ""
+    kind = "option" if q["level"] is None else "label"
+    rows = []
+    for o in options[:TABLED_VALUES]:
+        alpha = "-" if o["alpha"] is None else f"{o['alpha']:.3f}"
+        cells = [
+            _text(o["option"], VALUE_CHARS),
+            str(o["judgments"]),
+            alpha,
+            observed_text(o) or "-",
+            ac_text(o) or "-",
+        ]
+        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    more = len(options) - TABLED_VALUES
+    tail = f'<p class="facts">… and {_count(more, "more " + kind)}.</p>' if more > 0 else ""
+    level = options[0]["level"] or "-"
+    return (
+        f'<table class="answers options"><caption>per {kind} ({level})</caption>'
+        f"<tr><th>{kind}</th><th>judgments</th><th>alpha</th><th>agree</th><th>AC</th></tr>{''.join(rows)}</table>{tail}"
+    )
+
+
 def _question(anchor: str, q: dict[str, Any], flags: list[dict[str, Any]], plots: Plots) -> str:
     per_item = raters_text(q) or "-"
     if q.get("note"):  # values that do not suit the level
@@ -285,6 +324,7 @@ def _question(anchor: str, q: dict[str, Any], flags: list[dict[str, Any]], plots
         + f"; raters per item (min / median / max): {per_item}<br>{agreement}</p>",
     ]
     parts.append(plots.of(q))
+    parts.append(_options(q))
     listed = flags[:LISTED_FLAGS]
     said = [f'<p class="flag">{_text(f["code"])}: {_text(f["message"], MESSAGE_CHARS)}</p>' for f in listed]
     parts += said[:OPEN_FLAGS]
