@@ -26,6 +26,7 @@ from ...validation import Result
 from ...writing import WriteError, write_atomic
 from .inputs import ArgsError, Options, _split, parse_args
 from .pull_request import BaseConfig, Changes, GitError, _Git, config_diff, pull_request_changes
+from .review import failed_section, review, wanted
 
 
 def _merged(results: list[Result], skipped: Sequence[Skipped] = ()) -> Result:
@@ -136,6 +137,9 @@ class _Report:
         default_factory=lambda: dict.fromkeys(("checked", "configuration", "change", "judgments"), "")
     )
 
+    # what the pull request changes in the judgments (review.py): the summary opens with it
+    opening: str = ""
+
     def noted(self) -> str:
         return "\n\n".join(n for n in self.notes.values() if n)
 
@@ -147,6 +151,8 @@ class _Report:
     def finish(self, result: Result | None, code: int, message: str = "") -> int:
         if message:
             print(f"::error title=humanjudge::{escape_data(message)}")
+        if self.summary_file and self.opening:
+            append_to(self.summary_file, self.opening)
         if self.summary_file:
             if result is None:
                 text = f"## humanjudge validate\n\n**Could not validate:** {cell(message)}\n"
@@ -211,6 +217,7 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
         return report.finish(None, 2, f'config-from input: {config_from!r} is neither "base" nor "head"')
     git = _Git(workspace)
     base: BaseConfig | None = None
+    refused: list[str] = []  # the diff-fail-on conditions the pull request meets
     try:
         if base_sha:
             changes = pull_request_changes(git, base_sha)
@@ -218,13 +225,15 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
                 base = BaseConfig(git, base_sha)
             if changes.configs:
                 report.notes["change"] = _changed_configuration(git, base_sha, changes.configs, base is not None)
+            if wanted(env):
+                refused = _review(report, workspace, base_sha, changes, env, base)
             if not paths:
                 paths, note = _pull_request_paths(changes, base is None)
                 report.notes["checked"] = note
                 options = replace(options, skip_unknown=True)
                 if not paths:
                     print(note.splitlines()[0])
-                    return report.finish(Result([], 0), 0)
+                    return report.finish(Result([], 0), 1 if refused else 0)
         elif not paths:
             paths = ["."]
         result = check(paths, options, base)
@@ -236,7 +245,7 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
     if options.verbose:
         print(report.notes["configuration"], file=sys.stderr)
     sys.stdout.write(render(result, group=options.group))
-    failed = result.errors or (options.strict and result.warnings)
+    failed = result.errors or (options.strict and result.warnings) or refused
     code = 1 if failed else 0
     if report.sarif:
         why = report.write_sarif(result)
@@ -245,6 +254,32 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
     if report.report:
         report.notes["judgments"] = _judgments(paths, options, result, report, report.report)
     return report.finish(result, code)
+
+
+def _review(
+    report: _Report, workspace: Path, base_sha: str, changes: Changes, env: Mapping[str, str], base: BaseConfig | None
+) -> list[str]:
+    """Open the job summary with what the pull request changes in the judgments; the diff-fail-on
+    conditions it meets, each said as an error. A diff that cannot be made is a warning:
+    validation stands."""
+    from ...config import discover
+    from ...diff.policy import parse
+
+    fail_on = env.get("HUMANJUDGE_DIFF_FAIL_ON", "")
+    try:
+        parse([fail_on])
+    except ValueError as exc:
+        raise UsageError(f"diff-fail-on input: {exc}") from None
+    try:
+        config = base.config(base.source(workspace)) if base is not None else discover(workspace)
+        report.opening, refused = review(workspace, base_sha, changes, fail_on, config)
+    except (ValueError, OSError, ConfigError) as exc:
+        print(f"::warning title=humanjudge diff::{escape_data(f'no diff: {exc}')}")
+        report.opening = failed_section(str(exc))
+        return []
+    for why in refused:
+        print(f"::error title=humanjudge diff::{escape_data(f'diff-fail-on: {why}')}")
+    return refused
 
 
 def _judgments(paths: Sequence[str], options: Options, result: Result, report: _Report, target: str) -> str:
