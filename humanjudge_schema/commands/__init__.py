@@ -24,6 +24,7 @@ import click
 
 from .._version import __version__
 from .aggregate import aggregate
+from .card import card
 from .common import PARSED, fail
 from .diff import diff
 from .export import export
@@ -79,7 +80,7 @@ def cli() -> None:
     """
 
 
-for _command in (validate, export, stats, report, formats, rules, aggregate, schema, diff):
+for _command in (validate, export, stats, report, formats, rules, aggregate, schema, diff, card):
     cli.add_command(_command)
 
 

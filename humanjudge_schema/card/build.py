@@ -1,0 +1,117 @@
+"""A Croissant 1.0 card, with its Responsible-AI fields, from one dataset's files and judgments."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..judgments.view import Judgments
+from ..kinds import Unit
+from ..readers.files import Problem, display_path
+from . import rai
+from .facts import Facts
+from .files import file_object
+from .layouts import layout
+
+# The context of Croissant 1.0 (as its examples and mlcroissant write it), with the RAI prefix.
+CONTEXT: dict[str, Any] = {
+    "@language": "en",
+    "@vocab": "https://schema.org/",
+    "citeAs": "cr:citeAs",
+    "column": "cr:column",
+    "conformsTo": "dct:conformsTo",
+    "cr": "http://mlcommons.org/croissant/",
+    "rai": "http://mlcommons.org/croissant/RAI/",
+    "data": {"@id": "cr:data", "@type": "@json"},
+    "dataType": {"@id": "cr:dataType", "@type": "@vocab"},
+    "dct": "http://purl.org/dc/terms/",
+    "equivalentProperty": "cr:equivalentProperty",
+    "examples": {"@id": "cr:examples", "@type": "@json"},
+    "extract": "cr:extract",
+    "field": "cr:field",
+    "fileProperty": "cr:fileProperty",
+    "fileObject": "cr:fileObject",
+    "fileSet": "cr:fileSet",
+    "format": "cr:format",
+    "includes": "cr:includes",
+    "isLiveDataset": "cr:isLiveDataset",
+    "jsonPath": "cr:jsonPath",
+    "key": "cr:key",
+    "md5": "cr:md5",
+    "parentField": "cr:parentField",
+    "path": "cr:path",
+    "recordSet": "cr:recordSet",
+    "references": "cr:references",
+    "regex": "cr:regex",
+    "repeated": "cr:repeated",
+    "replace": "cr:replace",
+    "samplingRate": "cr:samplingRate",
+    "sc": "https://schema.org/",
+    "separator": "cr:separator",
+    "source": "cr:source",
+    "subField": "cr:subField",
+    "transform": "cr:transform",
+}
+CONFORMS_TO = "http://mlcommons.org/croissant/1.0"
+
+
+class CardError(ValueError):
+    """A dataset a card cannot be written for (a file of it cannot be read): the message says why."""
+
+
+def build(unit: Unit, view: Judgments, *, base: Path, samples: int = 1000, seed: int = 0) -> dict[str, Any]:
+    """The card of one dataset: `unit` its files, `view` its judgments, `base` the folder the card
+    is written in (its files are named relative to it); the bootstrap's `samples` and `seed` are
+    those of `humanjudge stats`, whose figures the card states."""
+    from .._version import __version__
+
+    objects, ids = [], {}
+    for path in unit.files:
+        found = file_object(path, unit.root, base)
+        if isinstance(found, Problem):
+            raise CardError(f"{display_path(path)}: {found.message}")
+        objects.append(found)
+        ids[path] = found["@id"]
+    facts = Facts.of(view, samples=samples, seed=seed)
+    shape = layout(unit, facts, ids)
+    by_id = {o["@id"]: o for o in objects}
+    for copy, original in shape.copies.items():
+        said = f"The file {original} again, read by one record set: mlcroissant reads a JSON file once per FileObject."
+        objects.append({**by_id[original], "@id": copy, "name": copy, "description": said})
+    record_sets = _unique(shape.record_sets)
+    description = shape.metadata.pop("description")
+    if shape.note:
+        description = f"{description}\n\n{shape.note}"
+    card: dict[str, Any] = {
+        "@context": CONTEXT,
+        "@type": "sc:Dataset",
+        "conformsTo": CONFORMS_TO,
+        **{k: v for k, v in shape.metadata.items() if v not in (None, [], "")},
+        "description": description,
+        "distribution": objects,
+        "recordSet": record_sets,
+        **rai.fields(facts, shape.participants, __version__),
+    }
+    return card
+
+
+def _unique(record_sets: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The record sets with distinct ids: two names that differ only in characters an id cannot
+    hold get a number."""
+    seen: set[str] = set()
+    for rs in record_sets:
+        base, n = rs["@id"], 1
+        while rs["@id"] in seen:
+            n += 1
+            rs["@id"] = rs["name"] = f"{base}_{n}"
+            for f in rs["field"]:
+                f["@id"] = f"{rs['@id']}/{f['name']}"
+        seen.add(rs["@id"])
+    return record_sets
+
+
+def dumps(card: dict[str, Any]) -> str:
+    """The card as JSON text: keys sorted, so that two runs write the same bytes, and any text as
+    it is (no \\u escapes)."""
+    return json.dumps(card, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

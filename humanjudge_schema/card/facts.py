@@ -1,0 +1,74 @@
+"""What a card states about a dataset's judgments, computed once: the statistics `humanjudge stats`
+prints (judgments.stats.describe, the same samples and seed giving the same numbers) and the counts
+of one more pass over the rows (judgments and stored aggregates per question, the raters who are
+persons, the files each question's judgments are in)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..judgments.view import Judgments
+
+
+@dataclass
+class Facts:
+    """The figures of one dataset that a card states and `card --check` compares."""
+
+    dataset: str
+    format: str
+    stats: dict[str, Any]  # describe(view): what `humanjudge stats --format json` prints of it
+    samples: int
+    seed: int
+    rater_kind: str
+    # per question: its individual judgments (missing answers included), its stored aggregates
+    individual: Counter[str] = field(default_factory=Counter)
+    aggregates: Counter[str] = field(default_factory=Counter)
+    # (question, role) -> the files its rows come from
+    files: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    # distinct raters of the individual judgments, where raters are persons (None: they are not)
+    persons: int | None = None
+    # per (question, role): the types of its values other than None, for the record sets' data types
+    types: dict[tuple[str, str], set[type]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, view: Judgments, *, samples: int = 1000, seed: int = 0) -> Facts:
+        from ..gcpause import paused
+        from ..judgments.stats import describe
+
+        stats = describe(view, samples=samples, seed=seed)
+        facts = cls(view.dataset, view.format, stats, samples, seed, view.rater_kind)
+        raters: set[Any] = set()
+        with paused():  # a batch is many small containers (gcpause.py)
+            for batch in view.in_batches():
+                columns = zip(
+                    batch.column("question"),
+                    batch.column("role"),
+                    batch.column("rater"),
+                    batch.column("rater_kind"),
+                    batch.column("file"),
+                    batch.column("value"),
+                    strict=True,
+                )
+                for question, role, rater, kind, file, value in columns:
+                    if role == "individual":
+                        facts.individual[question] += 1
+                        if kind == "person":
+                            raters.add(rater)
+                    else:
+                        facts.aggregates[question] += 1
+                    facts.files.setdefault((question, role), set()).add(file)
+                    if value is not None:
+                        facts.types.setdefault((question, role), set()).add(type(value))
+        if view.rater_kind == "person":
+            facts.persons = len(raters)
+        return facts
+
+    def questions(self) -> list[dict[str, Any]]:
+        """The questions of the statistics, in their order."""
+        found: list[dict[str, Any]] = self.stats["questions"]
+        return found
+
+    def question(self, name: str) -> dict[str, Any] | None:
+        return next((q for q in self.questions() if q["question"] == name), None)

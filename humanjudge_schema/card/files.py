@@ -1,0 +1,78 @@
+"""A dataset's files as a card's distribution: one `cr:FileObject` per file, with its size, its
+SHA-256 and its encoding format, named by its path relative to the dataset and found by its path
+relative to the card."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+from ..readers.files import Problem, open_regular
+
+# Encoding formats by how a file's name ends; mlcroissant reads a gzip file by its first bytes,
+# so a .jsonl.gz file is JSON Lines.
+ENCODINGS = (
+    (".jsonl.gz", "application/jsonlines"),
+    (".jsonl", "application/jsonlines"),
+    (".json", "application/json"),
+    (".csv", "text/csv"),
+    (".tsv", "text/tab-separated-values"),
+    (".parquet", "application/x-parquet"),
+    (".md", "text/markdown"),
+)
+_CHUNK = 1 << 20
+
+
+def encoding(path: Path) -> str:
+    """The encoding format of a file, by its name; `application/octet-stream` for any other."""
+    name = path.name.lower()
+    return next((fmt for end, fmt in ENCODINGS if name.endswith(end)), "application/octet-stream")
+
+
+def digest(path: Path) -> tuple[int, str, str] | Problem:
+    """The size, SHA-256 and MD5 of a regular file read once in chunks, or why it cannot be read."""
+    opened = open_regular(path)
+    if isinstance(opened, Problem):
+        return opened
+    sha, md5, size = hashlib.sha256(), hashlib.md5(usedforsecurity=False), 0
+    with opened as f:
+        while chunk := f.read(_CHUNK):
+            sha.update(chunk)
+            md5.update(chunk)
+            size += len(chunk)
+    return size, sha.hexdigest(), md5.hexdigest()
+
+
+def file_id(path: Path, root: Path) -> str:
+    """A file's name in the card: its path under the dataset's folder (a one-file dataset: its name)."""
+    if root.is_dir():
+        try:
+            return path.relative_to(root).as_posix()
+        except ValueError:
+            pass
+    return path.name
+
+
+def content_url(path: Path, base: Path) -> str:
+    """Where the card finds a file: its path relative to the card's folder (`base`)."""
+    return Path(os.path.relpath(path.resolve(), base.resolve())).as_posix()
+
+
+def file_object(path: Path, root: Path, base: Path) -> dict[str, Any] | Problem:
+    """The `cr:FileObject` of one data file, or why the file cannot be read."""
+    found = digest(path)
+    if isinstance(found, Problem):
+        return found
+    size, sha256, _ = found
+    name = file_id(path, root)
+    return {
+        "@type": "cr:FileObject",
+        "@id": name,
+        "name": name,
+        "contentUrl": content_url(path, base),
+        "contentSize": f"{size} B",
+        "encodingFormat": encoding(path),
+        "sha256": sha256,
+    }

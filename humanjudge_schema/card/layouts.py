@@ -1,0 +1,310 @@
+"""Where each built-in format keeps what a card says: its name, description, citation and URL, and
+how a Croissant record set reads its judgments from the original files.
+
+This is the one place outside formats/ that knows the built-in formats' files: a card describes
+the bytes as published, so it needs their layout, which the formats' views (made for reading, not
+for describing) do not declare. A format not named here (a plug-in) gets a card with its files,
+its RAI figures and placeholders for the rest, and no record set of judgments.
+
+What Croissant can express: one record per line of a JSON Lines file or per row of a CSV file,
+each field a column (`extract.column`); in a JSON file, one record per match of a JSONPath, the
+fields' paths giving lists of equal length (mlcroissant evaluates them with jsonpath-rw, which
+returns values, never object keys or array positions, and steps back up with `parent`).
+- study 1: every rating of study1_tasks.jsonl.gz (item = topic, rater = worker): all judgments.
+- HALIE: the survey's answers (item = session_id, rater = worker_id; dialogue's turn ratings,
+  whose item is the session and the turn together, are not) and the question task's answers
+  (item = question_id); the event blocks' other judgments have an item made of two columns.
+- TextJudge: each metric's individual scores (item = the instance's id, found by stepping up from
+  the score) and stored aggregates; a score's rater is its position in its list, which JSONPath
+  cannot give, so the records have no rater field.
+- CogGym: none. An item is a stimulus id that is an object key in human_data_ind.json and a
+  rater is a position in an array; JSONPath gives neither. The card describes the trials
+  (trial.jsonl, one record per trial) and says that `humanjudge export` gives the judgments.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..kinds import Unit
+from ..readers.files import read_bytes
+from .facts import Facts
+from .rai import placeholder, quoted
+
+
+@dataclass
+class Layout:
+    """What a format's files say of the dataset, and the record sets that read its judgments."""
+
+    metadata: dict[str, Any] = field(default_factory=dict)
+    record_sets: list[dict[str, Any]] = field(default_factory=list)
+    participants: dict[str, Any] | None = None  # a CogGym experiment's participants_info
+    # where the judgments are, when no record set can read them
+    note: str | None = None
+    # FileObjects that name a file of the distribution again (@id -> the file's @id): mlcroissant
+    # reads a JSON file into one table for all the record sets that read it, whose JSONPaths must
+    # then match alike many values, so each record set of a JSON file reads a FileObject of its own
+    copies: dict[str, str] = field(default_factory=dict)
+
+
+# HALIE survey cells whose value says the question was not asked (the crossword task's `joy`)
+NOT_ASKED = {"joy": -1}
+NO_CITATION = "the files carry no citation: take it from where the data was published"
+
+
+def layout(unit: Unit, facts: Facts, ids: dict[Path, str]) -> Layout:
+    """The layout of a dataset; `ids` gives each data file's `@id` in the card's distribution."""
+    found = _LAYOUTS.get(unit.family, _unknown)(unit, facts, ids)
+    defaults = {
+        "name": placeholder("the dataset's name (the files carry none)"),
+        "description": placeholder("what the dataset is: the items, the questions asked, who answered them"),
+        "citeAs": placeholder(NO_CITATION),
+        "url": placeholder("the dataset's home page (a URL)"),
+        "license": placeholder("the license of the data (e.g. https://creativecommons.org/licenses/by/4.0/)"),
+    }
+    found.metadata = {**defaults, **{k: v for k, v in found.metadata.items() if v}}
+    return found
+
+
+def _unknown(unit: Unit, facts: Facts, ids: dict[Path, str]) -> Layout:
+    return Layout(note=f"`humanjudge export {unit.root.name}` writes the judgments as one table")
+
+
+def _json(path: Path | None) -> Any:
+    if path is None:
+        return None
+    import orjson
+
+    raw = read_bytes(path)
+    if not isinstance(raw, bytes):
+        return None
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+
+
+def _text(value: Any) -> str | None:
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+_DOI = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/\S+)$", re.IGNORECASE)
+
+
+def doi_url(value: Any) -> str | None:
+    """The https://doi.org/ URL of a DOI or of a doi.org URL of one; None for anything else."""
+    found = _DOI.match(value.strip()) if isinstance(value, str) else None
+    return f"https://doi.org/{found.group(1)}" if found else None
+
+
+def _coggym(unit: Unit, facts: Facts, ids: dict[Path, str]) -> Layout:
+    config = _json(unit.file("config.json"))
+    config = config if isinstance(config, dict) else {}
+    ind = _json(unit.file("human_data_ind.json"))
+    info = ind.get("participants_info") if isinstance(ind, dict) else None
+    doi = doi_url(config.get("paperDOI"))
+    citation = _text(config.get("citation"))
+    words = [w for key in ("taskType", "keywords") for w in config.get(key) or () if isinstance(w, str)]
+    authors = [a for a in config.get("authors") or () if isinstance(a, str) and a.strip()]
+    metadata: dict[str, Any] = {
+        "name": _text(config.get("experimentName")),
+        "description": _text(config.get("description")),
+        "citeAs": f"{citation} {doi}" if citation and doi and doi not in citation else citation or doi,
+        "url": doi,
+        "license": _text(config.get("license")),
+        "keywords": sorted(set(words)),
+        "creator": [{"@type": "sc:Person", "name": a} for a in authors],
+        "datePublished": str(config["year"]) if isinstance(config.get("year"), int) else None,
+    }
+    out = Layout(metadata, participants=info if isinstance(info, dict) else None)
+    trials = unit.file("trial.jsonl")
+    if trials is not None and trials in ids:
+        source = {"fileObject": {"@id": ids[trials]}, "extract": {"column": "id"}}
+        out.record_sets.append(
+            {
+                "@type": "cr:RecordSet",
+                "@id": "trials",
+                "name": "trials",
+                "description": "One record per trial of trial.jsonl: its id (a stimulus of the judgments).",
+                "field": [_field("trials", "id", "sc:Text", source, "the trial's id")],
+            }
+        )
+    out.note = (
+        "The judgments are in human_data_ind.json, keyed by stimulus id and by a participant's position in "
+        f"each array, which a Croissant record set cannot read; `humanjudge export {unit.root.name} --to jsonl` "
+        "writes them as one record per judgment."
+    )
+    return out
+
+
+def _textjudge(unit: Unit, facts: Facts, ids: dict[Path, str]) -> Layout:
+    path = unit.files[0]
+    top = _json(path)
+    top = top if isinstance(top, dict) else {}
+    name = _text(top.get("dataset"))
+    url = _text(top.get("dataset_url"))
+    metadata: dict[str, Any] = {
+        "name": name,
+        "citeAs": name,  # the format's `dataset` names the source with its authors and venue
+        "url": url if url and url.startswith(("https://", "http://")) else None,
+        "license": _text(top.get("license")),
+    }
+    out = Layout(metadata)
+    file_id = ids.get(path)
+    for q in facts.questions():
+        metric = q["question"]
+        if file_id is None or ("'" in metric and '"' in metric):
+            continue
+        key = f"'{metric}'" if "'" not in metric else f'"{metric}"'
+        scores = f"$.instances[*].annotations[{key}].individual_human_scores[*]"
+        item = scores + ".`parent`" * 4 + ".id"  # the score's list, metric, annotations, instance
+        if facts.individual[metric]:
+            places = {"item": item, "value": scores}
+            out.record_sets.append(_judgments(facts, metric, "individual", _copy(out, file_id, metric), places))
+        for stored in ("mean_human", "majority_human"):
+            path_ = f"$.instances[*].annotations[{key}].{stored}"
+            places = {"item": path_ + ".`parent`" * 3 + ".id", "value": path_}
+            if facts.aggregates[metric] and _stores(top, metric, stored):
+                copy = _copy(out, file_id, f"{metric}.{stored}")
+                out.record_sets.append(_judgments(facts, metric, "aggregate", copy, places, stored))
+    return out
+
+
+def _copy(out: Layout, file_id: str, reader: str) -> str:
+    """The @id of a FileObject naming the file again for one record set (Layout.copies); the
+    first record set reads the file's own."""
+    if not out.record_sets:
+        return file_id
+    copy = f"{file_id}#{_safe(reader)}"
+    n = 1
+    while copy in out.copies:
+        n += 1
+        copy = f"{file_id}#{_safe(reader)}_{n}"
+    out.copies[copy] = file_id
+    return copy
+
+
+def _stores(top: dict[str, Any], metric: str, stored: str) -> bool:
+    for instance in top.get("instances") or ():
+        annotations = instance.get("annotations") if isinstance(instance, dict) else None
+        scores = annotations.get(metric) if isinstance(annotations, dict) else None
+        if isinstance(scores, dict) and stored in scores:
+            return True
+    return False
+
+
+def _study1(unit: Unit, facts: Facts, ids: dict[Path, str]) -> Layout:
+    out = Layout({"citeAs": placeholder(NO_CITATION)})
+    tasks = unit.file("study1_tasks.jsonl.gz")
+    if tasks is None or tasks not in ids:
+        return out
+    for q in facts.questions():
+        name = q["question"]
+        if facts.individual[name] and facts.files.get((name, "individual")) and _only_in(facts, name, tasks):
+            columns = {"item": "topic", "rater": "worker", "value": name}
+            out.record_sets.append(_judgments(facts, name, "individual", ids[tasks], columns, column=True))
+    return out
+
+
+def _only_in(facts: Facts, question: str, path: Path) -> bool:
+    files = facts.files.get((question, "individual"), set())
+    return len(files) == 1 and Path(next(iter(files))).name == path.name
+
+
+def _halie(unit: Unit, facts: Facts, ids: dict[Path, str]) -> Layout:
+    from ..readers.csvfile import read_header
+
+    out = Layout({"citeAs": placeholder(NO_CITATION)})
+    for name, item in (("survey_responses.csv", "session_id"), ("event_blocks.csv", "question_id")):
+        path = unit.file(name)
+        if path is None or path not in ids:
+            continue
+        header = read_header(path)
+        columns = set(header) if isinstance(header, list) else set()
+        if item not in columns or "worker_id" not in columns:
+            continue
+        for q in facts.questions():
+            question = q["question"]
+            # a turn's ratings (dialogue) have the session and the turn for item: two columns
+            per_turn = "turn_id" in columns and question != "quality"
+            if question not in columns or per_turn or not _only_in(facts, question, path):
+                continue
+            if name == "event_blocks.csv" and question != "user_answer":  # other block judgments: two columns
+                continue
+            places = {"item": item, "rater": "worker_id", "value": question}
+            rs = _judgments(facts, question, "individual", ids[path], places, column=True)
+            if question in NOT_ASKED and name == "survey_responses.csv":
+                said = f" A value of {NOT_ASKED[question]} means the question was not asked: not a judgment."
+                rs["description"] += said
+            out.record_sets.append(rs)
+    return out
+
+
+def _judgments(
+    facts: Facts,
+    question: str,
+    role: str,
+    file_id: str,
+    places: dict[str, str],
+    stored: str | None = None,
+    *,
+    column: bool = False,
+) -> dict[str, Any]:
+    """The record set of one question's judgments (or of one kind of its stored aggregates)."""
+    what = "judgment" if role == "individual" else "stored aggregate"
+    n = facts.individual[question] if role == "individual" else facts.aggregates[question]
+    rs = _safe(question if stored is None else f"{question}.{stored}")
+    description = (
+        f"One record per {what} of {quoted(question)}: {n} records"
+        + (f" ({stored})" if stored else "")
+        + ". Fields: "
+        + ", ".join(places)
+        + " (the columns of `humanjudge export` of the same names)."
+    )
+    if column:
+        description += " A row whose cell is empty loads as a record with no value: not a judgment."
+    data_type = _data_type(facts.types.get((question, role), set()))
+    kinds = {"item": ("sc:Text", "the item judged"), "rater": ("sc:Text", "the rater")}
+    fields = []
+    for name, place in places.items():
+        extract = {"column": place} if column else {"jsonPath": place}
+        typed, about = kinds.get(name, (data_type, "the answer"))
+        fields.append(_field(rs, name, typed, {"fileObject": {"@id": file_id}, "extract": extract}, about))
+    return {"@type": "cr:RecordSet", "@id": rs, "name": rs, "description": description, "field": fields}
+
+
+def _field(rs: str, name: str, data_type: str, source: dict[str, Any], about: str) -> dict[str, Any]:
+    return {
+        "@type": "cr:Field",
+        "@id": f"{rs}/{name}",
+        "name": name,
+        "description": about,
+        "dataType": data_type,
+        "source": source,
+    }
+
+
+def _data_type(types: set[type]) -> str:
+    if types and all(t is bool for t in types):
+        return "sc:Boolean"
+    if types and all(t in (int, float) for t in types):
+        return "sc:Float"
+    return "sc:Text"
+
+
+def _safe(name: str) -> str:
+    """A record set's @id: the question's name with anything but letters, digits, `_`, `-` and `.`
+    made `_` (its real name is in its description)."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name) or "_"
+
+
+_LAYOUTS: dict[str, Callable[[Unit, Facts, dict[Path, str]], Layout]] = {
+    "coggym": _coggym,
+    "textjudge": _textjudge,
+    "study1": _study1,
+    "halie": _halie,
+}
