@@ -31,18 +31,18 @@ from .keys import Stray, stray_keys
 from .layout import Error, Layout, fold
 from .parts import (
     Cleaner,
+    Damage,
     Records,
-    _config,
-    _Damage,
-    _ind,
-    _mean,
-    _module,
-    _trial,
+    clean_config,
+    clean_ind,
+    clean_mean,
+    clean_module,
+    clean_trial,
     clicks_of,
     objects,
     slider_range,
 )
-from .totals import QueryTypes, Ratings, ResponseTypes, _query_types, _ratings, _response_types
+from .totals import QueryTypes, Ratings, ResponseTypes, total_query_types, total_ratings, total_response_types
 
 SCHEMA = "coggym/v1/"
 Fold = Callable[[Any, list[Error]], list[Error]]
@@ -67,7 +67,7 @@ def _load_jsonl(ctx: Context, path: Path | None, schema: str, clean: Cleaner) ->
             if errors:
                 for code, ptr, message in errors:
                     ctx.add(code, doc, f"/{i}{ptr}", message)
-                record = clean(record, "", _Damage.of(errors))
+                record = clean(record, "", Damage.of(errors))
         if not isinstance(record, dict):
             out.unread.append(doc.lines[i])
             continue
@@ -94,7 +94,7 @@ def _load_json(
     errors = schema_errors(schema, doc.data)
     for code, ptr, message in fold(doc.data, errors) if fold is not None and errors else errors:
         ctx.add(code, doc, ptr, message)
-    data = clean(doc.data, "", _Damage.of(errors)) if errors else doc.data
+    data = clean(doc.data, "", Damage.of(errors)) if errors else doc.data
     if not isinstance(data, dict):
         return None, {}
     return doc, data
@@ -166,15 +166,15 @@ class Experiment:
 
     @functools.cached_property
     def types(self) -> QueryTypes:
-        return _query_types(self)
+        return total_query_types(self)
 
     @functools.cached_property
     def ratings(self) -> Ratings:
-        return _ratings(self)
+        return total_ratings(self)
 
     @functools.cached_property
     def response_types(self) -> ResponseTypes:
-        return _response_types(self)
+        return total_response_types(self)
 
     @functools.cached_property
     def media(self) -> list[tuple[str, str, bool]]:
@@ -361,10 +361,10 @@ def load_experiment(unit: Unit, ctx: Context) -> Experiment:
     """Read, parse and schema-check the experiment's files (findings go to ctx)."""
     mode = ctx.config.option("coggym", "response-count")
     exp = Experiment(unit.root, ctx.config.tolerance, mode == "at-most", wants=ctx.config.wants)
-    exp.config, exp.settings = _load_json(ctx, unit.file("config.json"), SCHEMA + "config", _config)
-    exp.trial_records = _load_jsonl(ctx, unit.file("trial.jsonl"), SCHEMA + "trial", _trial)
-    exp.module_records = _load_jsonl(ctx, unit.file("instruction.jsonl"), SCHEMA + "instruction", _module)
+    exp.config, exp.settings = _load_json(ctx, unit.file("config.json"), SCHEMA + "config", clean_config)
+    exp.trial_records = _load_jsonl(ctx, unit.file("trial.jsonl"), SCHEMA + "trial", clean_trial)
+    exp.module_records = _load_jsonl(ctx, unit.file("instruction.jsonl"), SCHEMA + "instruction", clean_module)
     ind = unit.file("human_data_ind.json")
-    exp.ind, exp.ind_data = _load_json(ctx, ind, SCHEMA + "human-data-ind", _ind, functools.partial(fold, exp))
-    exp.mean, exp.mean_data = _load_json(ctx, unit.file("human_data_mean.json"), SCHEMA + "human-data-mean", _mean)
+    exp.ind, exp.ind_data = _load_json(ctx, ind, SCHEMA + "human-data-ind", clean_ind, functools.partial(fold, exp))
+    exp.mean, exp.mean_data = _load_json(ctx, unit.file("human_data_mean.json"), SCHEMA + "human-data-mean", clean_mean)
     return exp

@@ -39,23 +39,27 @@ class Part(dict[str, Any]):
 _INTACT: frozenset[str] = frozenset()
 
 
-def _broken(obj: Any) -> frozenset[str]:
+def broken_of(obj: Any) -> frozenset[str]:
     """The members of an object that broke its schema (none for an intact object)."""
     return obj.broken if isinstance(obj, Part) else _INTACT
 
 
-def _keys(obj: dict[str, Any]) -> list[str]:
+def keys_of(obj: dict[str, Any]) -> list[str]:
     """Every member name of an object as read, intact or not (broken scalars are left out of a
     Part's members but are still keys of the object)."""
-    broken = _broken(obj)
+    broken = broken_of(obj)
     return list(obj) + [k for k in broken if k not in obj] if broken else list(obj)
 
+
+# The names these had when they were private, still used by rules/metadata.py, judgments.py and
+# tests/test_coggym_parts.py.
+_broken, _keys = broken_of, keys_of
 
 _REQUIRED = re.compile(r'(".*") is a required property')
 
 
 @dataclass
-class _Damage:
+class Damage:
     """Where a value's schema errors lie: every pointer at or above an error, the values that
     are themselves wrong (an error at their own pointer other than a missing member: the wrong
     type, too few items), and the required members absent from each object."""
@@ -66,7 +70,7 @@ class _Damage:
     required: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, errors: list[tuple[str, str, str]]) -> _Damage:
+    def of(cls, errors: list[tuple[str, str, str]]) -> Damage:
         under: set[str] = set()
         wrong: set[str] = set()
         required: dict[str, list[str]] = {}
@@ -92,11 +96,11 @@ class _Damage:
         return names
 
 
-Cleaner = Callable[[Any, str, _Damage], Any]
+Cleaner = Callable[[Any, str, Damage], Any]
 
 
 def _part(
-    value: Any, ptr: str, damage: _Damage, keep: dict[str, Cleaner] | None = None, other: Cleaner | None = None
+    value: Any, ptr: str, damage: Damage, keep: dict[str, Cleaner] | None = None, other: Cleaner | None = None
 ) -> Any:
     """`value` itself when no error lies at or under it; else, for an object whose errors lie
     in its members (or are members it lacks), a Part of its intact members plus what `keep` (by
@@ -125,7 +129,7 @@ def _each(clean: Cleaner) -> Cleaner:
     element becomes what `clean` keeps of it (None when nothing). A list that is itself wrong
     (too short, not a list) is dropped: its length means nothing."""
 
-    def run(value: Any, ptr: str, damage: _Damage) -> Any:
+    def run(value: Any, ptr: str, damage: Damage) -> Any:
         if not isinstance(value, list) or ptr in damage.wrong:
             return None
         return [clean(x, f"{ptr}/{i}", damage) for i, x in enumerate(value)]
@@ -140,10 +144,10 @@ def _fields(keep: dict[str, Cleaner] | None = None, other: Cleaner | None = None
 _slider = _fields({"labels": _each(_fields())})
 _query = _fields({"slider_config": _slider})
 _queries = _each(_query)
-_trial = _fields({"stimuli": _each(_fields()), "queries": _queries})
-_module = _fields({"queries": _queries})
+clean_trial = _fields({"stimuli": _each(_fields()), "queries": _queries})
+clean_module = _fields({"queries": _queries})
 _ids = _each(_each(_part))  # blocks: lists of ids; a broken id becomes None
-_config = _fields(
+clean_config = _fields(
     {
         "responseType": _each(_part),
         "experimentFlow": _each(_fields({"blocks": _ids, "sequences": _each(_fields({"blocks": _ids}))})),
@@ -153,8 +157,8 @@ _config = _fields(
 # left out (rules that only count its elements read it as read, see Experiment.response_lists);
 # a mean object keeps its intact option keys.
 _metadata: dict[str, Cleaner] = {"participants_info": _fields(), "judgment_count": lambda *_: None}
-_ind = _fields(_metadata, other=_fields())
-_mean = _fields(_metadata, other=_fields(other=_fields()))
+clean_ind = _fields(_metadata, other=_fields())
+clean_mean = _fields(_metadata, other=_fields(other=_fields()))
 
 
 def objects(items: Any) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -176,7 +180,7 @@ def clicks_of(q: dict[str, Any]) -> int | None:
     if "num_clicks" in cfg:
         clicks: int = cfg["num_clicks"]
         return clicks
-    return None if "num_clicks" in _broken(cfg) else 1
+    return None if "num_clicks" in broken_of(cfg) else 1
 
 
 def slider_range(q: dict[str, Any]) -> tuple[float, float] | None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from .aggregation import META_KEYS
 from .answers import ratings_of
-from .parts import Records, _broken
+from .parts import Records, broken_of
 
 if TYPE_CHECKING:
     from ...readers.jsonfile import JsonDocument, JsonlDocument
@@ -58,14 +58,14 @@ class QueryTypes:
     unread: list[str] = field(default_factory=list)  # records holding a query whose type cannot be read
 
 
-def _query_types(exp: Experiment) -> QueryTypes:
+def total_query_types(exp: Experiment) -> QueryTypes:
     out = QueryTypes()
     trials, modules = exp.trial_records, exp.module_records
     out.unread += [f"trial.jsonl line {line}" for line in trials.unread]
     for i, trial in trials.readable:
         queries = trial.get("queries")
         if not isinstance(queries, list):
-            if "queries" in _broken(trial):
+            if "queries" in broken_of(trial):
                 out.unread.append(trials.where(i, "trial.jsonl"))
             continue
         kinds = [q.get("type") if isinstance(q, dict) else None for q in queries]
@@ -77,7 +77,7 @@ def _query_types(exp: Experiment) -> QueryTypes:
     out.unread += [f"instruction.jsonl line {line}" for line in modules.unread]
     for i, module in modules.readable:
         kind = module.get("type")
-        if kind is None and ("queries" in module or "queries" in _broken(module)):
+        if kind is None and ("queries" in module or "queries" in broken_of(module)):
             out.unread.append(modules.where(i, "instruction.jsonl"))  # it may be a quiz
         elif kind == "comprehension_quiz":
             queries = module.get("queries")
@@ -102,7 +102,7 @@ class ResponseTypes:
     unread: list[str] = field(default_factory=list)  # what could not be read
 
 
-def _response_types(exp: Experiment) -> ResponseTypes:
+def total_response_types(exp: Experiment) -> ResponseTypes:
     out = ResponseTypes()
     stated = exp.settings.get("responseType")
     if exp.trial_doc is None or not isinstance(stated, list):
@@ -132,7 +132,7 @@ class Ratings:
     unread: list[str] = field(default_factory=list)  # parts whose count cannot be known
 
 
-def _ratings(exp: Experiment) -> Ratings:
+def total_ratings(exp: Experiment) -> Ratings:
     out = Ratings()
     if exp.ind is None:
         return out
@@ -158,7 +158,7 @@ def _ratings(exp: Experiment) -> Ratings:
                     out.others += len(responses)
             elif (sid, tag) in layouts:
                 out.tags += sum(map(len, responses))
-            elif (n := ratings_of(q, responses, tag in _broken(intact))) is None:
+            elif (n := ratings_of(q, responses, tag in broken_of(intact))) is None:
                 out.unread.append(f"{sid}/{tag}")
             else:
                 out.tags += n

@@ -21,15 +21,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .sandbox import (
-    _DEADLINE,
-    _TICK,
+    DEADLINE,
     MAX_TEMPLATE_CHARS,
+    TICK,
     TemplateCheck,
-    _tick,
-    _TooSlow,
+    TooSlow,
     describe_unsafe,
     environment,
     inspect_template,
+    tick,
 )
 
 if TYPE_CHECKING:
@@ -253,7 +253,7 @@ def _with_clock(ast: nodes.Template) -> nodes.Template:
     from jinja2 import nodes
 
     def tick(node: nodes.Expr) -> nodes.Expr:
-        return nodes.Filter(node, _TICK, [], [], None, None, lineno=node.lineno)
+        return nodes.Filter(node, TICK, [], [], None, None, lineno=node.lineno)
 
     env = environment()
     timed = copy.deepcopy(ast, {id(env): env})  # the nodes' environment stays the one environment
@@ -292,24 +292,24 @@ def _generate(
 def _render(template: Template, context: dict[str, Any], max_bytes: int, max_seconds: float, what: str) -> str:
     parts: list[str] = []
     size = 0
-    token = _DEADLINE.set(time.monotonic() + max_seconds)
+    token = DEADLINE.set(time.monotonic() + max_seconds)
     try:
         for chunk in template.generate(context):
-            _tick(None)
+            tick(None)
             size += len(chunk) if chunk.isascii() else len(chunk.encode("utf-8", "surrogatepass"))
             if size > max_bytes:
                 raise TemplateError(f"the prompt for {what} is larger than {max_bytes:,} bytes; rendering stopped")
             parts.append(chunk)
     except TemplateError:
         raise
-    except _TooSlow:
+    except TooSlow:
         raise TemplateError(
             f"the prompt for {what} takes longer than {max_seconds:g} s to render; rendering stopped"
         ) from None
     except Exception as exc:  # undefined names, type errors of comparisons, sandbox refusals
         raise TemplateError(f"cannot render the prompt for {what}: {exc}") from None
     finally:
-        _DEADLINE.reset(token)
+        DEADLINE.reset(token)
     return "".join(parts)
 
 

@@ -90,33 +90,33 @@ class TemplateCheck:
 # --- the environment ------------------------------------------------------------------------
 
 
-class _TooSlow(Exception):
+class TooSlow(Exception):
     pass
 
 
 # When the prompt being rendered must be done (time.monotonic()); checked by every operation that
 # can cost as much as its input: filters, tests, attribute and item access, output, comparisons.
-_DEADLINE: contextvars.ContextVar[float] = contextvars.ContextVar("deadline", default=float("inf"))
-_TICK = "_tick"  # the filter that checks the clock (templates cannot name it: it starts with '_')
+DEADLINE: contextvars.ContextVar[float] = contextvars.ContextVar("deadline", default=float("inf"))
+TICK = "_tick"  # the filter that checks the clock (templates cannot name it: it starts with '_')
 
 
-def _tick(value: Any) -> Any:
-    if time.monotonic() > _DEADLINE.get():
-        raise _TooSlow
+def tick(value: Any) -> Any:
+    if time.monotonic() > DEADLINE.get():
+        raise TooSlow
     return value
 
 
 def _timed(f: Any) -> Callable[..., Any]:
     @functools.wraps(f)  # keeps Jinja's pass_context / pass_environment marks
     def timed(*args: Any, **kwargs: Any) -> Any:
-        _tick(None)
+        tick(None)
         return f(*args, **kwargs)
 
     return timed
 
 
 def _finalize(value: Any) -> Any:
-    _tick(None)
+    tick(None)
     return "" if value is None else value
 
 
@@ -129,11 +129,11 @@ def environment() -> ImmutableSandboxedEnvironment:
 
     class _Environment(ImmutableSandboxedEnvironment):
         def getitem(self, obj: Any, argument: Any) -> Any:
-            _tick(None)
+            tick(None)
             return super().getitem(obj, argument)
 
         def getattr(self, obj: Any, attribute: str) -> Any:
-            _tick(None)
+            tick(None)
             return super().getattr(obj, attribute)
 
     env = _Environment(
@@ -146,7 +146,7 @@ def environment() -> ImmutableSandboxedEnvironment:
     )
     env.globals.clear()
     env.filters = {name: _timed(f) for name, f in env.filters.items() if name in SAFE_FILTERS}
-    env.filters[_TICK] = _tick
+    env.filters[TICK] = tick
     env.tests = {name: _timed(t) for name, t in env.tests.items() if name in SAFE_TESTS}
     return env
 

@@ -10,7 +10,7 @@ from ....engine import Hit
 from ....readers.jsonfile import BROKEN, JsonlDocument
 from ....registry import rule
 from ..model import Experiment
-from ..parts import _broken, objects
+from ..parts import broken_of, objects
 from .phrasing import some
 
 
@@ -54,7 +54,7 @@ def _unused(exp: Experiment) -> list[tuple[JsonlDocument, int, str, str]]:
     """(document, record index, kind, id) of every trial and module the flow never shows; [] when
     the flow cannot be read whole. A trial that a test_trial module replays is shown."""
     settings = exp.settings
-    if exp.config is None or "experimentFlow" not in settings or "experimentFlow" in _broken(settings):
+    if exp.config is None or "experimentFlow" not in settings or "experimentFlow" in broken_of(settings):
         return []
     shown = {ident for _, ident in _flow_ids(exp)}
     shown.update(

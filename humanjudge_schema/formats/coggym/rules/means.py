@@ -16,7 +16,7 @@ from ....numbers import fmt_number, same_value
 from ....registry import rule
 from ..aggregation import META_KEYS, aggregate_tag, aggregates, choice_counts, option_key, option_keys
 from ..model import Experiment, Response
-from ..parts import _broken, _keys
+from ..parts import broken_of, keys_of
 from .phrasing import short, some
 
 # Query types whose mean a mean file must hold; the others' aggregates are optional.
@@ -48,7 +48,7 @@ def _means_readable(q: dict[str, Any]) -> bool:
 def _stray_keys(value: dict[str, Any], keys: tuple[str, ...]) -> list[str]:
     """The keys of a mean object that are no option key, in the object's order."""
     known = _key_set(keys)
-    return [k for k in _keys(value) if k not in known]
+    return [k for k in keys_of(value) if k not in known]
 
 
 @rule(
@@ -99,7 +99,7 @@ def _key_problems(q: dict[str, Any], tag: str, value: Any) -> Iterator[tuple[tup
     if not isinstance(value, dict):
         yield (), f"expected {{{keys[0] if keys else tag + '_1'}: ...}} per option, got {short(value)}"
         return
-    missing = [k for k in keys if k not in value and k not in _broken(value)] if q["type"] == "multi-slider" else []
+    missing = [k for k in keys if k not in value and k not in broken_of(value)] if q["type"] == "multi-slider" else []
     stray = _stray_keys(value, keys)
     note = f"; no mean for {some([repr(k) for k in missing])}" if missing else ""
     for key in stray:
@@ -146,7 +146,7 @@ def _choice_mismatches(
     )
     kind = "count" if as_counts else "proportion"
     out = []
-    broken = _broken(stored)
+    broken = broken_of(stored)
     for key, k in keys.items():
         want = counts[k] if as_counts else (counts[k] / total if total else None)
         if key in stored:

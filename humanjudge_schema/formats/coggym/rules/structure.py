@@ -13,7 +13,7 @@ from ....registry import rule
 from ..aggregation import META_KEYS
 from ..keys import spell
 from ..model import Experiment
-from ..parts import _broken
+from ..parts import broken_of
 
 
 def _data_docs(exp: Experiment) -> Iterator[JsonDocument]:
@@ -25,7 +25,7 @@ def _asks(record: dict[str, Any]) -> bool | None:
     depends on a query whose type cannot be read."""
     queries = record.get("queries")
     if not isinstance(queries, list):
-        return None if "queries" in _broken(record) else False
+        return None if "queries" in broken_of(record) else False
     unknown = False
     for q in queries:
         kind = q.get("type") if isinstance(q, dict) else None

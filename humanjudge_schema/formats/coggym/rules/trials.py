@@ -9,7 +9,7 @@ from ....engine import Hit
 from ....readers.jsonfile import JsonlDocument
 from ....registry import rule
 from ..model import Experiment
-from ..parts import _broken, objects, slider_range
+from ..parts import broken_of, objects, slider_range
 
 
 @rule(
@@ -64,7 +64,7 @@ def duplicate_tag(exp: Experiment) -> Iterator[Hit]:
 def dimension_count(exp: Experiment) -> Iterator[Hit]:
     for i, trial in exp.trial_records.readable:
         for si, stimulus in objects(trial.get("stimuli")):
-            if "dimension" in stimulus and "media_url" not in _broken(stimulus):
+            if "dimension" in stimulus and "media_url" not in broken_of(stimulus):
                 n, m = len(stimulus["dimension"]), len(stimulus.get("media_url", []))
                 if n != m:
                     yield exp.trial_doc, f"/{i}/stimuli/{si}/dimension", f"{n} dimensions for {m} media_url entries"
