@@ -1,6 +1,6 @@
 """What every command that recomputes stored aggregates shares: it refuses to write while the
 data it computes from has errors, and says which stored values it could not recompute. The
-aggregates themselves are each format's own (formats/coggym/aggregate.py, the TextJudge rules)."""
+aggregates themselves are each format's own (its declaration's `aggregation`, catalog.Aggregation)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from .finding import Finding, Severity
 
 
 class AggregateError(ValueError):
-    """The experiment cannot be aggregated; the message says why."""
+    """The dataset cannot be aggregated; the message says why."""
 
 
 def blocking(findings: list[Finding], inputs: list[Path], allowed: tuple[str, ...] = ()) -> list[Finding]:

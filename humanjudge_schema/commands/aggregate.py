@@ -17,35 +17,46 @@ if TYPE_CHECKING:
 _FLAGS = {"force": "--force", "in_place": "--in-place"}
 
 
-@click.command()
-@click.argument("experiment", metavar="PATH", type=click.Path(path_type=Path, exists=True))
+class _Aggregate(click.Command):
+    """The command, whose help lists the formats that aggregate, read from the catalog only when
+    the help is shown (so that starting another command reads no catalog)."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_help_text(ctx, formatter)
+        rows = [
+            (how.what, ", ".join(_FLAGS[f] for f in how.flags) or "-")
+            for _, how in sorted(_aggregating(), key=lambda pair: pair[0].name)
+        ]
+        with formatter.section("PATH is one of (with the options it takes)"):
+            formatter.write_dl(rows)
+
+
+@click.command(cls=_Aggregate)
+@click.argument("path", metavar="PATH", type=click.Path(path_type=Path, exists=True))
 @click.option("--check", is_flag=True, help="Report how the stored aggregates differ; write nothing.")
-@click.option("--force", is_flag=True, help="Overwrite an existing human_data_mean.json (CogGym).")
+@click.option("--force", is_flag=True, help="Overwrite the file of aggregates the format writes, when it exists.")
 @click.option(
     "-o",
     "--output",
     type=click.Path(path_type=Path, dir_okay=False),
-    help="Write here instead of EXPERIMENT/human_data_mean.json; for a TextJudge dataset, where the "
+    help="Write here instead of where the format keeps its aggregates; for a one-file format, where the "
     "corrected copy goes.",
 )
-@click.option("--in-place", is_flag=True, help="Overwrite the TextJudge dataset itself with the corrected copy.")
-def aggregate(experiment: Path, check: bool, force: bool, output: Path | None, in_place: bool) -> None:
+@click.option("--in-place", is_flag=True, help="Overwrite a one-file dataset itself with the corrected copy.")
+def aggregate(path: Path, check: bool, force: bool, output: Path | None, in_place: bool) -> None:
     """Recompute aggregates from the individual data.
 
-    PATH is a CogGym experiment folder (writes human_data_mean.json) or a TextJudge dataset .json
-    file (recomputes mean_human and majority_human; the corrected copy goes to -o FILE, or over
-    the input with --in-place; only the wrong values change).
+    PATH is a dataset of a format whose declaration says how to recompute what it stores: a
+    folder goes to the format whose files are in it, a file to the one-file format of its
+    suffix. Only the wrong values change.
     """
     from ..aggregate import AggregateError
     from ..writing import WriteError
 
     given = {name for name, on in (("force", force), ("in_place", in_place)) if on}
     try:
-        how = _format_of(experiment)
-        for name in sorted(given - set(how.flags)):
-            takers = [other.plural for _, other in _aggregating() if name in other.flags]
-            raise AggregateError(f"{_FLAGS[name]} is for {' and '.join(takers)}, not {how.plural}")
-        message, code = how.call(experiment, check=check, output=output, **{n: n in given for n in how.flags})
+        how = _format_of(path, given)
+        message, code = how.call(path, check=check, output=output, **{n: n in given for n in how.flags})
     except (AggregateError, WriteError) as exc:
         fail(str(exc))
     click.echo(message)
@@ -58,9 +69,10 @@ def _aggregating() -> list[tuple[Format, Aggregation]]:
     return [(fmt, fmt.aggregation) for fmt in formats().values() if fmt.aggregation is not None]
 
 
-def _format_of(path: Path) -> Aggregation:
-    """The aggregation that takes this path: a folder goes to the format that aggregates folders,
-    a file to the one-file format of its suffix."""
+def _format_of(path: Path, given: set[str]) -> Aggregation:
+    """The aggregation that takes this path: a folder goes to the format that aggregates folders
+    (of several, the one whose files are there), a file to the one-file format of its suffix. An
+    option none of the candidates takes is refused first, naming the formats that take it."""
     from ..aggregate import AggregateError
 
     candidates = [
@@ -69,8 +81,17 @@ def _format_of(path: Path) -> Aggregation:
         if (how.folder and path.is_dir())
         or (not how.folder and fmt.one_file is not None and path.name.endswith(fmt.one_file.suffix))
     ]
+    for name in sorted(given):
+        if candidates and not any(name in how.flags for _, how in candidates):
+            takers = [other.plural for _, other in _aggregating() if name in other.flags]
+            not_for = " or ".join(how.plural for _, how in candidates)
+            raise AggregateError(f"{_FLAGS[name]} is for {' and '.join(takers)}, not {not_for}")
     if len(candidates) > 1 and path.is_dir():  # folder formats: the one whose files are there
         candidates = [(fmt, how) for fmt, how in candidates if any((path / f.name).exists() for f in fmt.files)]
     if len(candidates) != 1:
         raise AggregateError(f"{path}: not {' or '.join(how.what for _, how in _aggregating())}")
-    return candidates[0][1]
+    how = candidates[0][1]
+    for name in sorted(given - set(how.flags)):
+        takers = [other.plural for _, other in _aggregating() if name in other.flags]
+        raise AggregateError(f"{_FLAGS[name]} is for {' and '.join(takers)}, not {how.plural}")
+    return how
