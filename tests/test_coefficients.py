@@ -429,3 +429,20 @@ def test_the_table_the_report_and_the_summary_show_them() -> None:
     assert "one answer dominates" in card
     table = questions_table([found])
     assert "| agree | AC [95%] |" in table and "| 94% |" in table and "one answer dominates" in table
+
+
+def test_validate_and_version_never_import_numpy() -> None:
+    """numpy carries the coefficients' bootstrap only: validation and start-up do without it."""
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    code = (
+        "import sys\nfrom humanjudge_schema.commands import main\n"
+        "for args in (['--version'], ['validate', 'examples/coggym/valid']):\n"
+        "    try:\n        main(args)\n    except SystemExit:\n        pass\n"
+        "print('numpy' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines()[-1] == "False"

@@ -27,8 +27,9 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Sequence
 from itertools import accumulate, repeat
-from operator import add, mul, sub
+from operator import mul
 from typing import Any
 
 from .agreement import Level, Tally, _quantile, _ratio, profiles
@@ -90,7 +91,8 @@ def gwet_bootstrap(
 class Resamples:
     """Gwet's AC of bootstrap samples, one per `add(weights)` (weights: how many items of each
     profile of two ratings or more a sample holds, numbered as `agreement.bootstrap` numbers them,
-    whose `each` it is), and their interval. `gwet` is None where the values do not suit the level."""
+    whose `each` it is), and their interval. `gwet` is None where the values do not suit the level.
+    Samples are kept and computed together (`_Gwet.estimates`), a bounded number at a time."""
 
     def __init__(self, tally: Tally, level: Level, *, confidence: float = 0.95) -> None:
         if not 0 < confidence < 1:
@@ -100,17 +102,29 @@ class Resamples:
         except ValueError:
             self.gwet = None
         self.confidence = confidence
-        self.estimates: list[float] = []
+        self._estimates: list[float] = []
+        self._pending: list[list[int]] = []
         self.drawn = 0
 
     def add(self, weights: list[int]) -> None:
         self.drawn += 1
-        g = self.gwet
-        if g is None:
+        if self.gwet is None:
             return
-        estimate = g.estimate(weights)
-        if estimate is not None:
-            self.estimates.append(estimate)
+        self._pending.append(weights)
+        if len(self._pending) * max(len(self.gwet.agree), len(self.gwet.shares)) >= _BATCH:
+            self._flush()
+
+    @property
+    def estimates(self) -> list[float]:
+        """The AC of every sample added so far that has one, in the order they were added."""
+        self._flush()
+        return self._estimates
+
+    def _flush(self) -> None:
+        if self._pending and self.gwet is not None:
+            found = self.gwet.estimates(self._pending)
+            self._estimates.extend(float(v) for v in found if not math.isnan(v))
+        self._pending = []
 
     def interval(self) -> tuple[float, float] | None:
         if not self.estimates:
@@ -118,6 +132,11 @@ class Resamples:
         ordered = sorted(self.estimates)
         tail = (1 - self.confidence) / 2
         return _quantile(ordered, tail), _quantile(ordered, 1 - tail)
+
+
+# The numbers a batch of samples may hold at once (samples x the larger of profiles and shared
+# entries): about 32 MB of float64 per array.
+_BATCH = 1 << 22
 
 
 def dominant(tally: Tally, level: Level, alpha: float | None, known: dict[str, Any] | None = None) -> str | None:
@@ -202,6 +221,7 @@ class _Gwet:
         bounds = list(accumulate((holders[i] for i in kinds), initial=0))
         self.starts, self.ends = bounds[:-1], bounds[1:]
         self.alone = [alone[i] for i in kinds]  # of the shared categories, in their order
+        self.arrays()
 
     def estimate(self, weights: list[int] | None = None) -> float | None:
         """AC of a sample of `weights[p]` items of profile p (by default: the data) and the items
@@ -210,20 +230,44 @@ class _Gwet:
             weights = [0] * len(self.agree)
             for p in self.population:
                 weights[p] += 1
-        pairable = sum(weights)
-        if pairable == 0 or len(self.categories) < 2:
-            return None
-        p_a = math.fsum(map(mul, weights, self.agree)) / pairable
-        running = list(accumulate(map(mul, map(weights.__getitem__, self.profiles), self.shares), initial=0.0))
-        held = map(sub, map(running.__getitem__, self.ends), map(running.__getitem__, self.starts))
-        squares = math.fsum(m * m for m in map(add, held, self.alone))
-        squares += math.fsum(w * (w * s2 + 2 * sa) for w, s2, sa in zip(weights, self.s2, self.sa, strict=True) if w)
-        n = pairable + len(self.singles)
-        # sum_k pi_k (1 - pi_k) = 1 - sum_k pi_k^2, the marginals adding up to n
-        p_e = self.constant * (1 - (squares + self.fixed) / (n * n))
-        if p_e >= 1:
-            return None
-        return float((p_a - p_e) / (1 - p_e))
+        found = self.estimates([weights])
+        return None if math.isnan(found[0]) else float(found[0])
+
+    def estimates(self, samples: Sequence[Sequence[int]]) -> Any:
+        """AC of each sample (a row of items per profile), as a numpy array, NaN where AC is not
+        defined. The samples are computed together in native code: a sample's marginals are its
+        weights times each profile's shares, summed per category (`numpy.add.reduceat` over the
+        entries sorted by category), so a thousand samples of a slider's hundred values over
+        thousands of items cost a few matrix passes, not a loop per entry."""
+        import numpy as np
+
+        w = np.asarray(samples, dtype=np.float64).reshape(len(samples), len(self.agree))
+        pairable = w.sum(axis=1)
+        if len(self.categories) < 2:
+            return np.full(len(w), np.nan)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p_a = (w @ self._agree) / pairable
+            squares = (w * (w * self._s2 + 2 * self._sa)).sum(axis=1) + self.fixed
+            if len(self._profiles):
+                held = np.add.reduceat(w[:, self._profiles] * self._shares, self._starts, axis=1) + self._alone
+                squares += (held * held).sum(axis=1)
+            n = pairable + len(self.singles)
+            # sum_k pi_k (1 - pi_k) = 1 - sum_k pi_k^2, the marginals adding up to n
+            p_e = self.constant * (1 - squares / (n * n))
+            found = (p_a - p_e) / (1 - p_e)
+        found[(pairable == 0) | (p_e >= 1)] = np.nan
+        return found
+
+    def arrays(self) -> None:
+        """The profile figures as numpy arrays, made once (`estimates` reads them)."""
+        import numpy as np
+
+        self._agree = np.asarray(self.agree, dtype=np.float64)
+        self._s2, self._sa = np.asarray(self.s2, dtype=np.float64), np.asarray(self.sa, dtype=np.float64)
+        self._profiles = np.asarray(self.profiles, dtype=np.intp)
+        self._shares = np.asarray(self.shares, dtype=np.float64)
+        self._starts = np.asarray(self.starts, dtype=np.intp)
+        self._alone = np.asarray(self.alone, dtype=np.float64)
 
 
 def _categories(values: list[Any], level: Level) -> list[Any]:

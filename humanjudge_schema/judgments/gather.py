@@ -43,10 +43,28 @@ class Question:
     level: Level | None
     tally: Tally = field(default_factory=Tally)
     missing: int = 0  # answers the format counts but that say nothing (None)
-    by_rater: dict[Hashable, dict[Place, Hashable]] = field(default_factory=dict)  # rater -> unit -> value
+    # Each rater's answer to each unit, keyed (rater, unit) as they come: a batch's answers are
+    # added with one dict.update in C; `by_rater` groups them by rater when first asked.
+    answers: dict[tuple[Hashable, Place], Hashable] = field(default_factory=dict)
     # The question's aggregate rows (stored means, majorities, proportions): a question with
     # aggregates and no individual judgment has them only, and no agreement can be computed.
     aggregates: int = 0
+    _grouped: dict[Hashable, dict[Place, Hashable]] | None = field(default=None, repr=False)
+
+    @property
+    def by_rater(self) -> dict[Hashable, dict[Place, Hashable]]:
+        """rater -> unit -> value, raters in the order of their first answer (built once, after
+        the pass)."""
+        if self._grouped is None:
+            grouped: dict[Hashable, dict[Place, Hashable]] = {}
+            for (rater, unit), value in self.answers.items():
+                mine = grouped.get(rater)
+                if mine is None:
+                    grouped[rater] = {unit: value}
+                else:
+                    mine[unit] = value
+            self._grouped = grouped
+        return self._grouped
 
 
 class Repeat(NamedTuple):
@@ -117,29 +135,54 @@ class Gathered:
     ) -> tuple[list[str], list[Place], list[Any]]:
         """The rows that are each rater's first answer to an item (a rater's later answers are
         noted as repeats), and each rater's answers kept. A rater's answers are the record of
-        what they answered; the few missing answers (None) are kept apart."""
-        unanswered, keep = self._unanswered, []
+        what they answered; the few missing answers (None) are kept apart. A run of one question
+        whose raters all have a name, whose answers all say something and whose (rater, unit)
+        pairs are new is added in C (the common case: one array of answers); the others row by row."""
         raters = list(batch.column("rater"))
-        for i, (name, rater, unit, value) in enumerate(zip(names, raters, units, values, strict=True)):
-            if rater == "":
-                keep.append(True)
-                continue
-            by_rater = self.questions[name].by_rater
-            answers = by_rater.get(rater)
-            if (answers is not None and unit in answers) or (unanswered and (name, rater, unit) in unanswered):
-                keep.append(False)
-                self.repeats.append(Repeat(name, rater, unit, _where(batch, names, i)))
-                continue
-            keep.append(True)
-            if value is None:
-                unanswered.add((name, rater, unit))
-            elif answers is None:
-                by_rater[rater] = {unit: value}
+        keep: list[bool] = []
+        start = 0
+        for name, run in groupby(names):
+            end = start + sum(1 for _ in run)
+            q = self.questions[name]
+            keys = list(zip(raters[start:end], units[start:end], strict=True))
+            answered = values[start:end]
+            new = len(set(keys)) == len(keys) and q.answers.keys().isdisjoint(keys)
+            if new and "" not in raters[start:end] and None not in answered and not self._unanswered_in(name):
+                q.answers.update(zip(keys, answered, strict=True))
+                q._grouped = None
+                keep.extend(repeat(True, end - start))
             else:
-                answers[unit] = value
+                keep.extend(self._one_by_one(batch, names, keys, answered, start))
+            start = end
         if all(keep):
             return names, units, values
         return list(compress(names, keep)), list(compress(units, keep)), list(compress(values, keep))
+
+    def _unanswered_in(self, name: str) -> bool:
+        return bool(self._unanswered) and any(key[0] == name for key in self._unanswered)
+
+    def _one_by_one(
+        self, batch: Batch, names: list[str], keys: list[tuple[Hashable, Place]], values: list[Any], start: int
+    ) -> list[bool]:
+        """Which rows of a run of one question to keep, looked at one by one."""
+        unanswered, keep = self._unanswered, []
+        q = self.questions[names[start]]
+        q._grouped = None
+        for i, (key, value) in enumerate(zip(keys, values, strict=True), start):
+            rater, unit = key
+            if rater == "":
+                keep.append(True)
+                continue
+            if key in q.answers or (unanswered and (names[i], rater, unit) in unanswered):
+                keep.append(False)
+                self.repeats.append(Repeat(names[i], rater, unit, _where(batch, names, i)))
+                continue
+            keep.append(True)
+            if value is None:
+                unanswered.add((names[i], rater, unit))
+            else:
+                q.answers[key] = value
+        return keep
 
     def locate(self, keys: Iterable[Key]) -> dict[Key, Where]:
         """Where each judgment a finding is about is (see Key): one more pass over the judgments,
