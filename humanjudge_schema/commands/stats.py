@@ -74,7 +74,8 @@ def _text(found: list[dict[str, Any]]) -> str:
     for ds in found:
         lines.append(f"{escape_control(ds['dataset'])} ({escape_control(ds['format'])})")
         header = ("question", "level", "items", "judgments", "raters/item", "alpha", "95% interval", "agree", "AC")
-        rows = [header] + [_row(q) for q in ds["questions"]]
+        shown = [pair for q in ds["questions"] for pair in [(q, ""), *((o, "  ") for o in q.get("options") or ())]]
+        rows = [header] + [_row(q, indent) for q, indent in shown]
         widths = [max(len(r[k]) for r in rows) for k in range(len(header))]
         for r in rows:
             cells = [
@@ -84,7 +85,7 @@ def _text(found: list[dict[str, Any]]) -> str:
             lines.append(("  " + "  ".join(cells)).rstrip())
         if not ds["questions"]:
             lines.append("  no judgments")
-        for q in ds["questions"]:  # why a question has no alpha, when its values say why
+        for q, _ in shown:  # why a question (or a part of its answers) has no alpha, when its values say why
             if q.get("note"):
                 lines.append(f"  {escape_control(str(q['question']))}: no alpha: {escape_control(q['note'])}")
             if q.get("level_note"):  # a level the file does not declare, and how it was found
@@ -101,14 +102,15 @@ def _text(found: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + ("\n" if lines else "No datasets.\n")
 
 
-def _row(q: dict[str, Any]) -> tuple[str, ...]:
+def _row(q: dict[str, Any], indent: str = "") -> tuple[str, ...]:
+    """A question's line; a part of its answers (an option, a label) is indented under it, by its name."""
     from ..finding import escape_control
     from ..judgments.stats import ac_text, interval_text, observed_text, raters_text
 
     alpha = "-" if q["alpha"] is None else f"{q['alpha']:.3f}"
     per_item, ci = raters_text(q, "/") or "-", interval_text(q) or "-"
     agree, ac = observed_text(q) or "-", ac_text(q) or "-"
-    question = escape_control(str(q["question"]))
+    question = indent + escape_control(str(q["option"] if indent else q["question"]))
     return (question, q["level"] or "-", str(q["items"]), str(q["judgments"]), per_item, alpha, ci, agree, ac)
 
 

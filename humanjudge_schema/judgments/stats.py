@@ -17,9 +17,15 @@ from typing import Any
 from .agreement import Tally, alpha, bootstrap
 from .coefficients import Resamples, dominant, figures
 from .gather import Gathered, Question
+from .parts import split
 from .view import Judgments, Level
 from .view import Question as Declared
 
+# Why an answer made of parts has no alpha as a whole: its parts have theirs (`options`).
+WHOLE = {
+    "select": "a multi-select row is not compared whole: each option is a yes/no question of its own (options)",
+    "rank": "a ranking is not compared whole: each option's place is an ordinal judgment of its own (options)",
+}
 # Up to this many distinct values, the answers of a question without a level (free text) are
 # listed value by value; beyond, only how many distinct values there are.
 LISTED_VALUES = 20
@@ -100,16 +106,36 @@ def _question(
             out["agreement"] = figures(tally, q.level, resamples=resamples, samples=samples, seed=seed)
             out["agreement_note"] = dominant(tally, q.level, out["alpha"], out["agreement"])
     if out["alpha"] is None and not out.get("note"):
-        out["note"] = _why_no_alpha(q)
+        out["note"] = _why_no_alpha(q, declared)
     if values:
         out["values"] = list(tally.distribution().items())
+    out["options"] = _options(q, declared, samples, seed, values) if declared and declared.parts else None
     return out
 
 
-def _why_no_alpha(q: Question) -> str:
+def _options(q: Question, declared: Declared, samples: int, seed: int, values: bool) -> list[dict[str, Any]]:
+    """The figures of each part of the question's answers (parts.py): a multi-select's options,
+    a ranking's, a multi-slider's labels; each entry is a question's, with its `option`."""
+    assert declared.parts is not None
+    found, unsplit = split(q.tally, declared.parts, declared.labels, q.level)
+    out = []
+    for part in found:
+        entry = _question(
+            f"{declared.name}: {part.label}", Question(part.level, tally=part.tally), samples, seed, values
+        )
+        entry["option"] = part.label
+        if unsplit:
+            entry["level_note"] = f"{unsplit} answers that are not a row of its options are left out"
+        out.append(entry)
+    return out
+
+
+def _why_no_alpha(q: Question, declared: Declared | None = None) -> str:
     """Why a question has no alpha, in words: every null alpha says why (stats' text, the JSON's
     `note`, the report)."""
     tally = q.tally
+    if q.level is None and declared is not None and declared.parts in WHOLE:
+        return WHOLE[declared.parts]
     if q.level is None:
         return "no level of measurement: its answers are free text or whole lists, which agreement does not compare"
     if not tally.judgments:

@@ -29,6 +29,11 @@ Role = Literal["individual", "aggregate"]
 # item only (the n-th score of an instance), or nothing (no rater, or an aggregate's row).
 RaterKind = Literal["person", "position", "none"]
 RATER_KINDS: tuple[RaterKind, ...] = ("person", "position", "none")
+# The parts of an answer that are judgments of their own: "select", a list of 0/1, one per option
+# (a multi-select row: each option is a yes/no question, nominal); "rank", the options' indices
+# from first to last (a ranking: each option's place, 1 first, is an ordinal judgment); "label",
+# the row's `option` (a multi-slider's label: each label is rated on the question's scale).
+Parts = Literal["select", "rank", "label"]
 
 # New columns go at the end, so that readers of the earlier columns keep working.
 FIELDS = (
@@ -87,6 +92,11 @@ class Question:
     # how the level was found where the format's file does not declare it ("no category
     # declared: ordinal, from its integer worst and best"); shown beside the question's figures
     level_note: str | None = None
+    # An answer made of parts, each of which is a judgment of its own (`PARTS`): the statistics
+    # give each part its own figures (`options` of `stats --format json`). `labels` name the parts
+    # of "select" and "rank" answers by position, where the format knows them.
+    parts: Parts | None = None
+    labels: tuple[str, ...] | None = None
 
 
 class Batch:

@@ -19,6 +19,7 @@ Only what the model reads as intact is exported, through the same loader the che
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from itertools import repeat
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from typing import Any
 from ...config import discover
 from ...engine import Context
 from ...finding import escape_token, pointer
-from ...judgments.view import Batch, Judgments, Level, Question, RaterKind, positions
+from ...judgments.view import Batch, Judgments, Level, Parts, Question, RaterKind, positions
 from ...kinds import Unit
 from ...readers.files import display_path
 from .aggregation import META_KEYS, choice_index
@@ -40,10 +41,12 @@ LEVELS: dict[str, Level | None] = {
     "single-slider": "interval",
     "multi-slider": "interval",
     "multi-choice": "nominal",
-    "multi-select": "nominal",
+    "multi-select": None,  # a row is not compared whole: each option is a yes/no question (PARTS)
     "ranking": None,
     "textbox": None,
 }
+# The query types whose answers are made of parts that are judgments of their own (view.Parts).
+PARTS: dict[str, Parts] = {"multi-select": "select", "ranking": "rank", "multi-slider": "label"}
 
 
 IND, TRIALS = "human_data_ind.json", "trial.jsonl"
@@ -54,11 +57,7 @@ _BATCH = 8192
 def judgments(unit: Unit) -> Judgments:
     ctx = Context(discover(unit.root), root=unit.root)
     exp = load_experiment(unit, ctx)  # read as validate reads it
-    questions: dict[str, Question] = {}
-    for _, (_, record) in exp.trials.items():
-        for q in record.get("queries") or ():
-            if isinstance(q, dict) and isinstance(q.get("tag"), str) and q.get("type") in LEVELS:
-                questions.setdefault(q["tag"], Question(q["tag"], LEVELS[q["type"]]))
+    questions = _questions(exp)
     kind: RaterKind = "person" if _everyone(exp) else "position"
     return Judgments(
         "coggym",
@@ -68,6 +67,26 @@ def judgments(unit: Unit) -> Judgments:
         batches=lambda: _all_batches(exp, kind),
         none=lambda: _why_none(unit, exp, ctx),
     )
+
+
+def _questions(exp: Experiment) -> dict[str, Question]:
+    """Each tag's question, as its first trial declares it; a multi-select's or a ranking's
+    options name its parts where every trial of the tag lists the same ones."""
+    questions: dict[str, Question] = {}
+    labels: dict[str, tuple[str, ...] | None] = {}
+    for _, (_, record) in exp.trials.items():
+        for q in record.get("queries") or ():
+            if not (isinstance(q, dict) and isinstance(q.get("tag"), str) and q.get("type") in LEVELS):
+                continue
+            tag = q["tag"]
+            questions.setdefault(tag, Question(tag, LEVELS[q["type"]], parts=PARTS.get(q["type"])))
+            options = q.get("option")
+            named = tuple(options) if isinstance(options, list) and all(isinstance(o, str) for o in options) else None
+            labels[tag] = named if labels.setdefault(tag, named) == named else None
+    for tag, q in questions.items():
+        if q.parts in ("select", "rank") and labels.get(tag):
+            questions[tag] = replace(q, labels=labels[tag])
+    return questions
 
 
 def _why_none(unit: Unit, exp: Experiment, ctx: Context) -> str:
