@@ -3,7 +3,7 @@ findings with a file, a severity and (only when something is reported) a line an
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -19,13 +19,19 @@ from .schemas import validator
 if TYPE_CHECKING:
     from .config import Config
 
-Hit = tuple[Any, str, str]  # (document, pointer, message) as yielded by rules
-
 
 class Document(Protocol):
-    path: Path
+    """What a finding points into: a parsed file that can say where its pointers are."""
 
-    def positions(self, pointers: list[str]) -> dict[str, tuple[int, int]]: ...
+    @property
+    def path(self) -> Path: ...
+
+    def positions(self, pointers: list[str]) -> Mapping[str, tuple[int, int | None]]: ...
+
+
+# Where a finding is: a document, a file that did not parse (its Path), or nothing (the unit).
+Where = Document | Path | None
+Hit = tuple[Where, str, str]  # (document, pointer, message) as yielded by rules
 
 
 def _short(value: Any, limit: int = 60) -> str:
@@ -121,7 +127,7 @@ def schema_errors(name: str, data: Any) -> list[tuple[str, str, str]]:
 class _Pending:
     code: str
     message: str
-    doc: Any  # a Document, or a Path for findings about a file that did not parse
+    doc: Where
     pointer: str
     line: int | None
     column: int | None
@@ -136,9 +142,9 @@ class _Pending:
         return self._rank
 
 
-def _path(doc: Any) -> Path | None:
+def _path(doc: Where) -> Path | None:
     """The file a finding is about: a Path itself, or the path of a document."""
-    return doc if isinstance(doc, Path) else getattr(doc, "path", None)
+    return doc if isinstance(doc, Path) or doc is None else doc.path
 
 
 _Key = tuple[Path | None, str]  # (file, code)
@@ -159,7 +165,7 @@ class Context:
     cwd: str | None = None
     root: Path | None = None  # the unit's folder or file: where a finding with no document goes
     pending: dict[_Key, list[_Pending]] = field(default_factory=dict)
-    documents: list[Any] = field(default_factory=list)  # what the unit parsed (see check_unit's keep)
+    documents: list[Document] = field(default_factory=list)  # what the unit parsed (see check_unit's keep)
     counts: dict[_Key, int] = field(default_factory=dict)  # findings noted, kept or not
 
     def _note(self, p: _Pending) -> None:
@@ -183,21 +189,21 @@ class Context:
         self.pending, documents, self.counts = point
         del self.documents[documents:]
 
-    def parsed(self, doc: Any) -> None:
+    def parsed(self, doc: Document) -> None:
         """Note a document the unit parsed (findings may point into it; see check_unit's keep)."""
         self.documents.append(doc)
 
-    def problems(self, path: Path, problems: Iterable[Problem], doc: Any = None) -> None:
+    def problems(self, path: Path, problems: Iterable[Problem], doc: Document | None = None) -> None:
         if doc is not None:
             self.parsed(doc)
         for p in problems:
             where = doc if doc is not None and p.line is None else path
             self._note(_Pending(p.code, p.message, where, p.pointer, p.line, p.column))
 
-    def add(self, code: str, doc: Any, ptr: str, message: str) -> None:
+    def add(self, code: str, doc: Where, ptr: str, message: str) -> None:
         self._note(_Pending(code, message, doc, ptr, None, None))
 
-    def schema(self, name: str, doc: Any, data: Any, prefix: str = "") -> bool:
+    def schema(self, name: str, doc: Where, data: Any, prefix: str = "") -> bool:
         """Check data against a schema; report errors; True when it is valid."""
         errors = schema_errors(name, data)
         for code, ptr, message in errors:
@@ -224,13 +230,12 @@ class Context:
                 kept.sort(key=_Pending.rank)
                 del kept[limit:]
             every += kept
-        by_doc: dict[int, list[_Pending]] = {}
+        by_doc: dict[int, tuple[Document, list[_Pending]]] = {}
         for p in every:
             if p.line is None and p.doc is not None and not isinstance(p.doc, Path):
-                by_doc.setdefault(id(p.doc), []).append(p)
-        located: dict[tuple[int, str], tuple[int, int]] = {}
-        for items in by_doc.values():
-            doc = items[0].doc
+                by_doc.setdefault(id(p.doc), (p.doc, []))[1].append(p)
+        located: dict[tuple[int, str], tuple[int, int | None]] = {}
+        for doc, items in by_doc.values():
             try:
                 spots = doc.positions(sorted({p.pointer for p in items}))
             except Exception:  # a position is a courtesy
@@ -276,4 +281,4 @@ class Context:
         return Finding(code, severity, message, file, ptr, line, col, more)
 
 
-__all__ = ["Context", "Hit", "Severity", "schema_errors"]
+__all__ = ["Context", "Document", "Hit", "Severity", "Where", "schema_errors"]
