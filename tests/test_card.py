@@ -34,19 +34,25 @@ DATASETS = {
 
 @pytest.fixture(autouse=True, scope="module")
 def _card_codes_registered_for_this_module() -> Iterator[None]:
-    """The card/ codes are registered when humanjudge_schema.card.codes is first imported, and the
+    """The card/ codes are registered when humanjudge_schema.card.codes is imported, and the
     meta-tests of other modules (test_cases, test_registry, test_docs) list the registry of
-    rulebook.load_all(), which does not load them: the card/ codes this module's commands register
-    are taken out again after it, with their module, so that a later import registers them anew."""
+    rulebook.load_all(), which does not load them: they are registered for this module's tests
+    and taken out again after them, with their module, so that a later import registers them anew."""
+    import importlib
+
     from humanjudge_schema.registry import RULES
 
+    name = "humanjudge_schema.card.codes"
     before = set(RULES)
+    if not any(code.startswith("card/") for code in before):
+        sys.modules.pop(name, None)
+        importlib.import_module(name)
     yield
     added = {code for code in set(RULES) - before if code.startswith("card/")}
     for code in added:
         del RULES[code]
     if added:
-        sys.modules.pop("humanjudge_schema.card.codes", None)
+        sys.modules.pop(name, None)
         package = sys.modules.get("humanjudge_schema.card")
         if package is not None and hasattr(package, "codes"):
             delattr(package, "codes")
@@ -133,6 +139,28 @@ def test_one_card_per_dataset(tmp_path: Path) -> None:
     result = _invoke("card", str(EXAMPLES / "halie" / "valid"))
     assert result.exit_code == 2
     assert "a card describes one dataset; the paths hold 5" in result.stderr
+
+
+def test_a_dataset_without_judgments_gets_no_card_and_says_why(tmp_path: Path) -> None:
+    data = _copy("coggym", tmp_path)
+    (data / "human_data_ind.json").unlink()
+    (data / "human_data_mean.json").unlink()
+    result = _invoke("card", str(data), "-o", str(tmp_path / "c.json"))
+    assert result.exit_code == 2 and not (tmp_path / "c.json").exists()
+    assert "no judgments: no individual data file human_data_ind.json" in result.stderr
+
+
+def test_the_python_api_gives_the_card_and_the_findings(tmp_path: Path) -> None:
+    from humanjudge_schema.card import CardError, card, check
+
+    data = _copy("study1", tmp_path)
+    doc = card(data, base=tmp_path, samples=50)
+    assert doc["distribution"][0]["contentUrl"].startswith("data/")
+    out = tmp_path / "c.json"
+    out.write_text(json.dumps(doc))
+    assert {f.code for f in check(out, data)} == {"card/unfilled"}
+    with pytest.raises(CardError, match="the paths hold 5"):
+        card(EXAMPLES / "halie" / "valid")
 
 
 def test_the_output_is_refused_as_export_refuses_it(tmp_path: Path) -> None:
@@ -283,13 +311,15 @@ def loaded_and_exported(out: Path, data: Path, mlcroissant: Any) -> Iterator[tup
             if values["value"] is None or values["value"] == not_asked:
                 continue
             loaded[tuple(values[n] if n == "value" else str(values[n]) for n in names)] += 1
+        # one record set per kind of stored aggregate (mean_human, majority_human), which its
+        # rows' pointers end with
+        stored = re.search(r"records \((\w+)\)", rs["description"])
         exported = Counter(
             tuple(_plain(r[n]) if n == "value" else str(r[n]) for n in names)
             for r in rows
             if r["question"] == question and r["role"] == role and r["value"] is not None
+            if stored is None or r["pointer"].endswith("/" + stored.group(1))
         )
-        if role == "aggregate":  # one record set per kind of stored aggregate (mean, majority)
-            exported = Counter({k: v for k, v in exported.items() if k in loaded})
         yield rs["@id"], loaded, exported
 
 

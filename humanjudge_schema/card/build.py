@@ -9,7 +9,7 @@ from typing import Any
 from ..judgments.view import Judgments
 from ..kinds import Unit
 from ..readers.files import Problem, display_path
-from . import rai
+from . import CardError, rai
 from .facts import Facts
 from .files import file_object
 from .layouts import layout
@@ -54,10 +54,6 @@ CONTEXT: dict[str, Any] = {
     "transform": "cr:transform",
 }
 CONFORMS_TO = "http://mlcommons.org/croissant/1.0"
-
-
-class CardError(ValueError):
-    """A dataset a card cannot be written for (a file of it cannot be read): the message says why."""
 
 
 def build(unit: Unit, view: Judgments, *, base: Path, samples: int = 1000, seed: int = 0) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The `card/` codes: what `humanjudge card --check` finds where a Croissant card and the data it
+"""The `card/` codes: what `humanjudge card --check` finds (compare.py) where a Croissant card and the data it
 describes disagree. Registered on import, as every code is (registry.register); the pointers of
 these findings are into the card, and the file is the card's."""
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
-from .common import FormatName, bootstrap_options, check_output, fail, force_option, judged
+from .common import FormatName, bootstrap_options, check_output, fail, force_option
 
 if TYPE_CHECKING:
     from ..judgments.view import Judgments
@@ -105,31 +105,20 @@ def card(
 
 def _one(paths: tuple[Path, ...], kind: str | None) -> tuple[Unit, Judgments]:
     """The one dataset under the paths and its judgments; anything else is a usage error."""
-    from ..judgments import views
-    from ..readers.files import display_path
+    from ..card import CardError, dataset
 
-    found = judged(paths, kind)
-    if len(found) != 1:
-        fail(f"a card describes one dataset; the paths hold {len(found)}: name one ({_names(found)})")
-    view = next(views(found), None)
-    if view is None:  # judged said why on stderr
-        fail(f"no judgments in {display_path(found[0].unit.root)}")
-    return found[0].unit, view
-
-
-def _names(found: list[Any]) -> str:
-    from ..readers.files import display_path
-
-    shown = ", ".join(display_path(d.unit.root) for d in found[:3])
-    return shown + (f" and {len(found) - 3} more" if len(found) > 3 else "")
+    try:
+        return dataset(list(paths), kind)
+    except CardError as exc:
+        fail(str(exc))
 
 
 def _check(card: Path, unit: Unit, view: Judgments, fmt: str, strict: bool) -> None:
-    from ..card.check import check
+    from ..card.compare import compare
     from ..report import render
     from ..validation import Result
 
-    findings = check(card, unit, view)
+    findings = compare(card, unit, view)
     result = Result(findings, files=1 + len(unit.files))
     click.echo(render(result, fmt), nl=False)
     if fmt == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
@@ -151,7 +140,8 @@ def _write(
     seed: int,
     validate_card: bool,
 ) -> None:
-    from ..card.build import CardError, build, dumps
+    from ..card import CardError
+    from ..card.build import build, dumps
     from ..finding import escape_control
     from ..readers.files import display_path
     from ..validation import validate as run

@@ -59,7 +59,7 @@ def read_card(path: Path) -> tuple[Any, str, Finding | None]:
     return doc, text, None
 
 
-def check(card: Path, unit: Unit, view: Judgments, *, samples: int = 1) -> list[Finding]:
+def compare(card: Path, unit: Unit, view: Judgments, *, samples: int = 1) -> list[Finding]:
     """Every contradiction between the card at `card` and the dataset (`unit`, with `view` its
     judgments), as findings sorted as validate sorts them. The agreement figures are not
     compared (they depend on the bootstrap); `samples` only sets how many draws the pass makes."""
