@@ -244,7 +244,10 @@ def _records(doc: dict[str, Any], facts: Facts) -> Iterator[Hit]:
             continue
         name, stated = rai.unquoted(found["q"]), int(found["n"])
         role = "individual" if found["role"] == "judgment" else "aggregate"
-        actual = (facts.individual if role == "individual" else facts.aggregates)[name]
+        if role == "individual":
+            actual = facts.individual[name]
+        else:
+            actual = facts.stored[name, found["stored"]] if found["stored"] else facts.aggregates[name]
         if stated != actual:
             what = "judgments" if role == "individual" else "stored aggregates"
             said = f"{name!r}: the card states {stated} records; the data has {actual} {what}"

@@ -25,6 +25,8 @@ class Facts:
     # per question: its individual judgments (missing answers included), its stored aggregates
     individual: Counter[str] = field(default_factory=Counter)
     aggregates: Counter[str] = field(default_factory=Counter)
+    # per (question, what the aggregate's pointer ends with: mean_human, majority_human, ...)
+    stored: Counter[tuple[str, str]] = field(default_factory=Counter)
     # (question, role) -> the files its rows come from
     files: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     # distinct raters of the individual judgments, where raters are persons (None: they are not)
@@ -49,15 +51,17 @@ class Facts:
                     batch.column("rater_kind"),
                     batch.column("file"),
                     batch.column("value"),
+                    batch.column("pointer"),
                     strict=True,
                 )
-                for question, role, rater, kind, file, value in columns:
+                for question, role, rater, kind, file, value, at in columns:
                     if role == "individual":
                         facts.individual[question] += 1
                         if kind == "person":
                             raters.add(rater)
                     else:
                         facts.aggregates[question] += 1
+                        facts.stored[question, at.rpartition("/")[2]] += 1
                     facts.files.setdefault((question, role), set()).add(file)
                     if value is not None:
                         facts.types.setdefault((question, role), set()).add(type(value))

@@ -206,7 +206,9 @@ def _study1(unit: Unit, facts: Facts, ids: dict[Path, str]) -> Layout:
         name = q["question"]
         if facts.individual[name] and facts.files.get((name, "individual")) and _only_in(facts, name, tasks):
             columns = {"item": "topic", "rater": "worker", "value": name}
-            out.record_sets.append(_judgments(facts, name, "individual", ids[tasks], columns, column=True))
+            rs = _judgments(facts, name, "individual", ids[tasks], columns, column=True)
+            rs["description"] += " A record whose value is null is a missing answer."
+            out.record_sets.append(rs)
     return out
 
 
@@ -237,6 +239,7 @@ def _halie(unit: Unit, facts: Facts, ids: dict[Path, str]) -> Layout:
                 continue
             places = {"item": item, "rater": "worker_id", "value": question}
             rs = _judgments(facts, question, "individual", ids[path], places, column=True)
+            rs["description"] += " A row whose cell is empty loads as a record with no value: not a judgment."
             if question in NOT_ASKED and name == "survey_responses.csv":
                 said = f" A value of {NOT_ASKED[question]} means the question was not asked: not a judgment."
                 rs["description"] += said
@@ -256,7 +259,7 @@ def _judgments(
 ) -> dict[str, Any]:
     """The record set of one question's judgments (or of one kind of its stored aggregates)."""
     what = "judgment" if role == "individual" else "stored aggregate"
-    n = facts.individual[question] if role == "individual" else facts.aggregates[question]
+    n = facts.individual[question] if role == "individual" else facts.stored[question, stored or ""]
     rs = _safe(question if stored is None else f"{question}.{stored}")
     description = (
         f"One record per {what} of {quoted(question)}: {n} records"
@@ -265,8 +268,6 @@ def _judgments(
         + ", ".join(places)
         + " (the columns of `humanjudge export` of the same names)."
     )
-    if column:
-        description += " A row whose cell is empty loads as a record with no value: not a judgment."
     data_type = _data_type(facts.types.get((question, role), set()))
     kinds = {"item": ("sc:Text", "the item judged"), "rater": ("sc:Text", "the rater")}
     fields = []

@@ -40,7 +40,10 @@ PER_ITEM = re.compile(
 )
 MISSING = re.compile(rf"^(?P<q>{_NAME}): (?P<missing>\d+) missing answers?", re.MULTILINE)
 ANNOTATORS = re.compile(r"^annotators: (?P<n>\d+)\b", re.MULTILINE)
-RECORDS = re.compile(rf"^One record per (?P<role>judgment|stored aggregate) of (?P<q>{_NAME}): (?P<n>\d+) records?")
+RECORDS = re.compile(
+    rf"^One record per (?P<role>judgment|stored aggregate) of (?P<q>{_NAME}): (?P<n>\d+) records?"
+    r"(?: \((?P<stored>[^)]+)\))?"
+)
 # What a card written by hand may say instead: "3 annotations per item", "46 annotators".
 _WHO = r"(?:annotators|raters|participants|workers|crowdworkers)"
 PROSE_PER_ITEM = re.compile(
@@ -63,7 +66,8 @@ def number(x: float | int) -> str:
     """A figure as the card writes it: an integer as one, anything else rounded to DIGITS."""
     if isinstance(x, int) or float(x).is_integer():
         return str(int(x))
-    return f"{round(x, DIGITS):.{DIGITS}f}"
+    rounded = round(x, DIGITS)
+    return repr(rounded) if rounded else "0"  # the shortest text of the rounded figure; never "-0.0"
 
 
 def placeholder(what: str) -> str:
