@@ -209,3 +209,26 @@ def test_every_format_folder_is_registered_and_installed(folder: str) -> None:
     installed = dict(catalog.entry_points(catalog.GROUP))
     assert installed.get(folder) == declared, f"pyproject.toml declares {folder}: reinstall (pip install -e .)"
     assert catalog.formats()[folder].name == folder
+
+
+def _runs_rules(path: Path) -> list[int]:
+    """The lines where a module picks rules from the registry or runs one through the context."""
+    lines = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call):
+            called = ast.unparse(node.func)
+            if called.rpartition(".")[2] in ("rules_of", "scopes_of") or called == "ctx.run":
+                lines.append(node.lineno)
+    return lines
+
+
+def test_a_formats_rules_run_in_its_check_only() -> None:
+    """One dispatch: a rule declares what it looks at (`scope` on @rule) and the format's check.py
+    alone asks the registry for its rules and runs them; the model only hands over what it reads."""
+    assert _runs_rules(FORMATS / "coggym" / "check.py")  # the reader finds them
+    elsewhere = {
+        str(p.relative_to(PACKAGE)): lines
+        for p in sorted(FORMATS.rglob("*.py"))
+        if p.name != "check.py" and (lines := _runs_rules(p))
+    }
+    assert elsewhere == {}

@@ -12,5 +12,5 @@ from .model import load_experiment
 def check(unit: Unit, ctx: Context) -> None:
     """Validate one experiment folder: its files against their schemas, then the rules."""
     exp = load_experiment(unit, ctx)
-    for r in rules_of("coggym"):
+    for r in rules_of("coggym", "experiment"):
         ctx.run(r, exp)

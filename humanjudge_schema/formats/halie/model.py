@@ -17,13 +17,12 @@ from functools import reduce
 from itertools import compress, pairwise, repeat
 from operator import add, and_, eq, itemgetter, ne, not_, or_
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ...engine import Context, Hit, schema_errors
 from ...kinds import Unit
 from ...readers.csvcells import Chunk, RowBuilder
 from ...readers.csvfile import CsvDocument, CsvFile, header_columns, read_header
-from ...registry import rules_of
 from ...schemas import available, load_schema, validator
 
 TASKS = ("crossword", "dialogue", "metaphor", "question", "summarization")
@@ -191,22 +190,27 @@ def detect(headers: dict[str, list[str]]) -> str | None:
 # --- rules over rows ----------------------------------------------------------------------------
 
 
-def on_rows(*where: tuple[str, str], late: bool = False) -> Callable[[RowRule], RowRule]:
-    """Make a rule a row rule, run on the rows of these (task, file) as they are read; a late one
-    needs whole sessions (`table.sizes`), so it runs on a second reading of the file."""
+@dataclass(frozen=True)
+class OnRows:
+    """The scope of a row rule (`@rule(..., scope=on_rows(...))`): it runs on the schema-valid
+    rows of these (task, file) as they are read; a late one needs whole sessions
+    (`table.sizes`), so it runs on a second reading of the file."""
 
-    def mark(fn: RowRule) -> RowRule:
-        fn.applies = frozenset(where)  # type: ignore[attr-defined]
-        fn.late = late  # type: ignore[attr-defined]
-        return fn
-
-    return mark
+    where: frozenset[tuple[str, str]]
+    late: bool = False
 
 
-def task_rules() -> list[Callable[..., Iterator[Hit]]]:
-    """The rules over the whole task, run once every file is read (a row rule has run while its
-    file was read)."""
-    return [r for r in rules_of("halie") if not hasattr(r, "applies")]
+def on_rows(*where: tuple[str, str], late: bool = False) -> OnRows:
+    return OnRows(frozenset(where), late)
+
+
+class RowRules(Protocol):
+    """What the reader asks of the check about row rules (check.py runs them): which run on the
+    rows of a file, and to run them on a chunk."""
+
+    def of(self, task: str, file: str, late: bool) -> list[RowRule]: ...
+
+    def run(self, chosen: list[RowRule], task: Task, table: Table, rows: Rows) -> None: ...
 
 
 def mismatches(
@@ -318,34 +322,28 @@ def _chunks(ctx: Context, table: Table, csv: CsvFile, report: bool = True) -> It
         _header(table, csv.header, csv.header_line)
 
 
-def _run(ctx: Context, rules: list[RowRule], task: Task, table: Table, rows: Rows) -> None:
-    for r in rules:
-        ctx.run(r, task, table, rows)
-
-
-def _read(ctx: Context, task: Task, path: Path, schema: str) -> Table:
+def _read(ctx: Context, task: Task, path: Path, schema: str, row_rules: RowRules) -> Table:
     """Read one file once (twice for rules that need whole sessions), keeping only evidence."""
     assert task.task is not None
     table = Table(path.name, task.task, schema, CsvDocument(path, []), True, [], 1)
-    here = [r for r in rules_of("halie") if (task.task, path.name) in getattr(r, "applies", ())]
-    row_rules = [r for r in here if not r.late]  # type: ignore[attr-defined]
-    late_rules = [r for r in here if r.late]  # type: ignore[attr-defined]
+    now, late = row_rules.of(task.task, path.name, False), row_rules.of(task.task, path.name, True)
     csv = CsvFile(path)
     for chunk, valid in _chunks(ctx, table, csv):
         _track(table, chunk, valid)
-        if row_rules:
-            _run(ctx, row_rules, task, table, chunk if valid is None else chunk.only(valid))
+        if now:
+            row_rules.run(now, task, table, chunk if valid is None else chunk.only(valid))
     table.complete = csv.complete
     ctx.problems(path, csv.problems)
-    if late_rules and table.complete and not table.missing:
+    if late and table.complete and not table.missing:
         table.sizes = {sid: s.rows for sid, s in table.sessions.items()}
         for chunk, valid in _chunks(ctx, table, CsvFile(path), report=False):
-            _run(ctx, late_rules, task, table, chunk if valid is None else chunk.only(valid))
+            row_rules.run(late, task, table, chunk if valid is None else chunk.only(valid))
     return table
 
 
-def load_task(unit: Unit, ctx: Context) -> Task:
-    """Recognise the task, then read, parse and schema-check its files (findings go to ctx)."""
+def load_task(unit: Unit, ctx: Context, row_rules: RowRules) -> Task:
+    """Recognise the task, then read, parse and schema-check its files (findings go to ctx),
+    handing the rows of each file to the row rules as they are read."""
     headers = {f.name: h for f in unit.files if f.name in FILES and (h := read_header(f))}
     task = Task(unit.root, detect(headers), ctx.config.tolerance)
     if task.task is None:
@@ -362,5 +360,5 @@ def load_task(unit: Unit, ctx: Context) -> Task:
         if name is None:
             task.unexpected.append(f)
         else:
-            task.tables[f.name] = _read(ctx, task, f, name)
+            task.tables[f.name] = _read(ctx, task, f, name, row_rules)
     return task

@@ -11,5 +11,5 @@ from .model import load_study
 
 def check(unit: Unit, ctx: Context) -> None:
     study = load_study(unit, ctx)
-    for r in rules_of("study1"):
+    for r in rules_of("study1", "study"):
         ctx.run(r, study)

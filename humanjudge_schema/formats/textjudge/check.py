@@ -1,12 +1,10 @@
 """The TextJudge check: parse the dataset (a large one run by run), validate it against its
-schema, then run the rules of each run of instances as it is read, and the rules of the whole
-dataset once at the end (rules/__init__.py says which is which)."""
+schema, then run the rules of each run of instances as it is read (`scope="run"` on @rule), and
+the rules of the whole dataset once at the end (`scope="dataset"`)."""
 
 from __future__ import annotations
 
-import functools
-import typing
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +19,6 @@ from . import (
 )
 from .model import Dataset, Run
 from .prompts import SCHEMA, usable
-
-Rule = Callable[..., Any]
 
 
 def check(unit: Unit, ctx: Context) -> None:
@@ -59,7 +55,7 @@ def check_in_runs(path: Path, raw: bytes, ctx: Context) -> bool:
 def check_dataset(ds: Dataset, runs: Iterable[tuple[list[Any], int]], ctx: Context) -> None:
     """Run the rules of a run over each run, gathering the dataset's facts, then the rules of the
     dataset."""
-    of_runs, of_dataset = _rules()
+    of_runs, of_dataset = rules_of("textjudge", "run"), rules_of("textjudge", "dataset")
     for instances, offset in runs:
         run = Run(ds, instances, offset)
         for r in of_runs:
@@ -67,20 +63,3 @@ def check_dataset(ds: Dataset, runs: Iterable[tuple[list[Any], int]], ctx: Conte
         ds.gather(run)
     for r in of_dataset:
         ctx.run(r, ds)
-
-
-@functools.cache
-def _rules() -> tuple[list[Rule], list[Rule]]:
-    """The registered rules of a `Run` and of the `Dataset`, told apart by their parameter's type."""
-    of_runs: list[Rule] = []
-    of_dataset: list[Rule] = []
-    for r in rules_of("textjudge"):
-        hints = typing.get_type_hints(r)
-        kind = next(v for k, v in hints.items() if k != "return")
-        if kind is Run:
-            of_runs.append(r)
-        elif kind is Dataset:
-            of_dataset.append(r)
-        else:
-            raise TypeError(f"rule {r.code} takes a {kind!r}, not a Run or the Dataset")  # type: ignore[attr-defined]
-    return of_runs, of_dataset

@@ -76,6 +76,7 @@ def _unused(exp: Experiment) -> list[tuple[JsonlDocument, int, str, str]]:
     "the message names them: the id in the flow is often one of them, misspelt.",
     bad='"experimentFlow": [{"blocks": [["intro", "trial_99"]]}]',
     good='"experimentFlow": [{"blocks": [["intro", "trial_1"]]}]',
+    scope="experiment",
 )
 def flow_id(exp: Experiment) -> Iterator[Hit]:
     if exp.config is None:
@@ -100,6 +101,7 @@ def flow_id(exp: Experiment) -> Iterator[Hit]:
     "the flow names ids that do not exist, coggym/flow-id names the unused ones instead.",
     bad='trial.jsonl: "trial_1", "trial_2", "trial_3"; "experimentFlow": [{"blocks": [["trial_1", "trial_2"]]}]',
     good='"experimentFlow": [{"blocks": [["trial_1", "trial_2", "trial_3"]]}]',
+    scope="experiment",
 )
 def unused_id(exp: Experiment) -> Iterator[Hit]:
     if _dangling(exp):
@@ -115,6 +117,7 @@ def unused_id(exp: Experiment) -> Iterator[Hit]:
     "have no flag and the experiment software guesses.",
     bad='{"blocks": [["a"], ["b"]], "block_randomization": [true]}',
     good='{"blocks": [["a"], ["b"]], "block_randomization": [true, false]}',
+    scope="experiment",
 )
 def block_randomization(exp: Experiment) -> Iterator[Hit]:
     for ptr, blocks, holder in _blocks(exp):
@@ -135,6 +138,7 @@ def block_randomization(exp: Experiment) -> Iterator[Hit]:
     "is unknown: the count is not checked, and coggym/not-checked says so.",
     bad='"stimuli_count": 40  (trial.jsonl has 60 trials)',
     good='"stimuli_count": 60',
+    scope="experiment",
 )
 def stimuli_count(exp: Experiment) -> Iterator[Hit]:
     if exp.trial_doc is None or "stimuli_count" not in exp.settings or unparsed_trials(exp):
@@ -151,6 +155,7 @@ def stimuli_count(exp: Experiment) -> Iterator[Hit]:
     "response the trials collect, and nothing that no trial or quiz uses.",
     bad='"responseType": ["multi-choice"]  (the trials use single-slider)',
     good='"responseType": ["single-slider"]',
+    scope="experiment",
 )
 def response_types(exp: Experiment) -> Iterator[Hit]:
     listing = exp.response_types
@@ -166,6 +171,7 @@ def response_types(exp: Experiment) -> Iterator[Hit]:
     why="The experiment ships its media, but not this file: the trial shows a broken image or video.",
     bad='"media_url": ["assets/clip_3.mp4"]  (assets/ has clip_1 and clip_2 only)',
     good='"media_url": ["assets/clip_2.mp4"]',
+    scope="experiment",
 )
 def media_missing(exp: Experiment) -> Iterator[Hit]:
     refs = exp.media
@@ -183,6 +189,7 @@ def media_missing(exp: Experiment) -> Iterator[Hit]:
     "large); then no reference can be checked. One warning, at the first reference.",
     bad='"media_url": ["assets/clip_1.mp4"]  (no assets/ folder)',
     good='"media_url": ["assets/clip_1.mp4"]  (assets/clip_1.mp4 present)',
+    scope="experiment",
 )
 def media_not_shipped(exp: Experiment) -> Iterator[Hit]:
     refs = exp.media

@@ -61,6 +61,7 @@ def _stray_keys(value: dict[str, Any], keys: tuple[str, ...]) -> list[str]:
     "naming the missing ones, and its values are not compared until the keys match.",
     bad='"option": ["a", "b"]; "goal": {"goal_1": 0.5, "goal_3": 0.5}',
     good='"goal": {"goal_1": 0.5, "goal_2": 0.5}',
+    scope="experiment",
 )
 def mean_key(exp: Experiment) -> Iterator[Hit]:
     if exp.mean is None or exp.trial_doc is None:
@@ -116,6 +117,7 @@ def _key_problems(q: dict[str, Any], tag: str, value: Any) -> Iterator[tuple[tup
     "summary people use; a stimulus or tag left out of it is silently missing from analyses.",
     bad='ind: "trial_2": {"rating": [3, 4]}; mean: no "trial_2"',
     good='mean: "trial_2": {"rating": 3.5}',
+    scope="experiment",
 )
 def mean_missing(exp: Experiment) -> Iterator[Hit]:
     if exp.mean is None:
@@ -181,6 +183,7 @@ def _option_mismatches(
     "or within the configured `tolerance`. A difference means one of the files is stale.",
     bad='ind: "rating": [2, 6, 3]; mean: "rating": 2.88',
     good='mean: "rating": 3.67',
+    scope="experiment",
 )
 def mean_value(exp: Experiment) -> Iterator[Hit]:
     if exp.mean is None:

@@ -43,6 +43,7 @@ def _count_of(query: dict[str, Any], responses: list[Any]) -> list[tuple[str, in
     "with a malformed answer inside is still counted.",
     bad='"participants_info": {"count": 4, ...}, "trial_1": {"rating": [3, 5, 4]}',
     good='"participants_info": {"count": 4, ...}, "trial_1": {"rating": [3, 5, 4, 2]}',
+    scope="experiment",
 )
 def response_count(exp: Experiment) -> Iterator[Hit]:
     info = exp.ind_data.get("participants_info")
@@ -82,6 +83,7 @@ def _uncounted(tags: list[Response], n: Any, at_most: bool) -> list[Response]:
     "not a schema error per participant and label.",
     bad='query "rating" is a single-slider; "rating": [{"idx": 0, "option_text": "yes"}]',
     good='"rating": [72, 40]',
+    scope="experiment",
 )
 def response_shape(exp: Experiment) -> Iterator[Hit]:
     for layout in exp.layouts:  # numbers where the schema wants arrays: one cause per tag (layout.py)
@@ -128,6 +130,7 @@ def _fits(facts: Facts, arrays: list[Any]) -> bool:
     "against the option; a bare 0-based integer (seen in real releases) cannot be.",
     bad='"choice": [0, 2, 1]',
     good='"choice": [{"idx": 0, "option_text": "red"}, ...]',
+    scope="experiment",
 )
 def bare_choice_index(exp: Experiment) -> Iterator[Hit]:
     for choices in exp.choices_where(None):
@@ -153,6 +156,7 @@ def _out_of_range(choice: Any, options: list[Any]) -> bool:
     why="idx is 0-based into the trial's option list; out of range, the answer names no option.",
     bad='"option": ["yes", "no"]; "choice": [{"idx": 2, "option_text": "maybe"}]',
     good='"choice": [{"idx": 1, "option_text": "no"}]',
+    scope="experiment",
 )
 def choice_index_rule(exp: Experiment) -> Iterator[Hit]:
     for choices in exp.choices_where(_out_of_range):
@@ -182,6 +186,7 @@ def _other_text(choice: Any, options: list[Any]) -> bool:
     "differs, either idx or the options were changed after collection.",
     bad='"option": ["red", "blue"]; {"idx": 1, "option_text": "red"}',
     good='{"idx": 1, "option_text": "blue"}',
+    scope="experiment",
 )
 def choice_text(exp: Experiment) -> Iterator[Hit]:
     for choices in exp.choices_where(_other_text):
@@ -221,6 +226,7 @@ def _rows_fine(facts: Facts, arrays: list[Any]) -> bool:
     "another value cannot be mapped back to options. All-zero rows (nothing selected) are fine.",
     bad='"option": ["a", "b", "c"]; "picked": [[0, 1], [0, 2, 1]]',
     good='"picked": [[0, 1, 0], [0, 1, 1]]',
+    scope="experiment",
 )
 def multi_select_row(exp: Experiment) -> Iterator[Hit]:
     for sid, tag, q, responses in unsettled(exp.responses_of("multi-select"), exp.alike("multi-select"), _rows_fine):
@@ -237,6 +243,7 @@ def multi_select_row(exp: Experiment) -> Iterator[Hit]:
     "1..n. Anything else cannot be turned into an order.",
     bad='"option": ["a", "b"]; [[{"idx": 0, "option_text": "a", "rank": 1}, {"idx": 0, "option_text": "a", "rank": 1}]]',
     good='[[{"idx": 1, "option_text": "b", "rank": 1}, {"idx": 0, "option_text": "a", "rank": 2}]]',
+    scope="experiment",
 )
 def ranking(exp: Experiment) -> Iterator[Hit]:
     for sid, tag, q, responses in exp.responses_of("ranking"):
@@ -261,6 +268,7 @@ def ranking(exp: Experiment) -> Iterator[Hit]:
     "another length is a lost or extra click.",
     bad='"num_clicks": 3; "estimate": [[10, 20, 30], [15, 25]]',
     good='"estimate": [[10, 20, 30], [15, 25, 35]]',
+    scope="experiment",
 )
 def num_clicks(exp: Experiment) -> Iterator[Hit]:
     for sid, tag, q, responses in unsettled(exp.responses_of("single-slider"), exp.alike("single-slider"), _clicks_fit):
@@ -289,6 +297,7 @@ def _clicks_fit(facts: Facts, arrays: list[Any]) -> bool:
     "rescaled or belongs to another question. null (an 'I don't know' answer) is allowed.",
     bad='"slider_config": {"min": 0, "max": 100}; "confidence": [95, 130]',
     good='"confidence": [95, 100]',
+    scope="experiment",
 )
 def slider_value(exp: Experiment) -> Iterator[Hit]:
     sliders = ("single-slider", "multi-slider")
@@ -330,6 +339,7 @@ def _within(facts: Facts, arrays: list[Any]) -> bool:
     "not an option (or a missing one) cannot be matched to its slider.",
     bad='"option": ["Hole 1", "Hole 2"]; [{"Hole 1": [...], "Hole 3": [...]}]',
     good='[{"Hole 1": [...], "Hole 2": [...]}]',
+    scope="experiment",
 )
 def multi_slider_labels(exp: Experiment) -> Iterator[Hit]:
     for sid, tag, q, responses in exp.responses_of("multi-slider"):

@@ -43,6 +43,7 @@ def _asks(record: dict[str, Any]) -> bool | None:
     "questions and options are unknown.",
     bad='{"trial_9": {"rating": [3, 4]}}  (trial.jsonl has trial_1..trial_8)',
     good='{"trial_8": {"rating": [3, 4]}}',
+    scope="experiment",
 )
 def unknown_stimulus(exp: Experiment) -> Iterator[Hit]:
     if exp.trial_doc is None or not exp.trial_records.ids_complete:
@@ -61,6 +62,7 @@ def unknown_stimulus(exp: Experiment) -> Iterator[Hit]:
     "for any other trial it means data was lost in the export.",
     bad='trial.jsonl: {"id": "trial_7", "queries": [{"type": "textbox", "tag": "why", ...}]}  (no "trial_7" in human_data_ind.json)',
     good='human_data_ind.json: {"trial_7": {"why": ["...", "..."]}}',
+    scope="experiment",
 )
 def no_human_data(exp: Experiment) -> Iterator[Hit]:
     if exp.ind is None:
@@ -80,6 +82,7 @@ def no_human_data(exp: Experiment) -> Iterator[Hit]:
     "like such a tag is coggym/misnamed-tag.",
     bad='"trial_1": {"rating": [3, 4], "rating_selected_option": [1, 1]}',
     good='"trial_1": {"rating": [3, 4]}',
+    scope="experiment",
 )
 def unknown_tag(exp: Experiment) -> Iterator[Hit]:
     # Keys that are a tag's per-option keys or a tag misspelt are reported as such, below.
@@ -104,6 +107,7 @@ def unknown_tag(exp: Experiment) -> Iterator[Hit]:
     "coggym/flat-option-keys or coggym/misnamed-tag instead.",
     bad='trial: tags "goal" and "confidence"; ind: "trial_1": {"goal": [...]}',
     good='"trial_1": {"goal": [...], "confidence": [...]}',
+    scope="experiment",
 )
 def missing_tag(exp: Experiment) -> Iterator[Hit]:
     if exp.ind is None:
@@ -127,6 +131,7 @@ def missing_tag(exp: Experiment) -> Iterator[Hit]:
     "reported once per stimulus and tag, at its first key, with every key named.",
     bad='ind: "trial_1": {"goal_1": [0, 1], "goal_2": [1, 0]}  (trial_1 asks "goal" with 2 options)',
     good='ind: "trial_1": {"goal": [[0, 1], [1, 0]]}; mean: "trial_1": {"goal": {"goal_1": 0.5, "goal_2": 0.5}}',
+    scope="experiment",
 )
 def flat_option_keys(exp: Experiment) -> Iterator[Hit]:
     for stray in exp.stray:
@@ -152,6 +157,7 @@ def flat_option_keys(exp: Experiment) -> Iterator[Hit]:
     "of a missing tag and an unknown key.",
     bad='trial tags "strategy_description" and "goal"; ind: "trial_1": {"goal": [...], "strategy": [...]}',
     good='"trial_1": {"goal": [...], "strategy_description": [...]}',
+    scope="experiment",
 )
 def misnamed_tag(exp: Experiment) -> Iterator[Hit]:
     for stray in exp.stray:

@@ -19,6 +19,7 @@ from ..parts import broken_of, objects, slider_range
     "with two records of one id, every reference is ambiguous and one record's data is lost.",
     bad='{"id": "t1", ...}\n{"id": "t1", ...}',
     good='{"id": "t1", ...}\n{"id": "t2", ...}',
+    scope="experiment",
 )
 def duplicate_id(exp: Experiment) -> Iterator[Hit]:
     seen: dict[str, str] = {}
@@ -40,6 +41,7 @@ def duplicate_id(exp: Experiment) -> Iterator[Hit]:
     "nobody can tell which answer belongs to which question.",
     bad='"queries": [{"type": "textbox", "tag": "why"}, {"type": "single-slider", "tag": "why", ...}]',
     good='"queries": [{"type": "textbox", "tag": "why"}, {"type": "single-slider", "tag": "how_sure", ...}]',
+    scope="experiment",
 )
 def duplicate_tag(exp: Experiment) -> Iterator[Hit]:
     for i, trial in exp.trial_records.readable:
@@ -60,6 +62,7 @@ def duplicate_tag(exp: Experiment) -> Iterator[Hit]:
     why="`dimension[k]` sizes `media_url[k]`; a list of another length leaves media unsized or sizes the wrong one.",
     bad='{"input_type": "img", "media_url": ["a.png", "b.png"], "dimension": [{"width": 400, "height": 300}]}',
     good='{"input_type": "img", "media_url": ["a.png", "b.png"], "dimension": [{"width": 400, "height": 300}, {"width": 400, "height": 300}]}',
+    scope="experiment",
 )
 def dimension_count(exp: Experiment) -> Iterator[Hit]:
     for i, trial in exp.trial_records.readable:
@@ -88,6 +91,7 @@ def _all_queries(exp: Experiment) -> Iterator[tuple[JsonlDocument, int, int, dic
     "reported once, here: its labels and the answers given on it are not checked against it.",
     bad='"slider_config": {"min": 100, "max": 0, "labels": [{"value": 150, "label": "sure"}]}',
     good='"slider_config": {"min": 0, "max": 100, "labels": [{"value": 100, "label": "sure"}]}',
+    scope="experiment",
 )
 def slider_config(exp: Experiment) -> Iterator[Hit]:
     for doc, i, qi, q in _all_queries(exp):
@@ -122,6 +126,7 @@ def slider_config(exp: Experiment) -> Iterator[Hit]:
     "participant wrong. (A comprehension-quiz question without an answer is a schema error.)",
     bad='{"type": "multi-choice", "tag": "q1", "option": ["yes", "no"], "answer": 2}',
     good='{"type": "multi-choice", "tag": "q1", "option": ["yes", "no"], "answer": 1}',
+    scope="experiment",
 )
 def answer(exp: Experiment) -> Iterator[Hit]:
     for doc, i, qi, q in _all_queries(exp):
@@ -137,6 +142,7 @@ def answer(exp: Experiment) -> Iterator[Hit]:
     why="A test trial replays a trial of trial.jsonl by its id; an unknown id shows nothing.",
     bad='{"id": "practice", "type": "test_trial", "stimuli_id": "no_such_trial"}',
     good='{"id": "practice", "type": "test_trial", "stimuli_id": "trial_1"}',
+    scope="experiment",
 )
 def test_trial_stimulus(exp: Experiment) -> Iterator[Hit]:
     if exp.trial_doc is None or not exp.trial_records.ids_complete:

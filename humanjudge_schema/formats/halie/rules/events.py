@@ -19,7 +19,6 @@ _WORDS = {
 }
 
 
-@on_rows(("dialogue", EVENTS), ("summarization", EVENTS))
 @rule(
     "halie/word-count",
     "word counts are the number of words of their text",
@@ -28,6 +27,7 @@ _WORDS = {
     "computed on another version of the text.",
     bad='user_input "I baked a cake today!", user_num_words 4',
     good='user_input "I baked a cake today!", user_num_words 5',
+    scope=on_rows(("dialogue", EVENTS), ("summarization", EVENTS)),
 )
 def word_count(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     pairs = _WORDS[table.task]
@@ -50,7 +50,6 @@ def _levenshtein(a: list[str], b: list[str]) -> int:
     return previous[-1]
 
 
-@on_rows(("summarization", EVENTS))
 @rule(
     "halie/distance",
     "distance is the word-level edit distance between the summaries",
@@ -59,6 +58,7 @@ def _levenshtein(a: list[str], b: list[str]) -> int:
     "summaries, not on the normalized ones. A different value belongs to another edit.",
     bad='original "a new bridge has opened", edited "the new bridge opened", distance 1',
     good='original "a new bridge has opened", edited "the new bridge opened", distance 2',
+    scope=on_rows(("summarization", EVENTS)),
 )
 def distance(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     for index, row in rows:
@@ -74,7 +74,6 @@ def distance(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
             )
 
 
-@on_rows(("summarization", EVENTS))
 @rule(
     "halie/third-party-ratings",
     "a summary's three third-party ratings are given together",
@@ -83,6 +82,7 @@ def distance(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     "empty. One or two of three is a half-copied evaluation.",
     bad="original_consistency_third_party 1.0, original_relevance_third_party (empty), original_coherency_third_party 4.33",
     good="original_consistency_third_party 1.0, original_relevance_third_party 3.67, original_coherency_third_party 4.33",
+    scope=on_rows(("summarization", EVENTS)),
 )
 def third_party_ratings(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     for index, row in rows:
@@ -98,7 +98,6 @@ def third_party_ratings(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
                 )
 
 
-@on_rows(("question", EVENTS))
 @rule(
     "halie/user-correct",
     "user_correct says whether user_answer is the answer",
@@ -106,6 +105,7 @@ def third_party_ratings(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     "from it, so a wrong value changes every result on the task.",
     bad="answer d, user_answer d, user_correct 0",
     good="answer d, user_answer d, user_correct 1",
+    scope=on_rows(("question", EVENTS)),
 )
 def user_correct(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     for index, row in rows:
@@ -118,7 +118,6 @@ def user_correct(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
             )
 
 
-@on_rows(("question", EVENTS))
 @rule(
     "halie/answer-text",
     "answer_text is the text of the answer's choice",
@@ -126,6 +125,7 @@ def user_correct(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     "answer letter or the choices were changed.",
     bad="answer d, choice_d thousand, answer_text millennium",
     good="answer d, choice_d thousand, answer_text thousand",
+    scope=on_rows(("question", EVENTS)),
 )
 def answer_text(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     for index, row in rows:
@@ -138,7 +138,6 @@ def answer_text(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
             )
 
 
-@on_rows(("question", EVENTS))
 @rule(
     "halie/query-lists",
     "user_queries, user_query_types and lm_responses have equal lengths",
@@ -146,6 +145,7 @@ def answer_text(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     "different lengths cannot be paired up.",
     bad="user_queries ['q1', 'q2'], user_query_types ['close'], lm_responses ['r1', 'r2']",
     good="user_queries ['q1', 'q2'], user_query_types ['close', 'question'], lm_responses ['r1', 'r2']",
+    scope=on_rows(("question", EVENTS)),
 )
 def query_lists(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     for index, row in rows:
@@ -155,7 +155,6 @@ def query_lists(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
                 yield table.doc, f"/{index}/{column}", f"{len(row[column])} entries for {n} user_queries"
 
 
-@on_rows(("question", EVENTS))
 @rule(
     "halie/num-queries",
     "num_queries is the number of user_queries",
@@ -165,6 +164,7 @@ def query_lists(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     "shown without a logged query). A warning: the difference is in the logs, not a copy error.",
     bad="num_queries 2, user_queries ['help me answer: ...']",
     good="num_queries 1, user_queries ['help me answer: ...']",
+    scope=on_rows(("question", EVENTS)),
 )
 def num_queries(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     for index, row in rows:
@@ -173,7 +173,6 @@ def num_queries(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
             yield table.doc, f"/{index}/num_queries", f"num_queries {row['num_queries']}, but user_queries has {n}"
 
 
-@on_rows(("metaphor", EVENTS))
 @rule(
     "halie/overall",
     "overall is the mean of apt, specific and imageable, empty when apt is 0",
@@ -182,6 +181,7 @@ def num_queries(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     "stale or computed on other ratings.",
     bad="apt 1.0, specific 0.5, imageable 0.5, overall 0.5",
     good="apt 1.0, specific 0.5, imageable 0.5, overall 0.6666666666666666",
+    scope=on_rows(("metaphor", EVENTS)),
 )
 def overall(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     ratings = ("apt", "specific", "imageable")

@@ -18,6 +18,7 @@ from ..model import Spot, Task
     "task's schema, nothing can be checked.",
     bad="event_blocks.csv: id,text,score",
     good="event_blocks.csv: session_id,worker_id,order_id,norm_order_id,model,prompt,...  (metaphor)",
+    scope="task",
 )
 def unknown_task(task: Task) -> Iterator[Hit]:
     if task.unknown is not None:
@@ -35,6 +36,7 @@ def unknown_task(task: Task) -> Iterator[Hit]:
     "a crossword folder, or is a leftover.",
     bad="dialogue/accuracies.csv",
     good="crossword/accuracies.csv",
+    scope="task",
 )
 def unexpected_file(task: Task) -> Iterator[Hit]:
     for path in task.unexpected:
@@ -49,6 +51,7 @@ def unexpected_file(task: Task) -> Iterator[Hit]:
     "the header; its cells are not checked.",
     bad="session_id,worker_id,model,prompt,prompt_dataset,letter_accuracy,clue_accuracy,notes",
     good="session_id,worker_id,model,prompt,prompt_dataset,letter_accuracy,clue_accuracy",
+    scope="task",
 )
 def unknown_column(task: Task) -> Iterator[Hit]:
     for table in task.tables.values():
@@ -63,6 +66,7 @@ def unknown_column(task: Task) -> Iterator[Hit]:
     "Reported once, at the header, instead of once per row.",
     bad="session_id,worker_id,model,prompt,prompt_dataset,fluency,helpfulness,ease  (no joy)",
     good="session_id,worker_id,model,prompt,prompt_dataset,fluency,helpfulness,ease,joy",
+    scope="task",
 )
 def missing_column(task: Task) -> Iterator[Hit]:
     for table in task.tables.values():
@@ -79,6 +83,7 @@ def missing_column(task: Task) -> Iterator[Hit]:
     "schema's properties, which is the order of the released files.",
     bad="worker_id,session_id,model,...",
     good="session_id,worker_id,model,...",
+    scope="task",
 )
 def column_order(task: Task) -> Iterator[Hit]:
     for table in task.tables.values():

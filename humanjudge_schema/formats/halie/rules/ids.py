@@ -20,7 +20,6 @@ RAW_MODEL = {
 PROMPT_DATASET = {61: "NYT-1", 151: "ELECT", 173: "NYT-2", 187: "SIT", 191: "LOVE"}
 
 
-@on_rows(*((t, EVENTS) for t in BLOCK_NAME))
 @rule(
     "halie/block-name",
     "a block's name (and crossword's query_index) is its zero-padded id",
@@ -29,6 +28,7 @@ PROMPT_DATASET = {61: "NYT-1", 151: "ELECT", 173: "NYT-2", 187: "SIT", 191: "LOV
     "disagrees with the id means one of the two was edited.",
     bad="name crossword-03, order_id 4",
     good="name crossword-04, order_id 4",
+    scope=on_rows(*((t, EVENTS) for t in BLOCK_NAME)),
 )
 def block_name(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     prefix, column = BLOCK_NAME[table.task], table.id_column
@@ -69,6 +69,7 @@ def _crossword_sessions(task: Task) -> Iterator[tuple[Table, str, dict[str, Any]
     "session. Reported once per session and file.",
     bad="session_id 61_657a..._ai2-jumbo, model InstructDavinci",
     good="session_id 61_657a..._text-davinci, model InstructDavinci",
+    scope="task",
 )
 def session_id(task: Task) -> Iterator[Hit]:
     for table, sid, attributes, index in _crossword_sessions(task):
@@ -91,6 +92,7 @@ def session_id(task: Task) -> Iterator[Hit]:
     "Reported once per session and file.",
     bad="prompt 61, prompt_dataset ELECT",
     good="prompt 61, prompt_dataset NYT-1",
+    scope="task",
 )
 def prompt_dataset(task: Task) -> Iterator[Hit]:
     for table, _, attributes, index in _crossword_sessions(task):

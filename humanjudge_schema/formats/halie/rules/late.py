@@ -11,7 +11,6 @@ from ....registry import rule
 from ..model import EVENTS, Rows, Table, Task, on_rows
 
 
-@on_rows(("metaphor", EVENTS), late=True)
 @rule(
     "halie/norm-order-id",
     "norm_order_id is round(order_id / blocks in the session, 2)",
@@ -20,6 +19,7 @@ from ..model import EVENTS, Rows, Table, Task, on_rows
     "blocks were added or removed.",
     bad="session of 3 blocks: order_id 1, norm_order_id 0.5",
     good="session of 3 blocks: order_id 1, norm_order_id 0.33",
+    scope=on_rows(("metaphor", EVENTS), late=True),
 )
 def norm_order_id(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     for index, row in rows:

@@ -18,6 +18,7 @@ from ..model import EVENTS, SURVEY, Task
     "analysis that joins them.",
     bad="event_blocks.csv: sessions s1, s2; survey_responses.csv: s1",
     good="event_blocks.csv: sessions s1, s2; survey_responses.csv: s1, s2",
+    scope="task",
 )
 def unmatched_session(task: Task) -> Iterator[Hit]:
     events = task.tables.get(EVENTS)
@@ -42,6 +43,7 @@ def unmatched_session(task: Task) -> Iterator[Hit]:
     "by hand.",
     bad="event_blocks.csv: s1, model Jumbo; survey_responses.csv: s1, model Davinci",
     good="event_blocks.csv: s1, model Jumbo; survey_responses.csv: s1, model Jumbo",
+    scope="task",
 )
 def session_attributes(task: Task) -> Iterator[Hit]:
     for table in task.tables.values():
@@ -75,6 +77,7 @@ def session_attributes(task: Task) -> Iterator[Hit]:
     "session; a second row for a session is a duplicate, and joins on session_id double its data.",
     bad="survey_responses.csv: s1,...\ns1,...",
     good="survey_responses.csv: s1,...\ns2,...",
+    scope="task",
 )
 def duplicate_session(task: Task) -> Iterator[Hit]:
     for table in task.tables.values():
@@ -90,6 +93,7 @@ def duplicate_session(task: Task) -> Iterator[Hit]:
     "shift. Dialogue turns, and the per-turn survey rows, count from 1.",
     bad="order_id of session s1: 0, 1, 3",
     good="order_id of session s1: 0, 1, 2",
+    scope="task",
 )
 def block_order(task: Task) -> Iterator[Hit]:
     for table in task.tables.values():
@@ -114,6 +118,7 @@ def block_order(task: Task) -> Iterator[Hit]:
     "session row, breaks the join of ratings to turns.",
     bad="event_blocks.csv: turns 1-10 of s1; survey_responses.csv: turns 1-9 of s1 and a row with turn_id -1",
     good="survey_responses.csv: turns 1-10 of s1 and one row with turn_id -1",
+    scope="task",
 )
 def survey_turns(task: Task) -> Iterator[Hit]:
     events, survey = task.tables.get(EVENTS), task.tables.get(SURVEY)

@@ -11,7 +11,6 @@ from ..model import SURVEY, Rows, Table, Task, on_rows
 TURN_RATINGS = ("interestingness", "boringness", "preference", "fluency", "sensibility", "specificity", "humanness")
 
 
-@on_rows(("dialogue", SURVEY))
 @rule(
     "halie/missing-rating",
     "a per-turn dialogue survey row has every rating",
@@ -21,6 +20,7 @@ TURN_RATINGS = ("interestingness", "boringness", "preference", "fluency", "sensi
     "usable, but averages over turns silently drop it.",
     bad="turn_id 3, interestingness (empty), boringness 0.0, ...",
     good="turn_id 3, interestingness 1.0, boringness 0.0, ...",
+    scope=on_rows(("dialogue", SURVEY)),
 )
 def missing_rating(task: Task, table: Table, rows: Rows) -> Iterator[Hit]:
     columns = [c for c in TURN_RATINGS if c in table.header]  # a column left out is the header's business

@@ -18,6 +18,7 @@ from ..model import HUMAN, MAX_FINAL_TEXTS, TASKS, Study
     "be tied to a worker, a topic or the survey answers.",
     bad='log: {"response": "00000000-0000-0000-0000-000000000000", ...}  (no such task)',
     good='log: {"response": "ae54d7e0-62df-3e53-9bea-3e107a6e5801", ...}  (a task)',
+    scope="study",
 )
 def unknown_response(study: Study) -> Iterator[Hit]:
     if study.tasks_doc is None or not study.complete.get(TASKS):
@@ -35,6 +36,7 @@ def unknown_response(study: Study) -> Iterator[Hit]:
     "belongs to another task or was relabelled, and analyses by topic or style split it wrongly.",
     bad='task: {"response": "ae54d7e0-...", "topic": "2024-105741", "style": "bullet"}; log: {"response": "ae54d7e0-...", "style": "essay", ...}',
     good='log: {"response": "ae54d7e0-...", "topic": "2024-105741", "style": "bullet", ...}',
+    scope="study",
 )
 def task_mismatch(study: Study) -> Iterator[Hit]:
     tasks = study.task_of()
@@ -55,6 +57,7 @@ def task_mismatch(study: Study) -> Iterator[Hit]:
     why="A task's response text exists only in the writing log; a task without snapshots has no response at all.",
     bad="tasks: 903 records; log: snapshots of 902 responses",
     good="tasks: 903 records; log: snapshots of the same 903 responses",
+    scope="study",
 )
 def no_snapshots(study: Study) -> Iterator[Hit]:
     if study.human_doc is None or not study.complete.get(HUMAN):
@@ -72,6 +75,7 @@ def no_snapshots(study: Study) -> Iterator[Hit]:
     "are a merge of two logs or a sorting accident, and the order of the writing is lost.",
     bad="lines 1-40: response A; lines 41-80: response B; lines 81-90: response A again",
     good="lines 1-50: response A; lines 51-90: response B",
+    scope="study",
 )
 def snapshots_not_contiguous(study: Study) -> Iterator[Hit]:
     for run in study.runs:
@@ -90,6 +94,7 @@ def snapshots_not_contiguous(study: Study) -> Iterator[Hit]:
     "before puts the writing out of order (the text shown as final may not be the last).",
     bad='{"timestamp": 1728671105900, ...}\n{"timestamp": 1728671105600, ...}',
     good='{"timestamp": 1728671105600, ...}\n{"timestamp": 1728671105900, ...}',
+    scope="study",
 )
 def timestamp_order(study: Study) -> Iterator[Hit]:
     for index, ts, previous in study.decreases:
@@ -108,6 +113,7 @@ def timestamp_order(study: Study) -> Iterator[Hit]:
     "of every human response (its last snapshot) and every LLM response is checked.",
     bad='"text": "... are at risk [0,21]."  (topic with 20 references)',
     good='"text": "... are at risk [0, 12]."',
+    scope="study",
 )
 def citation_range(study: Study) -> Iterator[Hit]:
     refs = study.references()
@@ -137,6 +143,7 @@ def citation_range(study: Study) -> Iterator[Hit]:
     "The last line is taken.",
     bad='{"timestamp": 1728551131680, "text": "... final."}\n{"timestamp": 1728551131680, "text": "... final.\\n"}',
     good='{"timestamp": 1728551131600, "text": "... final"}\n{"timestamp": 1728551131680, "text": "... final."}',
+    scope="study",
 )
 def ambiguous_final_text(study: Study) -> Iterator[Hit]:
     for run in study.runs:

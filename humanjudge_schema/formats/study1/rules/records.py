@@ -18,6 +18,7 @@ from ..model import RETRIEVAL, Study
     "and from the task UUIDs.",
     bad='{"response": "ae54d7e0-...", "topic": "2024-105741", ...}\n{"response": "ae54d7e0-...", "topic": "2024-145979", ...}',
     good='{"response": "ae54d7e0-...", ...}\n{"response": "b4ca1720-...", ...}',
+    scope="study",
 )
 def duplicate_response(study: Study) -> Iterator[Hit]:
     seen: dict[str, str] = {}
@@ -38,6 +39,7 @@ def duplicate_response(study: Study) -> Iterator[Hit]:
     "can tell which reference list the workers saw.",
     bad='{"topic": "2024-105741", ...}\n{"topic": "2024-105741", ...}',
     good='{"topic": "2024-105741", ...}\n{"topic": "2024-145979", ...}',
+    scope="study",
 )
 def duplicate_topic(study: Study) -> Iterator[Hit]:
     seen: dict[str, int] = {}
@@ -57,6 +59,7 @@ def duplicate_topic(study: Study) -> Iterator[Hit]:
     "each pair once; a second task or baseline for a pair is a duplicated or mislabelled record.",
     bad='{"topic": "2024-105741", "style": "essay", ...}\n{"topic": "2024-105741", "style": "essay", ...}',
     good='{"topic": "2024-105741", "style": "essay", ...}\n{"topic": "2024-105741", "style": "news", ...}',
+    scope="study",
 )
 def duplicate_task(study: Study) -> Iterator[Hit]:
     for doc, records, name in ((study.tasks_doc, study.tasks, "task"), (study.llm_doc, study.llm, "LLM response")):
@@ -82,6 +85,7 @@ def duplicate_task(study: Study) -> Iterator[Hit]:
     "file does not have leaves both unknown.",
     bad='tasks: {"topic": "2024-999999", ...}  (not in study1_retrieval.jsonl.gz)',
     good='tasks: {"topic": "2024-105741", ...}  (a retrieval topic)',
+    scope="study",
 )
 def unknown_topic(study: Study) -> Iterator[Hit]:
     known = study.known_topics()
@@ -100,6 +104,7 @@ def unknown_topic(study: Study) -> Iterator[Hit]:
     "lists of different lengths, every citation past the first gap points at the wrong passage.",
     bad='{"references_ids": [20 ids], "references_texts": [19 texts]}',
     good='{"references_ids": [20 ids], "references_texts": [20 texts]}',
+    scope="study",
 )
 def reference_alignment(study: Study) -> Iterator[Hit]:
     for r in study.topics:
@@ -118,6 +123,7 @@ def reference_alignment(study: Study) -> Iterator[Hit]:
     "the list was assembled wrongly, and citations of either index are ambiguous.",
     bad='"references_ids": ["msmarco_v2.1_doc_13_1647729865#1_3617399591", "msmarco_v2.1_doc_13_1647729865#1_3617399591", ...]',
     good='"references_ids": ["msmarco_v2.1_doc_13_1647729865#1_3617399591", "msmarco_v2.1_doc_13_1647729865#0_3617397938", ...]',
+    scope="study",
 )
 def duplicate_reference(study: Study) -> Iterator[Hit]:
     for r in study.topics:

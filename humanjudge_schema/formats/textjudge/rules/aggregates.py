@@ -33,6 +33,7 @@ def _inexact_means(col: Column) -> list[int]:
     "after aggregation. `humanjudge aggregate DATASET.json` recomputes it.",
     bad='"mean_human": 2.88, "individual_human_scores": [2, 6, 3]',
     good='"mean_human": 3.67, "individual_human_scores": [2, 6, 3]',
+    scope="run",
 )
 def mean_value(run: Run) -> Iterator[Hit]:
     for i, m, decl, s in run.scores(_inexact_means, NUMERIC):
@@ -62,6 +63,7 @@ def _outvoted(col: Column) -> list[int]:
     "DATASET.json` recomputes it.",
     bad='"majority_human": "No", "individual_human_scores": ["Yes", "Yes", "No"]',
     good='"majority_human": "Yes", "individual_human_scores": ["Yes", "Yes", "No"]',
+    scope="run",
 )
 def majority_value(run: Run) -> Iterator[Hit]:
     for i, m, decl, s in run.scores(_outvoted, EVERY_CATEGORY):

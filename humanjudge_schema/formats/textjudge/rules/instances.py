@@ -19,6 +19,7 @@ from ..model import Dataset
     "answers or dropped.",
     bad='{"id": 7, ...}, {"id": 7, ...}',
     good='{"id": 7, ...}, {"id": 8, ...}',
+    scope="dataset",
 )
 def duplicate_id(ds: Dataset) -> Iterator[Hit]:
     for i, ident in ds.repeated_ids:
@@ -38,6 +39,7 @@ def duplicate_id(ds: Dataset) -> Iterator[Hit]:
     "they do in upstream's evaluation.",
     bad='"fsp_examples_id": [12, 99]  (no instance has id 99)',
     good='"fsp_examples_id": [12, 40]',
+    scope="dataset",
 )
 def fsp_example_id(ds: Dataset) -> Iterator[Hit]:
     ids = ds.first_index
@@ -69,6 +71,7 @@ def fsp_example_id(ds: Dataset) -> Iterator[Hit]:
     "them. One finding per field, at its first occurrence.",
     bad='"instance": {"question": "...", "turn": 1, "conversation": [{"role": "user", ...}]}',
     good='"instance": {"question": "...", "turn": "1", "conversation": "user: ..."}',
+    scope="dataset",
 )
 def instance_field_type(ds: Dataset) -> Iterator[Hit]:
     for name, odd in ds.odd_fields.items():

@@ -43,6 +43,7 @@ def _strings_among_numbers(col: Column) -> list[int]:
     bad='{"metric": "fluency", "category": "graded", ...}; '
     '"fluency": {"mean_human": 3, "individual_human_scores": ["3", "4"]}',
     good='"fluency": {"mean_human": 3.5, "individual_human_scores": [3, 4]}',
+    scope="run",
 )
 def score_type(run: Run) -> Iterator[Hit]:
     for i, m, _, s in run.scores(_numbers_among_labels, CATEGORICAL):
@@ -93,6 +94,7 @@ def score_type(run: Run) -> Iterator[Hit]:
     bad='{"metric": "safety", "category": "categorical", ...}; '
     '"safety": {"mean_human": 0.5, "individual_human_scores": []}',
     good='"safety": {"majority_human": "No", "individual_human_scores": []}',
+    scope="run",
 )
 def missing_aggregate(run: Run) -> Iterator[Hit]:
     for col in run.columns_of(CATEGORICAL):
@@ -117,6 +119,7 @@ def _floats(col: Column) -> list[int]:
     "is `continuous`.",
     bad='{"category": "graded", "worst": 1, "best": 5}; "individual_human_scores": [3, 3.5]',
     good='"individual_human_scores": [3, 4]',
+    scope="run",
 )
 def graded_not_integer(run: Run) -> Iterator[Hit]:
     for i, m, _, s in run.scores(_floats, GRADED):
@@ -156,6 +159,7 @@ def _off_scale(col: Column) -> list[int]:
     "when there are no individual scores to recompute them from.",
     bad='{"worst": 1, "best": 5}; "individual_human_scores": [4, 6]',
     good='"individual_human_scores": [4, 5]',
+    scope="run",
 )
 def score_range(run: Run) -> Iterator[Hit]:
     for i, m, decl, s in run.scores(_off_scale, NUMERIC):
@@ -190,6 +194,7 @@ def _not_labels(col: Column) -> list[int]:
     "against labels_list when there are no individual labels to recompute it from.",
     bad='"labels_list": ["Yes", "No"]; "individual_human_scores": ["Yes", "Unsure"]',
     good='"labels_list": ["Yes", "No", "Unsure"]',
+    scope="run",
 )
 def unknown_label(run: Run) -> Iterator[Hit]:
     for i, m, decl, s in run.scores(_not_labels, CATEGORICAL):
@@ -223,6 +228,7 @@ def unknown_label(run: Run) -> Iterator[Hit]:
     "majority is recomputed; but code that compares labels exactly treats it as another one.",
     bad='"labels_list": ["Yes", "No"]; "majority_human": "yes"',
     good='"majority_human": "Yes"',
+    scope="run",
 )
 def label_case(run: Run) -> Iterator[Hit]:
     for i, m, decl, s in run.scores(_not_labels, CATEGORICAL):
@@ -247,6 +253,7 @@ def label_case(run: Run) -> Iterator[Hit]:
     "has usually lost them in conversion.",
     bad='instance 1: "individual_human_scores": [3, 4]; instance 2: "mean_human": 4, "individual_human_scores": []',
     good='instance 2: "mean_human": 4, "individual_human_scores": [4, 4]',
+    scope="dataset",
 )
 def empty_scores(ds: Dataset) -> Iterator[Hit]:
     for m, where in ds.empty.items():

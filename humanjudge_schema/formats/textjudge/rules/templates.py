@@ -20,6 +20,7 @@ from ..sandbox import describe_unsafe
     "literally: write it as {{ '{{' }} or inside {% raw %}.",
     bad='"prompt": "Rate this sentence: {{ instance }"',
     good='"prompt": "Rate this sentence: {{ instance }}"',
+    scope="dataset",
 )
 def template_syntax(ds: Dataset) -> Iterator[Hit]:
     for k, name, check in ds.templates:
@@ -39,6 +40,7 @@ def template_syntax(ds: Dataset) -> Iterator[Hit]:
     "filters such as attr and format. `humanjudge render` refuses such templates.",
     bad='"prompt": "{{ \'\'.__class__.__mro__[1].__subclasses__() }} {{ instance }}"',
     good='"prompt": "Rate this sentence: {{ instance }}"',
+    scope="dataset",
 )
 def template_unsafe(ds: Dataset) -> Iterator[Hit]:
     for k, name, check in ds.templates:
@@ -59,6 +61,7 @@ def template_unsafe(ds: Dataset) -> Iterator[Hit]:
     bad='"prompt_paraphrase_2": "Translation: {{ target }}"; "instance": {"source": "...", '
     '"reference": "...", "translation": "..."}',
     good='"prompt_paraphrase_2": "Translation: {{ translation }}"',
+    scope="dataset",
 )
 def template_variable(ds: Dataset) -> Iterator[Hit]:
     for r in ds.renderings:
@@ -87,6 +90,7 @@ def template_variable(ds: Dataset) -> Iterator[Hit]:
     "incorrectly processed'.",
     bad='"prompt": "Is the following sentence grammatical? Answer yes or no."',
     good='"prompt": "Is the following sentence grammatical? Answer yes or no.\\n{{ instance }}"',
+    scope="dataset",
 )
 def template_constant(ds: Dataset) -> Iterator[Hit]:
     for k, name, check in ds.templates:
@@ -108,6 +112,7 @@ def template_constant(ds: Dataset) -> Iterator[Hit]:
     "differently there than in Jinja, and the difference is silent.",
     bad='"prompt": "Judge the answer.\\n\\n{{instance}}"',
     good='"prompt": "Judge the answer.\\n\\n{{ instance }}"',
+    scope="dataset",
 )
 def template_not_plain(ds: Dataset) -> Iterator[Hit]:
     for k, name, check in ds.templates:
