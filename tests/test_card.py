@@ -449,15 +449,16 @@ def test_a_card_that_is_not_a_json_object_is_one_error(text: str, tmp_path: Path
 def test_check_reports_through_validates_reporters(fmt: str, tmp_path: Path) -> None:
     data, out, card = _card("study1", tmp_path)
     card["distribution"][0]["sha256"] = "f" * 64
-    card["name"] = "Name\x1b[2J\nforged.json:1:1: error"
+    # a placeholder's text is quoted in its finding: written from the card, it must not forge a line
+    card["license"] = "FILL IN: x\x1b[2J\nforged.json:1:1: error card/file-size"
     out.write_text(json.dumps(card))
     result = _invoke("card", "--check", str(out), str(data), "--format", fmt)
     assert result.exit_code == 1
     if fmt == "sarif":
-        rules = json.loads(result.stdout)["runs"][0]["results"]
-        assert "card/file-hash" in {r["ruleId"] for r in rules}
+        found = json.loads(result.stdout)["runs"][0]["results"]
+        assert {"card/file-hash", "card/unfilled"} <= {r["ruleId"] for r in found}
     else:
-        assert "card/file-hash" in result.stdout
+        assert "card/file-hash" in result.stdout and "card/unfilled" in result.stdout
     assert "\x1b" not in result.stdout and "\nforged.json" not in result.stdout
 
 
