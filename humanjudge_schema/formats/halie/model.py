@@ -21,9 +21,10 @@ from typing import Any, Protocol
 
 from ...engine import Context, Hit, schema_errors
 from ...kinds import Unit
-from ...readers.csvcells import Chunk, RowBuilder
+from ...readers.csvcells import Chunk
 from ...readers.csvfile import CsvDocument, CsvFile, header_columns, read_header
-from ...schemas import available, load_schema, validator
+from ...readers.csvtable import Header, chunks
+from ...schemas import available, load_schema
 
 TASKS = ("crossword", "dialogue", "metaphor", "question", "summarization")
 EVENTS, SURVEY, ACCURACIES = "event_blocks.csv", "survey_responses.csv", "accuracies.csv"
@@ -282,44 +283,21 @@ def _track(table: Table, chunk: Chunk, valid: list[bool] | None) -> None:
                 break
 
 
-def _header(table: Table, header: list[str], line: int) -> None:
-    """Compare the header with the schema's columns: what is unknown, what required is missing."""
-    schema = load_schema(table.schema)
-    props, required = schema.get("properties", {}), schema.get("required", [])
-    table.header, table.header_line = header, line
-    table.doc = CsvDocument(table.doc.path, header)
-    if schema.get("additionalProperties") is False:
-        table.unknown = [c for c in dict.fromkeys(header) if c not in props]
-    table.missing = [c for c in required if c not in header]
+def _header(table: Table, header: Header) -> None:
+    """Keep the header and what it lacks or has too many of (the files' rules read them)."""
+    table.header, table.header_line = header.columns, header.line
+    table.doc = CsvDocument(table.doc.path, header.columns)
+    table.unknown, table.missing = header.unknown, header.missing
 
 
 def _chunks(ctx: Context, table: Table, csv: CsvFile, report: bool = True) -> Iterator[tuple[Chunk, list[bool] | None]]:
     """Every data row, a chunk at a time, with whether each row is schema-valid (None: all of
-    them); schema errors go to ctx. A chunk is checked by one call, on the distinct values of
-    each column; only a chunk with an invalid row is checked row by row."""
-    builder: RowBuilder | None = None
-    required: set[str] = set()
-    for pending in csv.chunks(_CHUNK):
-        if builder is None:
-            _header(table, csv.header or [], csv.header_line)
-            builder = RowBuilder(table.header, table.schema)
-            required = {f'"{c}" is a required property' for c in table.missing}
-        chunk = builder.chunk(list(map(itemgetter(0), pending)), list(map(itemgetter(1), pending)))
-        if not csv.padded and chunk.valid():
-            yield chunk, None
-            continue
-        is_valid = validator(table.schema).is_valid
-        valid = list(map(is_valid, chunk.objects))
-        for (index, row), ok in zip(chunk, valid, strict=True) if report else ():
-            if not ok:
-                for code, ptr, message in schema_errors(table.schema, row):
-                    if not (ptr == "" and message in required):  # a missing column: reported at the header
-                        ctx.add(code, table.doc, f"/{index}{ptr}", message)
-        # A row short of cells passes its schema with them empty, but rules would point at cells
-        # that are not in the file: it is left to parse/ragged-row.
-        yield chunk, [ok and index not in csv.padded for index, ok in zip(chunk.indices, valid, strict=True)]
-    if builder is None and csv.header is not None:
-        _header(table, csv.header, csv.header_line)
+    them); schema errors go to ctx (readers/csvtable.py reads the table)."""
+
+    def row_error(index: int, code: str, ptr: str, message: str) -> None:
+        ctx.add(code, table.doc, f"/{index}{ptr}", message)
+
+    return chunks(csv, table.schema, _CHUNK, schema_errors, row_error if report else None, lambda h: _header(table, h))
 
 
 def _read(ctx: Context, task: Task, path: Path, schema: str, row_rules: RowRules) -> Table:
