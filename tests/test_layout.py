@@ -232,3 +232,31 @@ def test_a_formats_rules_run_in_its_check_only() -> None:
         if p.name != "check.py" and (lines := _runs_rules(p))
     }
     assert elsewhere == {}
+
+
+def _equal_to_the_formats(path: Path, names: set[str]) -> list[int]:
+    """Lines of a test that compare something, for equality, with a written list of every
+    built-in format: such a test fails as soon as a format is added."""
+    lines = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Compare) and any(isinstance(op, (ast.Eq, ast.NotEq)) for op in node.ops):
+            for side in (node.left, *node.comparators):
+                elements = side.keys if isinstance(side, ast.Dict) else getattr(side, "elts", [])
+                written = {e.value for e in elements if isinstance(e, ast.Constant)}
+                if isinstance(side, (ast.List, ast.Set, ast.Tuple, ast.Dict)) and names <= written:
+                    lines.append(node.lineno)
+    return lines
+
+
+def test_no_test_writes_out_the_set_of_formats(tmp_path: Path) -> None:
+    """The tests read the set of formats from the catalog: a fifth format, copied into formats/
+    with its entry point, its examples and its cases, needs no edit of another test."""
+    sample = tmp_path / "test_sample.py"
+    sample.write_text('def test_x(names):\n    assert sorted(names) == ["a-format", "another"]\n')
+    assert _equal_to_the_formats(sample, {"a-format", "another"}) == [2]  # the reader finds one
+    found = {
+        p.name: lines
+        for p in sorted((PACKAGE.parent / "tests").glob("test_*.py"))
+        if (lines := _equal_to_the_formats(p, set(BUILT_IN)))
+    }
+    assert found == {}
