@@ -72,7 +72,8 @@ def _aggregating() -> list[tuple[Format, Aggregation]]:
 def _format_of(path: Path, given: set[str]) -> Aggregation:
     """The aggregation that takes this path: a folder goes to the format that aggregates folders
     (of several, the one whose files are there), a file to the one-file format of its suffix. An
-    option none of the candidates takes is refused first, naming the formats that take it."""
+    option the format does not take (or, when a folder's files do not say which format, that no
+    candidate takes) is refused, naming the formats that take it."""
     from ..aggregate import AggregateError
 
     candidates = [
@@ -81,17 +82,15 @@ def _format_of(path: Path, given: set[str]) -> Aggregation:
         if (how.folder and path.is_dir())
         or (not how.folder and fmt.one_file is not None and path.name.endswith(fmt.one_file.suffix))
     ]
+    if len(candidates) > 1 and path.is_dir():  # folder formats: the one whose files are there
+        present = [(fmt, how) for fmt, how in candidates if any((path / f.name).exists() for f in fmt.files)]
+        if len(present) == 1 or not given:
+            candidates = present
     for name in sorted(given):
         if candidates and not any(name in how.flags for _, how in candidates):
             takers = [other.plural for _, other in _aggregating() if name in other.flags]
             not_for = " or ".join(how.plural for _, how in candidates)
             raise AggregateError(f"{_FLAGS[name]} is for {' and '.join(takers)}, not {not_for}")
-    if len(candidates) > 1 and path.is_dir():  # folder formats: the one whose files are there
-        candidates = [(fmt, how) for fmt, how in candidates if any((path / f.name).exists() for f in fmt.files)]
     if len(candidates) != 1:
         raise AggregateError(f"{path}: not {' or '.join(how.what for _, how in _aggregating())}")
-    how = candidates[0][1]
-    for name in sorted(given - set(how.flags)):
-        takers = [other.plural for _, other in _aggregating() if name in other.flags]
-        raise AggregateError(f"{_FLAGS[name]} is for {' and '.join(takers)}, not {how.plural}")
-    return how
+    return candidates[0][1]
