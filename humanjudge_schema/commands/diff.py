@@ -49,6 +49,14 @@ from .common import FormatName, fail, force_option, progress_option
     help="Bootstrap samples for the intervals of the questions that changed.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option(
+    "--stats",
+    type=click.Choice(["auto", "always", "never"]),
+    default="auto",
+    show_default=True,
+    help="Compute alpha, AC and their intervals again for the questions that changed: auto, those where at "
+    "least 1% of the judgments changed (the rest cannot move much, and each costs a reading of both versions).",
+)
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to this file instead of standard output.")
 @force_option
 @progress_option
@@ -62,6 +70,7 @@ def diff(
     kind: str | None,
     samples: int,
     seed: int,
+    stats: str,
     output: Path | None,
     force: bool,
     progress: bool | None,
@@ -96,8 +105,12 @@ def diff(
         check_output(output, [], force)
     try:
         with tempfile.TemporaryDirectory(prefix="humanjudge-diff-") as temp:
-            found, config_at = _run(paths, rev, head, Path(temp), examples, kind, samples, seed, progress)
+            # the policy is read first: alpha-drop needs the statistics of every question that changed
+            config_at = paths[1] if rev is None and len(paths) == 2 else (paths[0] if paths else Path.cwd())
             rules = given if given is not None else policy.parse(discover(config_at).diff_fail_on)
+            if stats == "auto" and any(r.name == "alpha-drop" for r in rules):
+                stats = "always"
+            found = _run(paths, rev, head, Path(temp), examples, kind, samples, seed, stats, progress)
             found.fail_on = tuple(map(str, rules))
             found.failed = policy.triggered(rules, found)
     except (UsageError, ConfigError, ValueError) as exc:
@@ -132,24 +145,26 @@ def _run(
     kind: str | None,
     samples: int,
     seed: int,
+    stats: str,
     progress: bool | None,
-) -> tuple[Any, Path]:
-    """The diff, and where its configuration is looked for."""
+) -> Any:
+    """The diff."""
     from ..diff.compare import compare
     from ..diff.git import commit, export, toplevel
 
     told = _teller(progress)
-    options: dict[str, Any] = {"examples": examples, "kind": kind, "samples": samples, "seed": seed, "told": told}
+    options: dict[str, Any] = {"examples": examples, "kind": kind, "samples": samples, "seed": seed, "stats": stats}
+    options["told"] = told
     if rev is None:
         old, new = paths
         for p in (old, new):
             if not p.exists():
                 raise ValueError(f"{p} does not exist")
         if old.is_file() and new.is_file():
-            return compare(old.parent, new.parent, files=(old.name, new.name), **options), new
+            return compare(old.parent, new.parent, files=(old.name, new.name), **options)
         if old.is_file() != new.is_file():
             raise ValueError("OLD and NEW are a file and a folder: give two files or two folders")
-        return compare(old, new, old_label=str(old), new_label=str(new), **options), new
+        return compare(old, new, old_label=str(old), new_label=str(new), **options)
     top = toplevel(Path.cwd())
     rels = [_inside(p, top) for p in paths] or ["."]
     old_sha = commit(top, rev)
@@ -162,7 +177,7 @@ def _run(
         export(top, new_sha, rels, new_root)
         new_label = f"{head} ({new_sha[:12]})"
     found = compare(old_root, new_root, rels, old_label=f"{rev} ({old_sha[:12]})", new_label=new_label, **options)
-    return found, top / rels[0] if len(rels) == 1 else top
+    return found
 
 
 def _inside(path: Path, top: Path) -> str:

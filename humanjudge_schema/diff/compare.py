@@ -10,6 +10,7 @@ from typing import Any
 
 from .. import catalog
 from ..config import Config, discover
+from ..gcpause import paused
 from ..judgments.view import Batch, Judgments
 from .figures import findings_of, measure, not_matching
 from .lines import add_lines
@@ -28,6 +29,7 @@ def compare(
     examples: int = 5,
     samples: int = 200,
     seed: int = 0,
+    stats: str = "auto",
     kind: str | None = None,
     config: Config | None = None,
     old_label: str | None = None,
@@ -50,14 +52,20 @@ def compare(
         if told is not None:
             told(p.new_name or p.old_name or "")
         cfg = config or discover(new_root / (p.new_name or p.old_name or "."))
-        out.datasets.append(_dataset(p, old_root, new_root, cfg, examples, samples, seed))
+        out.datasets.append(_dataset(p, old_root, new_root, cfg, examples, samples, seed, stats))
     order = {"removed": 0, "changed": 1, "added": 2, "unchanged": 3}
     out.datasets.sort(key=lambda d: order[d.status])  # stable: path order within a status
     return out
 
 
+# With stats="auto", the statistics of a question are computed again when at least this share of
+# its judgments changed: they cost a reading of both versions and a bootstrap over every item,
+# and a smaller change cannot move them much (a judgment in a hundred moves alpha by about that).
+MATERIAL = 0.01
+
+
 def _dataset(
-    p: Pair, old_root: Path, new_root: Path, config: Config, examples: int, samples: int, seed: int
+    p: Pair, old_root: Path, new_root: Path, config: Config, examples: int, samples: int, seed: int, stats: str
 ) -> DatasetDiff:
     name = p.new_name if p.new_name is not None else p.old_name
     assert name is not None
@@ -78,7 +86,8 @@ def _dataset(
     old_side = Side(_batches(views[0], old_root))
     new_side = Side(_batches(views[1], new_root))
     changes = Changes(examples)
-    Matcher(old_side, new_side, changes).run()
+    with paused():  # the pass keeps millions of keys alive (gcpause.py)
+        Matcher(old_side, new_side, changes).run()
     out.judgments = (sum(old_side.counts.values()), sum(new_side.counts.values()))
     out.questions = _questions(old_side, new_side, changes, examples)
     old_findings = findings_of(p.old, config, old_root)
@@ -87,7 +96,17 @@ def _dataset(
     out.findings_new, out.findings_fixed = _findings(old_findings, new_findings, moved)
     _aggregates(out, old_side, new_side, new_findings, examples)
     add_lines(out, old_root, new_root)
-    measured = [q for q in out.questions if not q.empty]
+    measured = [q for q in out.questions if not q.empty and not (q.renamed_from and not q.changed)]
+    if stats == "never":
+        measured = []
+    elif stats == "auto":
+        small = [q for q in measured if _share(q, old_side, new_side) < MATERIAL]
+        for q in small:
+            q.note = (
+                f"statistics not computed again: {_share(q, old_side, new_side):.2%} of its judgments changed "
+                f"(under {MATERIAL:.0%}; --stats always computes them)"
+            )
+        measured = [q for q in measured if q not in small]
     if measured and views[0] is not None and views[1] is not None:
         names = {q.question for q in measured} | {q.renamed_from for q in measured if q.renamed_from}
         olds = measure(views[0], names, samples, seed)
@@ -97,6 +116,12 @@ def _dataset(
             q.new = news.get(q.question)
             _compare_figures(q)
     return out
+
+
+def _share(q: QuestionDiff, old: Side, new: Side) -> float:
+    """The share of a question's judgments that a change touched."""
+    total = max(old.counts.get(q.renamed_from or q.question, 0), new.counts.get(q.question, 0), 1)
+    return (q.removed + q.changed + q.added) / total
 
 
 def _batches(view: Judgments | None, root: Path) -> Iterator[Batch]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Hashable, Iterator
-from itertools import compress
+from itertools import compress, repeat
 from operator import is_not, itemgetter, ne, or_
 from typing import Any
 
@@ -101,15 +101,23 @@ class Side:
             self._aggregates(batch, None)
             return
         questions = list(batch.column("question"))
-        items, raters = list(batch.column("item")), list(batch.column("rater"))
+        items, raters = batch.column("item"), batch.column("rater")
         self.keys.extend(zip(questions, items, raters, batch.column("option"), strict=True))
         self.values.extend(batch.column("value"))
         self.files.extend(batch.column("file"))
         self.pointers.extend(batch.column("pointer"))
         self.lines.extend(batch.column("line"))
         self.counts.update(questions)
-        self.items.update(zip(questions, items, strict=True))
-        self.raters.update(zip(questions, raters, strict=True))
+        # a column the whole batch shares (one rater's scores, one item's answers) is one value
+        names = batch.same.get("question")
+        many = dict.fromkeys(questions) if names is None else (names,)
+        for name, column, found in (("item", items, self.items), ("rater", raters, self.raters)):
+            if name in batch.same:
+                found.update((q, batch.same[name]) for q in many)
+            elif names is not None:
+                found.update(zip(repeat(names), column))
+            else:
+                found.update(zip(questions, column, strict=True))
 
     def _aggregates(self, batch: Batch, mask: list[bool] | None) -> None:
         def col(name: str) -> list[Any]:

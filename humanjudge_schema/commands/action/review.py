@@ -39,7 +39,10 @@ def review(workspace: Path, base: str, changes: Changes, fail_on: str, config: C
     with tempfile.TemporaryDirectory(prefix="humanjudge-diff-") as temp:
         old_root = Path(temp) / "base"
         export(top, commit(top, base), folders, old_root)
-        found = compare(old_root, top, folders, config=config, old_label=f"base ({base[:12]})", new_label="head")
+        stats = "always" if any(r.name == "alpha-drop" for r in rules) else "auto"
+        found = compare(
+            old_root, top, folders, config=config, old_label=f"base ({base[:12]})", new_label="head", stats=stats
+        )
     found.fail_on = tuple(map(str, rules))
     found.failed = policy.triggered(rules, found)
     return markdown(found, title=TITLE, limit=NOTE_BUDGET), found.failed

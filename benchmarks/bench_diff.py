@@ -1,0 +1,119 @@
+"""What `humanjudge diff` costs beside `humanjudge validate`, on the large generated data of
+TextJudge and CogGym (the baseline shapes of bench_textjudge.py and bench_coggym.py):
+
+    pip install -e '.[bench,test]'
+    python benchmarks/bench_diff.py
+    python benchmarks/bench_diff.py --format coggym --repeat 1
+
+The new version is a copy of the baseline with a few changes (three judgments changed, one
+removed, one stored mean edited), written into benchmarks/data/diff-<format>-new/ when missing.
+Per data set, best of --repeat runs, in alternation: validate of one version; diff of the two
+(--format json, into a file). Printed: seconds, peak MB, and diff's CPU time as a multiple of
+validate's (the target: at most 3).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import bench_coggym
+import bench_textjudge
+from harness import DATA, side_by_side, tool
+
+TARGET = 3.0  # diff of two versions at most this many times validate of one
+
+
+def _textjudge_new(old: Path, new: Path) -> None:
+    doc = json.loads((old / "dataset.json").read_text())
+    instances = doc["instances"]
+    changed = 0
+    for inst in instances[1000:]:
+        for annotation in inst.get("annotations", {}).values():
+            scores = annotation.get("individual_human_scores")
+            if isinstance(scores, list) and len(scores) > 1 and isinstance(scores[0], (int, float)):
+                scores[0] = scores[0] + 1 if changed < 3 else scores[0]
+                if changed == 3:
+                    scores.pop()
+                if changed == 4 and "mean_human" in annotation:
+                    annotation["mean_human"] = -1
+                changed += 1
+                break
+        if changed > 4:
+            break
+    new.mkdir(parents=True, exist_ok=True)
+    (new / "dataset.json").write_text(json.dumps(doc))
+
+
+def _coggym_new(old: Path, new: Path) -> None:
+    new.mkdir(parents=True, exist_ok=True)
+    for f in old.iterdir():
+        if f.is_file() and not f.name.startswith("."):
+            shutil.copy(f, new / f.name)
+    ind = json.loads((old / "human_data_ind.json").read_text())
+    trials = [k for k in ind if k.startswith("trial")]
+    changed = 0
+    for key in trials[100:]:
+        for answers in ind[key].values():
+            if isinstance(answers, list) and answers and isinstance(answers[0], (int, float)):
+                answers[0] = answers[0] + 1 if answers[0] < 50 else answers[0] - 1
+                changed += 1
+                break
+        if changed == 3:
+            break
+    (new / "human_data_ind.json").write_text(json.dumps(ind))
+    mean = json.loads((old / "human_data_mean.json").read_text())
+    trial = next(k for k in mean if k.startswith("trial"))
+    tag = next(t for t, v in mean[trial].items() if isinstance(v, (int, float)))
+    mean[trial][tag] = -1
+    (new / "human_data_mean.json").write_text(json.dumps(mean))
+
+
+def data_sets(hj: str, cj: str) -> dict[str, tuple[Path, Path]]:
+    """format -> (old version, new version), written first when missing."""
+    tj = bench_textjudge.shape("baseline", DATA / "textjudge-baseline" / "dataset.json", "", hj, cj, preset="baseline")
+    tj.prepare(False)
+    cg = bench_coggym.shape("baseline", DATA / "coggym-baseline", "", hj, cj, preset="baseline")
+    cg.prepare(False)
+    out = {"textjudge": (tj.path.parent, DATA / "diff-textjudge-new"), "coggym": (cg.path, DATA / "diff-coggym-new")}
+    for fmt, (old, new) in out.items():
+        if not new.exists():
+            (_textjudge_new if fmt == "textjudge" else _coggym_new)(old, new)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--format", action="append", choices=["textjudge", "coggym"])
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    hj, cj = tool("humanjudge"), tool("check-jsonschema")
+    out = Path(tempfile.mkdtemp())
+    print(f"{'format':<10} {'command':<10} {'seconds':>8} {'CPU s':>7} {'MB':>6} {'x validate':>10}")
+    for fmt, (old, new) in data_sets(hj, cj).items():
+        if args.format and fmt not in args.format:
+            continue
+        commands = {
+            "validate": [hj, "validate", str(old)],
+            "diff": [hj, "diff", str(old), str(new), "--format", "json", "-o", str(out / "diff.json"), "--force"],
+        }
+        figures = side_by_side({label: ([cmd], args.repeat) for label, cmd in commands.items()})
+        base = figures["validate"].cpu
+        for label, f in figures.items():
+            print(f"{fmt:<10} {label:<10} {f.wall:>8.2f} {f.cpu:>7.2f} {f.mb:>6.0f} {f.cpu / base:>10.1f}")
+        ratio = figures["diff"].cpu / base
+        print(f"{fmt:<10} target: diff at most {TARGET:g}x validate: {'holds' if ratio <= TARGET else 'MISSED'}")
+        summary = json.loads((out / "diff.json").read_text())["summary"]
+        print(
+            f"{fmt:<10} found: {summary['changed']} changed, {summary['removed']} removed, {summary['added']} added, "
+            f"{summary['aggregates_changed']} aggregates changed"
+        )
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
