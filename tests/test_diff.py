@@ -415,3 +415,13 @@ def test_the_two_files_of_one_dataset(tmp_path: Path) -> None:
     _json(b, lambda d: d["instances"][0]["annotations"]["fluency"]["individual_human_scores"].__setitem__(1, 3))
     found = diff(a, b, samples=10).to_json()
     assert found["summary"]["changed"] == 1 and found["summary"]["datasets"]["changed"] == 1
+
+
+def test_values_compare_by_meaning() -> None:
+    from humanjudge_schema.diff.match import same
+    from humanjudge_schema.diff.model import plain
+
+    nan = float("nan")
+    assert same(1, 1.0) and same([1, 2.0], [1.0, 2]) and same(nan, float("nan")) and same([nan], [nan])
+    assert not same(True, 1) and not same("1", 1) and not same([1, 2], [2, 1]) and not same(1, 2)
+    assert plain([nan, 1]) == ["nan", 1]

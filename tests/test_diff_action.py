@@ -37,7 +37,7 @@ def test_a_pull_request_that_changes_a_value(pull_request: tuple[Runner, str]) -
     assert "## humanjudge validate" in action.summary()  # the findings follow
     assert proc.returncode == 1  # the stale mean is an error of validation
     failed = action.validate(HUMANJUDGE_BASE=base, HUMANJUDGE_DIFF_FAIL_ON="changed")
-    assert "::error title=humanjudge diff::diff-fail-on: changed: 1 judgments changed" in failed.stdout
+    assert "::error title=humanjudge diff::diff-fail-on: changed: 1 judgment changed" in failed.stdout
 
 
 def test_a_pull_request_that_deletes_a_dataset(pull_request: tuple[Runner, str]) -> None:

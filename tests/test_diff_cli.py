@@ -66,7 +66,7 @@ def test_exit_codes_and_fail_on(tmp_path: Path) -> None:
     failed = run(str(old), str(new), "--fail-on", "removed,changed", "--format", "json")
     assert failed.exit_code == 1
     summary = json.loads(failed.output)["summary"]
-    assert summary["fail_on"] == ["removed", "changed"] and summary["failed"] == ["changed: 1 judgments changed"]
+    assert summary["fail_on"] == ["removed", "changed"] and summary["failed"] == ["changed: 1 judgment changed"]
     assert run(str(old), str(new), "--fail-on", "new-errors").exit_code == 1  # the mean is stale now
     wrong = run(str(old), str(new), "--fail-on", "removd")
     assert wrong.exit_code == 2 and "'removd' is not a --fail-on condition" in wrong.output

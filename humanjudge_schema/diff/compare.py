@@ -15,7 +15,7 @@ from ..judgments.view import Batch, Judgments
 from .figures import findings_of, measure, not_matching
 from .lines import add_lines
 from .match import Changes, Matcher, Side, aggregate_changes
-from .model import KINDS, DatasetDiff, Diff, QuestionDiff
+from .model import KINDS, DatasetDiff, Diff, QuestionDiff, plain
 from .pairing import Pair, datasets, identical, pair, relative
 
 Told = Callable[[str], None]
@@ -148,17 +148,18 @@ def _questions(old: Side, new: Side, changes: Changes, examples: int) -> list[Qu
     matching found, and a question removed whole beside one added whole over the same (item,
     rater, option) keys paired as one renamed."""
     names = list(dict.fromkeys([*old.counts, *new.counts]))
+    items_old, items_new = _by_question(old.items), _by_question(new.items)
+    raters_old, raters_new = _by_question(old.raters), _by_question(new.raters)
     out: dict[str, QuestionDiff] = {}
     for name in names:
         q = QuestionDiff(name)
         counts = changes.counts.get(name, {})
         q.added, q.removed, q.changed = counts.get("added", 0), counts.get("removed", 0), counts.get("changed", 0)
         q.examples = [e for kind in KINDS for e in changes.examples.get(name, {}).get(kind, [])]
-        olds = {i for n, i in old.items if n == name}
-        news = {i for n, i in new.items if n == name}
+        olds, news = items_old.get(name, set()), items_new.get(name, set())
         q.items_added, q.items_removed = _sorted(news - olds), _sorted(olds - news)
-        old_raters = {r for n, r in old.raters if n == name and r != ""}
-        new_raters = {r for n, r in new.raters if n == name and r != ""}
+        old_raters = raters_old.get(name, set()) - {""}
+        new_raters = raters_new.get(name, set()) - {""}
         q.raters_added, q.raters_removed = _sorted(new_raters - old_raters), _sorted(old_raters - new_raters)
         out[name] = q
     _renames(out, old, new, changes)
@@ -179,6 +180,17 @@ def _renames(out: dict[str, QuestionDiff], old: Side, new: Side, changes: Change
         came.remove(now)
         out[now] = QuestionDiff(now, renamed_from=was)
         del out[was]
+
+
+def _by_question(pairs: set[tuple[str, Any]]) -> dict[str, set[Any]]:
+    out: dict[str, set[Any]] = {}
+    for name, value in pairs:
+        found = out.get(name)
+        if found is None:
+            out[name] = {value}
+        else:
+            found.add(value)
+    return out
 
 
 def _sorted(values: set[Any]) -> list[Any]:
@@ -216,8 +228,8 @@ def _aggregates(out: DatasetDiff, old: Side, new: Side, new_findings: list[Any],
                     "item": key[1],
                     "option": key[2],
                     "aggregate": key[3],
-                    "old": None if was is None else was[0],
-                    "new": None if now is None else now[0],
+                    "old": None if was is None else plain(was[0]),
+                    "new": None if now is None else plain(now[0]),
                     "file": where[1],
                     "pointer": where[2],
                     "line": where[3],

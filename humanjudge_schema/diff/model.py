@@ -4,12 +4,22 @@ its findings, and the summary of the whole comparison. `to_json()` gives the JSO
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Status = Literal["added", "removed", "changed", "unchanged"]
 Kind = Literal["removed", "changed", "added"]
 KINDS: tuple[Kind, ...] = ("removed", "changed", "added")  # the order a reviewer reads them in
+
+
+def plain(value: Any) -> Any:
+    """A value as JSON can hold it: NaN and the infinities as the text JSON lacks a number for."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True)
@@ -38,8 +48,8 @@ class Example:
             "item": self.item,
             "rater": self.rater,
             "option": self.option,
-            "old": self.old,
-            "new": self.new,
+            "old": plain(self.old),
+            "new": plain(self.new),
             "file": self.file,
             "pointer": self.pointer,
             "line": self.line,

@@ -56,14 +56,17 @@ def triggered(rules: Iterable[Rule], found: Any) -> list[str]:
             gone = summary["removed"] + summary["datasets"]["removed"]
             if gone:
                 n, d = summary["removed"], summary["datasets"]["removed"]
-                out.append(f"removed: {n:,} judgments and {d} datasets removed")
+                judgments = f"{n:,} judgment" + ("" if n == 1 else "s")
+                datasets = f"{d} dataset" + ("" if d == 1 else "s")
+                out.append(f"removed: {judgments} and {datasets} removed")
         elif rule.name == "changed":
             if summary["changed"]:
-                out.append(f"changed: {summary['changed']:,} judgments changed")
+                n = summary["changed"]
+                out.append(f"changed: {n:,} judgment{'' if n == 1 else 's'} changed")
         elif rule.name == "new-errors":
             errors = summary["findings_new"]["errors"]
             if errors:
-                out.append(f"new-errors: {errors:,} new errors")
+                out.append(f"new-errors: {errors:,} new error{'' if errors == 1 else 's'}")
         else:
             for d in found.datasets:
                 for q in d.questions:
