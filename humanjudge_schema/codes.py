@@ -131,9 +131,10 @@ register(
     "(README*, LICENSE*, LICENCE*, COPYING*, NOTICE*, CITATION*, AUTHORS*, CONTRIBUTORS*, "
     "CHANGELOG*), configuration (humanjudge.toml, pyproject.toml), hidden files, media files "
     "(images, video, audio), the media folder assets/, and a sub-folder that holds a dataset of "
-    "its own (it is checked on its own). Data files (.json, .jsonl, .csv, .gz, ...) that are no "
-    "part of the dataset are not reported here: the walk counts them among the files it leaves "
-    "out, so that each file is reported once.",
+    "its own (it is checked on its own); links, which a walk does not follow, are left alone. "
+    "Data files (.json, .jsonl, .csv, .gz, ...) that are no part of the dataset are not "
+    "reported here: the walk counts them among the files it leaves out, so that each file is "
+    "reported once.",
     bad="exp1/config.json, trial.jsonl, ..., notes.txt, analysis/run.R",
     good="exp1/config.json, trial.jsonl, ..., README.md, assets/clip_1.mp4",
 )
@@ -145,7 +146,8 @@ register(
     "folder of task folders) is read as a set of datasets; a sub-folder of it that holds no "
     "dataset anywhere under it is usually one whose files are misnamed or missing, and nothing in "
     "it was checked. Reported when a folder walk reaches it, with the first dataset of its folder; "
-    "hidden folders, node_modules and assets/ are not.",
+    "hidden folders, node_modules, assets/ and links to folders (which a walk does not follow) are "
+    "not.",
     bad="Study/exp1/ (an experiment), Study/exp2/ (an experiment), Study/exp3/ (only results.txt)",
     good="Study/exp1/, Study/exp2/, Study/exp3/ (each an experiment), Study/README.md",
 )

@@ -60,25 +60,27 @@ def _strays(unit: Unit, ctx: Context) -> None:
                 "not checked (its format's files, documentation, media and assets/ may sit there)",
             )
     for folder in unit.beside:
-        link = " (a link, which a walk does not follow)" if folder.is_symlink() else ""
         ctx.add(
             "dataset/not-a-dataset",
             folder,
             "",
-            f"a folder beside the datasets of {folder.parent.name or folder.parent}/ that holds none{link}: "
+            f"a folder beside the datasets of {folder.parent.name or folder.parent}/ that holds none: "
             "nothing in it was checked",
         )
 
 
 def _extras(root: Path) -> list[tuple[Path, bool]]:
     """(path, is a folder) of everything in a dataset folder that is not one of a format's files
-    and may not sit there unremarked; a sub-folder that holds a dataset is checked on its own."""
+    and may not sit there unremarked; a sub-folder that holds a dataset is checked on its own. A
+    link is left alone, as a walk leaves it: a shared assets/ is often one."""
     try:
         entries = sorted(os.scandir(root), key=lambda e: e.name)
     except OSError:
         return []
     out = []
     for e in entries:
+        if e.is_symlink():
+            continue
         folder = e.is_dir(follow_symlinks=False)
         if (not folder and format_file(e.name)) or unremarked(e.name, folder):
             continue

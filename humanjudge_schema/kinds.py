@@ -264,7 +264,10 @@ def _beside(walked: dict[Path, list[Path]], units: list[Unit]) -> dict[tuple[str
         datasets = sorted(d for d in subs if d in roots)
         if not datasets or folder in roots:
             continue
-        strays = tuple(d for d in subs if d not in holding and d.name.lower() not in MEDIA_FOLDERS)
+        # A link to a folder is not followed by a walk, here as everywhere, and not reported.
+        strays = tuple(
+            d for d in subs if d not in holding and d.name.lower() not in MEDIA_FOLDERS and not d.is_symlink()
+        )
         if strays:
             first = min((u for u in units if u.root == datasets[0]), key=lambda u: u.family)
             out[(first.family, first.root)] = strays

@@ -286,3 +286,18 @@ def test_only_a_walk_through_the_study_reports_its_other_folders(tmp_path: Path)
     study = _study(tmp_path)
     assert _findings(study / "exp2", study / "exp2") == []
     assert _findings(study / "exp1" / "trial.jsonl", study / "exp1") == []
+
+
+def test_links_are_left_alone_as_a_walk_leaves_them(tmp_path: Path) -> None:
+    """A walk does not follow links (tests/test_security.py): a linked folder beside the
+    experiments, or a shared assets/ linked into one, is not reported either."""
+    study = tmp_path / "Study"
+    study.mkdir()
+    _experiment(study / "exp1")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "notes.txt").write_text("\n")
+    (study / "linked").symlink_to(shared, target_is_directory=True)
+    (study / "exp1" / "media").symlink_to(shared, target_is_directory=True)
+    (study / "exp1" / "notes.txt").symlink_to(shared / "notes.txt")
+    assert _findings(study, study) == []

@@ -188,7 +188,7 @@ def doi_problem(value: str) -> str | None:
             return f"{value!r} is not a DOI: an address on {host}, not doi.org; give the paper's DOI (10.<registrant>/<suffix>)"
         return f"{value!r} is not a DOI: a DOI is 10.<registrant>/<suffix> (10.1016/j.cognition.2021.104890), bare or after https://doi.org/"
     if name.casefold() == _EXAMPLE_DOI:
-        return f"{value!r} is the example DOI of the CogGym documentation, not the paper's: it was copied from the template"
+        return f"{value!r} is the example DOI of the CogGym documentation and template, not the paper's"
     prefix = name.split("/", 1)[0]
     if prefix in _TEST_PREFIXES:
         return f"{value!r} is under {prefix}, {_TEST_PREFIXES[prefix]}"
