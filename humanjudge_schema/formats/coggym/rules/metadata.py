@@ -14,7 +14,7 @@ from ....finding import pointer
 from ....registry import rule
 from ..aggregation import META_KEYS
 from ..model import Experiment
-from ..parts import _broken
+from ..parts import broken_of
 from .config import unparsed_trials
 from .phrasing import short, some
 
@@ -70,7 +70,7 @@ def metadata_mismatch(exp: Experiment) -> Iterator[Hit]:
         if a is None or b is None or a == b:
             continue
         if isinstance(a, dict) and isinstance(b, dict):
-            broken = _broken(a) | _broken(b)  # the schema reports those; a comparison would repeat it
+            broken = broken_of(a) | broken_of(b)  # the schema reports those; a comparison would repeat it
             for sub in sorted(a.keys() | b.keys()):
                 if sub not in broken and a.get(sub) != b.get(sub):
                     yield (
@@ -243,7 +243,7 @@ def _named(value: object) -> bool:
 def citation_missing(exp: Experiment) -> Iterator[Hit]:
     if exp.config is None:
         return  # dataset/missing-companion says config.json is not there
-    settings, broken = exp.settings, _broken(exp.settings)
+    settings, broken = exp.settings, broken_of(exp.settings)
     for key in ("experimentName", "description"):
         value = settings.get(key)
         if isinstance(value, str) and not value.strip():
