@@ -48,6 +48,7 @@ def url_problem(value: str) -> str | None:
     "Whether the address still answers is not checked: the tool never opens a network connection.",
     bad='"dataset_url": ""   "dataset_url": "github.com/lil-lab/newsroom"',
     good='"dataset_url": "https://github.com/lil-lab/newsroom/tree/master/humaneval"',
+    scope="dataset",
 )
 def dataset_url(ds: Dataset) -> Iterator[Hit]:
     value = ds.data.get("dataset_url")
@@ -64,6 +65,7 @@ def dataset_url(ds: Dataset) -> Iterator[Hit]:
     bad='"annotations": [{"metric": "fluency", "worst": 1, "best": 5, ...}, '
     '{"metric": "fluency", "worst": 1, "best": 7, ...}]',
     good='"annotations": [{"metric": "fluency", ...}, {"metric": "grammaticality", ...}]',
+    scope="dataset",
 )
 def duplicate_metric(ds: Dataset) -> Iterator[Hit]:
     seen: dict[str, int] = {}
@@ -87,6 +89,7 @@ def duplicate_metric(ds: Dataset) -> Iterator[Hit]:
     "usually a misspelt metric name.",
     bad='"annotations": [{"metric": "fluency", ...}]; instance: "annotations": {"Fluency": {...}}',
     good='instance: "annotations": {"fluency": {...}}',
+    scope="run",
 )
 def undeclared_metric(run: Run) -> Iterator[Hit]:
     metrics = run.ds.metrics
@@ -110,6 +113,7 @@ def undeclared_metric(run: Run) -> Iterator[Hit]:
     bad='"annotations": [{"metric": "fluency", ...}, {"metric": "adequacy", ...}]; '
     'instance: "annotations": {"fluency": {...}}',
     good='instance: "annotations": {"fluency": {...}, "adequacy": {...}}',
+    scope="run",
 )
 def missing_metric(run: Run) -> Iterator[Hit]:
     if all(len(col) == len(run.instances) for col in run.columns):
