@@ -425,3 +425,26 @@ def test_values_compare_by_meaning() -> None:
     assert same(1, 1.0) and same([1, 2.0], [1.0, 2]) and same(nan, float("nan")) and same([nan], [nan])
     assert not same(True, 1) and not same("1", 1) and not same([1, 2], [2, 1]) and not same(1, 2)
     assert plain([nan, 1]) == ["nan", 1]
+
+
+def test_coggym_a_participant_removed_from_the_middle_is_said_to_shift_the_others(tmp_path: Path) -> None:
+    old, new = _versions(tmp_path, "coggym")
+
+    def drop_first(d: Any) -> None:
+        d["participants_info"]["count"] = 2
+        for key, trial in d.items():
+            if key.startswith("trial_"):
+                for answers in trial.values():
+                    if len(answers) == 3:
+                        answers.pop(0)
+                    else:
+                        for per_label in answers[0].values():
+                            per_label.pop(0)
+
+    _json(new / "data/human_data_ind.json", drop_first)
+    ds = _changed(_run(old, new))
+    assert ds["rater_kind"] == "person"
+    q = _question(ds, "goal_confidence")
+    # [95, 70, 40] -> [70, 40]: places 0 and 1 changed, place 2 removed
+    assert (q["removed"], q["changed"], q["listed"]["raters_removed"]) == (1, 2, [2])
+    assert any("move up one place" in n for n in ds["notes"])

@@ -90,6 +90,11 @@ def _dataset(
         Matcher(old_side, new_side, changes).run()
     out.judgments = (sum(old_side.counts.values()), sum(new_side.counts.values()))
     out.questions = _questions(old_side, new_side, changes, examples)
+    if out.rater_kind == "person" and _shifted(out.questions):
+        out.notes.append(
+            "raters are numbered by their place (0, 1, 2, ...): when a rater other than the last is "
+            "removed, the later ones move up one place, and their judgments show as changed"
+        )
     old_findings = findings_of(p.old, config, old_root)
     new_findings = findings_of(p.new, config, new_root)
     moved = (p.old_name, p.new_name) if p.old_name != p.new_name and p.old_name and p.new_name else None
@@ -116,6 +121,12 @@ def _dataset(
             q.new = news.get(q.question)
             _compare_figures(q)
     return out
+
+
+def _shifted(questions: list[QuestionDiff]) -> bool:
+    """Whether a question lost numbered raters and has changed judgments: the sign of a rater
+    removed from the middle of arrays that hold every rater by place."""
+    return any(q.changed and q.raters_removed and all(isinstance(r, int) for r in q.raters_removed) for q in questions)
 
 
 def _share(q: QuestionDiff, old: Side, new: Side) -> float:
