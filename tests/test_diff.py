@@ -448,3 +448,14 @@ def test_coggym_a_participant_removed_from_the_middle_is_said_to_shift_the_other
     # [95, 70, 40] -> [70, 40]: places 0 and 1 changed, place 2 removed
     assert (q["removed"], q["changed"], q["listed"]["raters_removed"]) == (1, 2, [2])
     assert any("move up one place" in n for n in ds["notes"])
+
+
+def test_halie_an_aggregate_edited_is_reported_unchecked(tmp_path: Path) -> None:
+    # HALIE stores aggregates (a block's mean rating) that no rule recomputes: whether the new
+    # one matches is not known, and says so (null), rather than passing for checked.
+    old, new = _versions(tmp_path, "halie")
+    _csv(new / "data/metaphor/event_blocks.csv", lambda rows: [{**rows[0], "apt": "0.0"}, *rows[1:]])
+    ds = _changed(_run(old, new))
+    assert _only_changes(ds) == {} and ds["aggregates_changed"] == 1
+    (a,) = ds["aggregates"]["examples"]
+    assert (a["question"], a["old"], a["new"], a["matches"], a["line"]) == ("apt", 1.0, 0.0, None, 2)
