@@ -99,3 +99,24 @@ def test_the_base_is_read_from_git_not_from_the_checkout(pull_request: tuple[Run
     action.validate(HUMANJUDGE_BASE=base)
     assert not (tmp_path / "ran").exists()
     assert "| <code>exp2</code> | coggym | removed |" in _first_section(action.summary())
+
+
+def test_the_diff_and_the_findings_share_the_summarys_one_mebibyte(tmp_path: Path) -> None:
+    from humanjudge_schema.commands.action.review import DIFF_BUDGET
+    from humanjudge_schema.commands.action.step import _Report
+    from humanjudge_schema.finding import Finding, Severity
+    from humanjudge_schema.report.github import SUMMARY_LIMIT
+    from humanjudge_schema.validation import Result
+
+    findings = [
+        Finding("coggym/mean-value", Severity.ERROR, "x" * 500, f"exp{i}/human_data_mean.json", f"/t{i}")
+        for i in range(5000)
+    ]
+    target = tmp_path / "summary.md"
+    target.touch()
+    report = _Report(tmp_path, "", "", str(target), None)
+    report.opening = f"{TITLE}\n\n" + "a line of the diff\n" * (DIFF_BUDGET // 19)
+    report.finish(Result(findings, 5000), 1)
+    text = target.read_text()
+    assert text.startswith(TITLE) and "## humanjudge validate" in text
+    assert len(text.encode()) <= SUMMARY_LIMIT - 32 * 1024

@@ -14,6 +14,8 @@ from ...report.github import NOTE_BUDGET, cell
 from .pull_request import Changes
 
 TITLE = "What this pull request changes in the judgments"
+# The diff's share of the step summary's 1 MiB: the findings below it keep the rest.
+DIFF_BUDGET = NOTE_BUDGET // 2
 
 
 def wanted(env: Mapping[str, str]) -> bool:
@@ -45,7 +47,7 @@ def review(workspace: Path, base: str, changes: Changes, fail_on: str, config: C
         )
     found.fail_on = tuple(map(str, rules))
     found.failed = policy.triggered(rules, found)
-    return markdown(found, title=TITLE, limit=NOTE_BUDGET), found.failed
+    return markdown(found, title=TITLE, limit=DIFF_BUDGET), found.failed
 
 
 def _folder(workspace: Path, name: str, top: Path) -> str:

@@ -21,7 +21,18 @@ from typing import Any
 from ...config import Config, ConfigError, load_file
 from ...finding import Finding
 from ...kinds import Skipped, UsageError, survey
-from ...report.github import NOTE_BUDGET, append_to, cell, clip, code_span, escape_data, outputs, render, summary
+from ...report.github import (
+    NOTE_BUDGET,
+    SUMMARY_LIMIT,
+    append_to,
+    cell,
+    clip,
+    code_span,
+    escape_data,
+    outputs,
+    render,
+    summary,
+)
 from ...validation import Result
 from ...writing import WriteError, write_atomic
 from .inputs import ArgsError, Options, _split, parse_args
@@ -160,7 +171,11 @@ class _Report:
                     text += "\n" + clip(self.noted(), NOTE_BUDGET, "these notes") + "\n"
                 append_to(self.summary_file, text)
             else:
-                append_to(self.summary_file, summary(result, note=self.noted(), group=self.group))
+                text = summary(result, note=self.noted(), group=self.group)
+                if self.opening:  # the diff above it takes part of the step summary's 1 MiB
+                    room = SUMMARY_LIMIT - 64 * 1024 - len(self.opening.encode("utf-8"))
+                    text = clip(text, room, "the summary")
+                append_to(self.summary_file, text)
         for name, relative in (("sarif", self.sarif), ("report", self.report)):
             if relative and not self.written[name]:  # asked for, not written: nothing stale stays there
                 target = self.workspace / relative
