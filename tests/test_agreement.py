@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import krippendorff
+import numpy as np
 import pytest
 
 from humanjudge_schema.judgments import agreement
@@ -269,17 +270,26 @@ def _typical(seed: int = 7, items: int = 120) -> Matrix:
 
 
 def _naive_bootstrap(matrix: Matrix, level: Level, samples: int, seed: int) -> tuple[float, float]:
-    """The documented procedure, item by item: draw the items of two or more values with
-    `choices`, tally the drawn items afresh, take the 2.5th and 97.5th percentiles (R's type 7)."""
+    """The documented procedure, item by item: the items of two or more values grouped by their
+    value counts (profiles, numbered by their first item); per sample, how many items of each
+    profile it holds is one multinomial draw of numpy's Generator(seed) (the draws the bootstrap
+    makes, given to this computation too); each sample's items tallied afresh, one by one; the
+    2.5th and 97.5th percentiles (R's type 7)."""
     # items in the order the tally first saw them: rater by rater, as _tally adds them
     order = dict.fromkeys(u for row in matrix for u, value in enumerate(row) if value is not None)
     items = [[row[u] for row in matrix if row[u] is not None] for u in order]
     pairable = [values for values in items if len(values) > 1]
-    rng = random.Random(seed)
+    numbered: dict[frozenset[tuple[Any, int]], int] = {}
+    of = [numbered.setdefault(frozenset(Counter(values).items()), len(numbered)) for values in pairable]
+    first = {p: pairable[of.index(p)] for p in range(len(numbered))}
+    shares = [of.count(p) / len(of) for p in range(len(numbered))]
+    drawn = np.random.default_rng(seed).multinomial(len(of), shares, size=samples)
     alphas = []
-    for _ in range(samples):
+    for row in drawn.tolist():
         tally = Tally()
-        for u, values in enumerate(rng.choices(pairable, k=len(pairable))):
+        chosen = [first[p] for p, times in enumerate(row) for _ in range(times)]
+        assert len(chosen) == len(pairable)
+        for u, values in enumerate(chosen):
             for value in values:
                 tally.add(u, value)
         a = alpha(tally, level)
@@ -287,6 +297,16 @@ def _naive_bootstrap(matrix: Matrix, level: Level, samples: int, seed: int) -> t
             alphas.append(a)
     cuts = statistics.quantiles(alphas, n=40, method="inclusive")
     return cuts[0], cuts[-1]
+
+
+def test_a_profile_is_drawn_as_often_as_its_items_are() -> None:
+    """The multinomial draw is the resampling of items: over many samples, a profile's share of
+    a sample's items is its share of the items (here 3 of 40 items have one profile)."""
+    tally = _tally(_typical(items=40))
+    counted = sum(np.asarray(block, dtype=float).sum(axis=0) for block in agreement.draws(tally, 4000, 0))
+    weights = tally.profiles().weights
+    assert counted.sum() == 4000 * weights.sum()
+    assert np.allclose(counted / counted.sum(), weights / weights.sum(), atol=0.005)
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -328,12 +348,16 @@ def test_bootstrap_settings_out_of_range(samples: int, confidence: float) -> Non
         bootstrap(_tally(PAPER), "nominal", samples=samples, confidence=confidence)
 
 
-def test_the_module_needs_only_the_standard_library() -> None:
-    tree = ast.parse(Path(agreement.__file__).read_text(encoding="utf-8"))
-    nodes = list(ast.walk(tree))
-    imported = {alias.name.split(".")[0] for node in nodes if isinstance(node, ast.Import) for alias in node.names}
-    imported |= {node.module.split(".")[0] for node in nodes if isinstance(node, ast.ImportFrom) and node.module}
-    assert imported <= {"__future__", "collections", "itertools", "math", "operator", "random", "typing"}
+def test_numpy_is_imported_only_inside_functions() -> None:
+    """The judgments' quality rules are imported by validation (for their codes), which never
+    imports numpy: the modules of the statistics import it inside the functions that use it."""
+    for name in ("agreement", "coefficients", "columns", "gather", "parts", "raters", "quality", "stats"):
+        path = Path(agreement.__file__).with_name(f"{name}.py")
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+        imported = {alias.name.split(".")[0] for node in top if isinstance(node, ast.Import) for alias in node.names}
+        imported |= {node.module.split(".")[0] for node in top if isinstance(node, ast.ImportFrom) and node.module}
+        assert "numpy" not in imported, name
 
 
 @pytest.mark.parametrize("level", ["nominal", "ordinal", "interval", "ratio"])

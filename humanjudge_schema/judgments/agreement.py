@@ -2,7 +2,9 @@
 
 Everything is computed from per-item value counts, the input of the coincidence matrix in
 Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", never from a raters x items
-table: a streamed dataset needs memory in proportion to its distinct (item, value) pairs.
+table: a dataset needs memory in proportion to its distinct (item, value) pairs. The counts are
+kept as integer columns (`Counts`) and the statistics computed from them with numpy, imported
+when first needed (validation never imports it).
 
 >>> tally = Tally()
 >>> for item, value in [("a", 1), ("a", 1), ("b", 2), ("b", 2), ("c", 1), ("c", 2)]:
@@ -16,10 +18,10 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Sequence
-from itertools import accumulate, compress, pairwise, repeat
-from operator import mul, sub
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any, Literal, TypedDict
+
+from .columns import Counts, Profiles, Sparse, counts_of, profiles_of
 
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
 LEVELS: tuple[Level, ...] = ("nominal", "ordinal", "interval", "ratio")
@@ -37,16 +39,26 @@ def _number(value: Hashable) -> bool:
 
 
 class Tally:
-    """The judgments of one question, fed one at a time: per item, how often each value was
-    given. None (and a float NaN) is a missing judgment and is not counted. Equal values are one
+    """The judgments of one question: per item, how often each value was given. Fed one at a
+    time (`add`), or made from integer columns at once (`of_counts`, what a pass over a dataset
+    gives). None (and a float NaN) is a missing judgment and is not counted. Equal values are one
     value, as in a dict: 1, 1.0 and True are the same."""
 
     def __init__(self) -> None:
-        self._items: dict[Hashable, Counter[Hashable]] = {}
+        self._items: dict[Hashable, Counter[Hashable]] | None = {}
+        self._counts: Counts | None = None
         self._judgments = 0
         # what is computed from the counts (the distribution, the pairable values at a level), made
         # once for every statistic and check that reads it, dropped when a judgment is added
         self._derived: dict[tuple[Any, ...], Any] = {}
+
+    @classmethod
+    def of_counts(cls, counts: Counts) -> Tally:
+        """A tally of the value counts of `counts` (its items in their order)."""
+        tally = cls()
+        tally._items, tally._counts = None, counts
+        tally._judgments = int(counts.count.sum())
+        return tally
 
     def add(self, item: Hashable, value: Hashable, times: int = 1) -> None:
         """Count one judgment of `item` (or `times` equal ones)."""
@@ -56,7 +68,8 @@ class Tally:
         """Count (item, value, times) judgments at once; returns how many were None (missing),
         which are not counted, as a float NaN is not."""
         missing = 0
-        items = self._items
+        items = self.per_item()
+        self._counts = None
         for item, value, times in counted:
             if value is None:
                 missing += times
@@ -73,12 +86,35 @@ class Tally:
 
     def per_item(self) -> dict[Hashable, Counter[Hashable]]:
         """item -> how often each value was given to it (the tally's own counts: do not change)."""
+        if self._items is None:
+            c = self.counts()
+            values, ends = c.values, [*c.starts[1:].tolist(), len(c.unit)][: len(c.starts)]
+            codes, times = c.value.tolist(), c.count.tolist()
+            self._items = {
+                unit: Counter(dict(zip(map(values.__getitem__, codes[a:b]), times[a:b], strict=True)))
+                for unit, a, b in zip(c.units, c.starts.tolist(), ends, strict=True)
+            }
         return self._items
+
+    def counts(self) -> Counts:
+        """The value counts as integer columns (made once)."""
+        if self._counts is None:
+            assert self._items is not None
+            self._counts = counts_of(self._items)
+        return self._counts
+
+    def profiles(self) -> Profiles:
+        """The distinct value counts (profiles) of the items of two values or more, numbered by
+        their first item: what a bootstrap sample draws; alpha and Gwet's AC share them."""
+        found: Profiles | None = self._derived.get(("profiles",))
+        if found is None:
+            found = self._derived[("profiles",)] = profiles_of(self.counts())
+        return found
 
     @property
     def items(self) -> int:
         """The items with at least one judgment."""
-        return len(self._items)
+        return len(self._items) if self._items is not None else len(self.counts().units)
 
     @property
     def judgments(self) -> int:
@@ -87,13 +123,15 @@ class Tally:
     def raters_per_item(self) -> tuple[int, float, int] | None:
         """(min, median, max) of the judgments per item; the median of an even number of items
         is the mean of the middle two, a float. None without items."""
-        sizes = sorted(Counter(sum(counts.values()) for counts in self._items.values()).items())
-        if not sizes:
+        import numpy as np
+
+        sizes = np.sort(self.counts().sizes)
+        k = len(sizes)
+        if not k:
             return None
-        k = len(self._items)
-        low, high = _nth(sizes, (k - 1) // 2), _nth(sizes, k // 2)
+        low, high = int(sizes[(k - 1) // 2]), int(sizes[k // 2])
         median: float = low if k % 2 else (low + high) / 2
-        return sizes[0][0], median, sizes[-1][0]
+        return int(sizes[0]), median, int(sizes[-1])
 
     def distribution(self) -> dict[Hashable, int]:
         """How often each value was given, in the values' order when they have one (the tally's
@@ -104,9 +142,11 @@ class Tally:
         return found
 
     def _distribution(self) -> dict[Hashable, int]:
-        total: Counter[Any] = Counter()
-        for counts in self._items.values():
-            total.update(counts)
+        import numpy as np
+
+        c = self.counts()
+        totals = np.bincount(c.value, weights=c.count, minlength=len(c.values)).tolist()
+        total: dict[Any, int] = {v: int(n) for v, n in zip(c.values, totals, strict=True) if n}
         try:
             keys = sorted(total)
         except TypeError:
@@ -130,16 +170,6 @@ class Tally:
         return {"mean": math.ldexp(mean, e), "sd": _unscaled(sd, e), "min": min(total), "max": max(total)}
 
 
-def _nth(sizes: list[tuple[int, int]], index: int) -> int:
-    """The element at `index` (from 0) of the sorted list that the (value, count) pairs stand for."""
-    seen = 0
-    for size, count in sizes:
-        seen += count
-        if seen > index:
-            return size
-    raise IndexError(index)
-
-
 def alpha(tally: Tally, level: Level, *, order: Sequence[Hashable] | None = None) -> float | None:
     """Krippendorff's alpha of the tally at one level of measurement, computed as in Krippendorff
     (2011): only the values of items with at least two values are pairable. "nominal" takes any
@@ -160,6 +190,23 @@ def _pairable(tally: Tally, level: Level, order: Sequence[Hashable] | None) -> _
     return found
 
 
+def draws(tally: Tally, samples: int, seed: int) -> Iterator[Any]:
+    """The bootstrap's resamples of the items of two values or more: each a row of how many
+    items of each profile it holds, an exact multinomial draw (`numpy.random.Generator(seed)
+    .multinomial`: as many items as there are, each profile with its share of them), given in
+    blocks of rows that hold at most _BATCH numbers. One seed, the same rows."""
+    import numpy as np
+
+    found = tally.profiles()
+    n = int(found.weights.sum())
+    rng = np.random.default_rng(seed)
+    shares = found.weights / n
+    width = max(len(found.weights), len(found.count), len(tally.counts().values), 1)
+    rows = max(1, _BATCH // width)
+    for start in range(0, samples, rows):
+        yield rng.multinomial(n, shares, size=min(rows, samples - start))
+
+
 def bootstrap(
     tally: Tally,
     level: Level,
@@ -168,20 +215,21 @@ def bootstrap(
     samples: int = 1000,
     seed: int = 0,
     confidence: float = 0.95,
-    each: Callable[[list[int]], object] | None = None,
+    each: Callable[[Any], object] | None = None,
 ) -> tuple[float, float] | None:
     """A percentile bootstrap interval (lo, hi) for `alpha(tally, level, order=order)`.
 
-    Each sample draws as many items as have at least two values, with replacement, from those
-    items in the order they were first added, with `random.Random(seed).choices`; the interval
-    is the linearly interpolated percentiles of the samples' alphas that exist (None ones are left
-    out). Krippendorff's own bootstrap resamples pairable values instead; resampling items keeps
-    the judgments of one item together, as they are not independent, and anyone can redo it from
-    the data alone. A sample costs one draw per pairable item plus work in proportion to the
-    distinct value-count patterns of the items (items with the same counts of the same values
-    are computed once), to the distinct values, and for "ratio" to their square. None when no
-    sample has an alpha. `each` is given every sample's items per profile (profiles numbered by
-    their first item), so that another statistic shares the draws (coefficients.py)."""
+    A sample holds as many items as have at least two values, drawn with replacement: how many
+    items of each profile (items of the same counts of the same values) it holds is one exact
+    multinomial draw (`draws`), which is what drawing the items one by one gives, at a cost per
+    profile rather than per item. The interval is the linearly interpolated percentiles of the
+    samples' alphas that exist (None ones are left out). Krippendorff's own bootstrap resamples
+    pairable values instead; resampling items keeps the judgments of one item together, as they
+    are not independent, and anyone can redo it from the data alone. None when no sample has an
+    alpha. `each` is given every block of samples (rows of items per profile, `draws`), so that
+    another statistic shares the draws (coefficients.py)."""
+    import numpy as np
+
     if samples < 1:
         raise ValueError(f"samples must be at least 1, got {samples!r}")
     if not 0 < confidence < 1:
@@ -189,23 +237,12 @@ def bootstrap(
     pairable = _pairable(tally, level, order)
     if not pairable.population:
         return None
-    rng = random.Random(seed)
-    estimates = []
-    # A few items have few distinct resamples: each is computed once (a question of five items
-    # has 126, drawn a thousand times).
-    alike: dict[tuple[int, ...], float | None] | None = {} if len(pairable.weights) <= _FEW else None
-    for _ in range(samples):
-        weights = pairable.draw(rng)
+    estimates: list[float] = []
+    for drawn in draws(tally, samples, seed):
         if each is not None:
-            each(weights)
-        if alike is None:
-            estimate = pairable.estimate(weights)
-        elif (key := tuple(weights)) in alike:
-            estimate = alike[key]
-        else:
-            estimate = alike[key] = pairable.estimate(weights)
-        if estimate is not None:
-            estimates.append(estimate)
+            each(drawn)
+        found = pairable.estimates(drawn)
+        estimates.extend(found[~np.isnan(found)].tolist())
     if not estimates:
         return None
     estimates.sort()
@@ -213,9 +250,9 @@ def bootstrap(
     return _quantile(estimates, tail), _quantile(estimates, 1 - tail)
 
 
-# Profiles (or items) up to which a bootstrap remembers the alpha of each resample, and a resample
-# is counted without a Counter.
-_FEW = 16
+# The numbers a block of samples may hold at once (samples x the larger of profiles, values and
+# entries): about 32 MB of float64 per array.
+_BATCH = 1 << 22
 
 
 def _quantile(ordered: list[float], q: float) -> float:
@@ -226,217 +263,177 @@ def _quantile(ordered: list[float], q: float) -> float:
     return ordered[low] + (h - low) * (ordered[high] - ordered[low])
 
 
-def profiles(tally: Tally) -> tuple[list[Counter[Hashable]], list[int]]:
-    """The distinct value counts (profiles) of the items of two values or more, and each such item's
-    profile: what a sample draws; alpha and Gwet's AC share it, so AC is computed from alpha's draws."""
-    found: dict[frozenset[tuple[Hashable, int]], int] = {}
-    shapes: list[Counter[Hashable]] = []
-    population: list[int] = []
-    for counts in tally.per_item().values():
-        if sum(counts.values()) < 2:
-            continue
-        key = frozenset(counts.items())
-        profile = found.get(key)
-        if profile is None:
-            profile = found[key] = len(shapes)
-            shapes.append(counts.copy())
-        population.append(profile)
-    return shapes, population
-
-
 class _Pairable:
     """The items with at least two values, grouped by their value counts (a profile): the items
     of one profile add the same amount to the coincidence matrix. A sample is a number of items
-    per profile; its alpha comes from sums over the profiles that hold each value (the marginals)
-    and over the profiles' disagreements, taken with `map` so that the loops run in C where they
-    can."""
+    per profile (a row of `weights`); its alpha comes from its marginals (the sample's count of
+    each value: its row times the profiles x values matrix of counts) and from each profile's
+    disagreement, computed for many samples at once with numpy."""
 
     def __init__(self, tally: Tally, level: Level, order: Sequence[Hashable] | None) -> None:
+        import numpy as np
+
         if level not in LEVELS:
             raise ValueError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
         if order is not None and level != "ordinal":
             raise ValueError(f"an order applies to the ordinal level only, not to {level!r}")
         self.level = level
-        shapes, self.population = profiles(tally)
-        self.weights = [0] * len(shapes)
-        for profile in self.population:
-            self.weights[profile] += 1
-        self.values = _domain([v for shape in shapes for v in shape], level, order)
+        found, c = tally.profiles(), tally.counts()
+        self.weights = found.weights
+        self.items = found.population  # the profile of each item, in item order
+        self.population = len(found.population)
+        codes = np.unique(found.value).tolist()
+        self.values = _domain([c.values[i] for i in codes], level, order)
         index = {v: i for i, v in enumerate(self.values)}
-        # Per profile, its values and counts; for the marginals of a sample, running sums over
-        # them (`_running_sums`), or at the interval level its moments (`_moments`).
-        # Nothing is kept per pair of values: an item with a hundred distinct slider values has
-        # five thousand pairs, and a file has thousands of such items. The disagreement within a
-        # profile has a closed form instead (below).
-        self.entries: list[tuple[list[int], list[int], int]] = []  # (value indices, counts, m)
-        for shape in shapes:
-            entries = sorted((index[v], n) for v, n in shape.items())
-            self.entries.append(([i for i, _ in entries], [n for _, n in entries], sum(shape.values())))
-        self.sizes = [m for _, _, m in self.entries]
+        remap = np.zeros(len(c.values), dtype=np.int64)
+        remap[codes] = [index[c.values[i]] for i in codes]
+        self.profile, self.value, self.count = found.profile, remap[found.value], found.count.astype(np.float64)
+        self.sizes = found.sizes.astype(np.float64)
+        self.starts = found.starts
+        self.several = np.diff(np.append(found.starts, len(found.count))) > 1
         # Interval and ratio alpha do not change when every value is multiplied by one number:
         # values near the largest double are computed halved enough times that no square, sum or
         # difference of them overflows (`_scaled`); other values are computed as they are.
-        self.numbers = _scaled(self.values) if level in ("interval", "ratio") else self.values
+        self.numbers = np.asarray(_scaled(self.values), dtype=np.float64) if level in ("interval", "ratio") else None
+        self.matrix = Sparse(self.profile, self.value, self.count, (len(self.sizes), len(self.values)))
         # At every level but ordinal, the distance between two values does not depend on the
-        # data, so the disagreement of each profile is one number.
-        self.observed = [] if level == "ordinal" else [self._observed(p) for p in range(len(shapes))]
+        # data, so the disagreement of each profile is one number (its part of n D_o).
+        self.observed: Any = None if level == "ordinal" else self._observed()
+        # a profile's one value, where it has one, to tell a sample of one value (no alpha)
+        self.single = np.where(self.several, -1, self.value[self.starts] if len(self.starts) else 0)
         if level == "interval":
             self._moments()
-        elif level == "nominal":
-            self._shared_sums()
-        else:
-            self._running_sums(range(len(self.values)))
 
-    def _running_sums(self, kept: Iterable[int]) -> None:
-        """Every (value, count, profile) of the profiles sorted by value, for the values `kept`
-        (indices, in order), so that a sample's marginals of them are differences of one running
-        sum, made in C."""
-        kept = list(kept)
-        wanted = set(kept)
-        flat = sorted((i, n, p) for p, (idx, ns, _) in enumerate(self.entries) for i, n in zip(idx, ns) if i in wanted)  # noqa: B905
-        self.flat_counts = [n for _, n, _ in flat]
-        self.flat_profiles = [p for _, _, p in flat]
-        ends = Counter(i for i, _, _ in flat)
-        self.bounds = list(pairwise(accumulate((ends[i] for i in kept), initial=0)))
-        self.starts = [start for start, _ in self.bounds]
-        self.ends = [end for _, end in self.bounds]
+    def _sum(self, per_entry: Any) -> Any:
+        """Per profile, the sum of a number per entry."""
+        import numpy as np
 
-    def _shared_sums(self) -> None:
-        """Nominal: a sample's expected disagreement needs its number of values and the sum of
-        their squared marginals. A value that only one profile holds has the marginal w_p n, so
-        such values are summed per profile (`private_squares`, `private_values`) and only the
-        values several profiles share go through the running sums: a sample costs work in
-        proportion to the profiles and the shared entries, not to the distinct values (100,000
-        labels, each of one item, are 100,000 values and far fewer profiles)."""
-        holders = Counter(i for idx, _, _ in self.entries for i in idx)
-        self._running_sums(i for i in range(len(self.values)) if holders[i] > 1)
-        self.private_squares = [
-            sum(n * n for i, n in zip(idx, ns, strict=True) if holders[i] == 1) for idx, ns, _ in self.entries
-        ]
-        self.private_values = [sum(holders[i] == 1 for i in idx) for idx, _, _ in self.entries]
+        return np.add.reduceat(per_entry, self.starts) if len(self.starts) else np.zeros(0)
+
+    def _observed(self) -> Any:
+        """The sum over the profile's pairs of values c != k of n_c n_k delta_ck, over m - 1.
+        Nominal: m^2 - sum n_c^2; interval: 2 m sum n_c (c - mean)^2; ratio: pair by pair."""
+        import numpy as np
+
+        m, n = self.sizes, self.count
+        if self.level == "nominal":
+            return (m * m - self._sum(n * n)) / (m - 1)
+        assert self.numbers is not None
+        x = self.numbers[self.value]
+        if self.level == "interval":
+            mean = self._sum(n * x) / m
+            return 2 * m * self._sum(n * (x - mean[self.profile]) ** 2) / (m - 1)
+        out = np.zeros(len(m))
+        ends = np.append(self.starts[1:], len(n))
+        for p in np.flatnonzero(self.several).tolist():
+            xs, ns = x[self.starts[p] : ends[p]], n[self.starts[p] : ends[p]]
+            out[p] = (np.outer(ns, ns) * _ratios(xs, xs)).sum() / (m[p] - 1)
+        return out
 
     def _moments(self) -> None:
         """Interval: the expected disagreement of a sample needs only its number of values and
-        their first two moments, which are sums over profiles: per profile its size, its sum of
-        values and of squared values, taken about the mean of all pairable values so that the
-        difference of the two sums loses no precision. A sample then costs a few sums over the
-        profiles, not one over every (profile, value). Also kept: whether a profile holds two
-        values or more, else its one value, to tell a sample of one value (no alpha)."""
-        profiles = [([self.numbers[i] for i in idx], ns, m) for idx, ns, m in self.entries]
-        total = sum(map(mul, self.weights, self.sizes))
-        weighted = (w * n * x for w, (xs, ns, _) in zip(self.weights, profiles, strict=True) for x, n in zip(xs, ns))  # noqa: B905
-        centre = math.fsum(weighted) / total if total else 0.0
-        self.sums = [math.fsum(n * (x - centre) for x, n in zip(xs, ns, strict=True)) for xs, ns, _ in profiles]
-        self.squares = [math.fsum(n * (x - centre) ** 2 for x, n in zip(xs, ns, strict=True)) for xs, ns, _ in profiles]
-        self.several = [len(idx) > 1 for idx, _, _ in self.entries]
-        self.single = [idx[0] if len(idx) == 1 else -1 for idx, _, _ in self.entries]
+        their first two moments, which are sums over profiles: per profile its sum of values and
+        of squared values, taken about the mean of all pairable values so that the difference of
+        the two sums loses no precision."""
+        assert self.numbers is not None
+        x = self.numbers[self.value]
+        total = float(self.weights @ self.sizes)
+        centre = float((self.weights[self.profile] * self.count * x).sum()) / total if total else 0.0
+        self.sums = self._sum(self.count * (x - centre))
+        self.squares = self._sum(self.count * (x - centre) ** 2)
 
-    def _observed(self, profile: int) -> float:
-        """The sum over the profile's pairs of values c != k of n_c n_k delta_ck, over m - 1: its
-        part of n D_o. Nominal: m^2 - sum n_c^2; interval: 2 m sum n_c (c - mean)^2."""
-        idx, ns, m = self.entries[profile]
-        if self.level == "nominal":
-            return (m * m - sum(n * n for n in ns)) / (m - 1)
-        xs = [self.numbers[i] for i in idx]
-        if self.level == "interval":
-            mean = math.fsum(map(mul, xs, ns)) / m
-            return 2 * m * math.fsum(n * (x - mean) ** 2 for x, n in zip(xs, ns, strict=True)) / (m - 1)
-        pairs = (
-            2 * nc * nk * _ratio(c, k)
-            for a, (c, nc) in enumerate(zip(xs, ns, strict=True))
-            for k, nk in zip(xs[a + 1 :], ns[a + 1 :], strict=True)
-        )
-        return math.fsum(pairs) / (m - 1)
+    @property
+    def entries(self) -> list[tuple[list[int], list[int], int]]:
+        """Per profile: (its value indices, their counts, its judgments)."""
+        ends = [*self.starts[1:].tolist(), len(self.count)][: len(self.starts)]
+        value, count = self.value.tolist(), self.count.astype(int).tolist()
+        return [(value[a:b], count[a:b], sum(count[a:b])) for a, b in zip(self.starts.tolist(), ends, strict=True)]
 
     def draw(self, rng: random.Random) -> list[int]:
-        """How many items of each profile a resample of the items holds (many counted in C)."""
-        drawn = rng.choices(self.population, k=len(self.population))
-        if len(drawn) > _FEW:
-            counted = Counter(drawn)
-            return list(map(counted.get, range(len(self.weights)), repeat(0)))
-        weights = [0] * len(self.weights)
-        for profile in drawn:
-            weights[profile] += 1
-        return weights
+        """How many items of each profile one resample holds, its items drawn one by one with
+        `rng.choices` (for checking a sample's alpha against the items drawn)."""
+        population = self.items.tolist()
+        drawn = Counter(rng.choices(population, k=len(population)))
+        return [drawn[p] for p in range(len(self.weights))]
 
-    def estimate(self, weights: list[int]) -> float | None:
+    def estimate(self, weights: Sequence[int] | Any) -> float | None:
         """Alpha of a sample that holds `weights[p]` items of profile p."""
-        if self.level == "interval":
-            return self._interval(weights)
-        marginals = self._marginals(weights)
-        if self.level == "nominal":
-            return self._nominal(weights, marginals)
-        present = [(x, n) for x, n in zip(self.numbers, marginals, strict=True) if n]
-        if len(present) < 2:
-            return None
-        total = sum(marginals)
-        if self.level == "ordinal":
-            # delta_ck = (n_c + ... + n_k - (n_c + n_k) / 2)^2 is the squared distance between the
-            # midranks g_c = n_1 + ... + n_(c-1) + n_c / 2, whose mean is total / 2.
-            below = 0
-            ranks = []
-            for n in marginals:
-                ranks.append(below + n / 2)
-                below += n
-            observed = math.fsum(self._ordinal_observed(p, w, ranks) for p, w in enumerate(weights) if w)
-            expected = 2 * total * math.fsum(n * (g - total / 2) ** 2 for g, n in zip(ranks, marginals, strict=True))
-        else:
-            observed = math.fsum(map(mul, weights, self.observed))
-            expected = _expected(self.level, present, total)
-        if expected <= 0:
-            return None
-        return 1 - (total - 1) * observed / expected
+        import numpy as np
 
-    def _marginals(self, weights: list[int]) -> list[int]:
-        """How often a sample holds each value of the running sums (`_running_sums`)."""
-        picked = map(weights.__getitem__, self.flat_profiles)
-        running: list[int] = list(accumulate(map(mul, picked, self.flat_counts), initial=0))
-        return list(map(sub, map(running.__getitem__, self.ends), map(running.__getitem__, self.starts)))
+        found = float(self.estimates(np.asarray(weights, dtype=np.float64).reshape(1, -1))[0])
+        return None if math.isnan(found) else found
 
-    def _nominal(self, weights: list[int], shared: list[int]) -> float | None:
-        """Nominal alpha of a sample from the marginals of the shared values and the private
-        sums of its profiles (`_shared_sums`): n(n-1)D_e = n^2 - sum n_c^2, in integers."""
-        present = len(shared) - shared.count(0) + sum(compress(self.private_values, weights))
-        if present < 2:
-            return None
-        total = sum(map(mul, weights, self.sizes))
-        squares = sum(map(mul, shared, shared)) + sum(map(mul, map(mul, weights, weights), self.private_squares))
-        expected = float(total * total - squares)
-        if expected <= 0:
-            return None
-        observed = math.fsum(map(mul, weights, self.observed))
-        return float(1 - (total - 1) * observed / expected)
+    def estimates(self, samples: Any) -> Any:
+        """Alpha of each sample (a row of items per profile), NaN where it has none."""
+        import numpy as np
 
-    def _interval(self, weights: list[int]) -> float | None:
-        """Interval alpha from the moments (`_moments`): n(n-1)D_e = 2 (n sum x^2 - (sum x)^2)."""
-        if not any(compress(self.several, weights)) and len(set(compress(self.single, weights))) < 2:
-            return None  # one value in the whole sample
-        total = sum(map(mul, weights, self.sizes))
-        first, second = math.fsum(map(mul, weights, self.sums)), math.fsum(map(mul, weights, self.squares))
-        expected = 2 * (total * second - first * first)
-        if expected <= 0:
-            return None
-        observed = math.fsum(map(mul, weights, self.observed))
-        return float(1 - (total - 1) * observed / expected)
+        w = np.asarray(samples, dtype=np.float64)
+        total = w @ self.sizes
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self.level == "interval":
+                observed = w @ self.observed
+                first, second = w @ self.sums, w @ self.squares
+                expected = 2 * (total * second - first * first)
+            elif self.level == "nominal":  # n(n-1)D_e = n^2 - sum n_c^2
+                expected = total * total - self.matrix.squares(w)
+                observed = w @ self.observed
+            else:
+                marginals = self.matrix.times(w)
+                if self.level == "ordinal":
+                    observed, expected = self._ordinal(w, marginals, total)
+                else:
+                    observed, expected = w @ self.observed, self._ratio_expected(marginals)
+            found = 1 - (total - 1) * observed / expected
+        found[~self._two_values(w) | ~(expected > 0)] = np.nan
+        return found
 
-    def _ordinal_observed(self, profile: int, weight: int, ranks: list[float]) -> float:
-        """`weight` items of a profile: the sum over its pairs of values of n_c n_k times the
-        squared distance of their midranks, over m - 1: 2 m sum n_c (g_c - mean)^2 / (m - 1)."""
-        idx, ns, m = self.entries[profile]
-        g = [ranks[i] for i in idx]
-        mean = math.fsum(map(mul, ns, g)) / m  # centred: ranks run to the number of values
-        spread = m * math.fsum(n * (x - mean) ** 2 for n, x in zip(ns, g, strict=True))
-        return weight * 2 * spread / (m - 1)
+    def _two_values(self, w: Any) -> Any:
+        """Whether each sample holds two values or more: an item of two values, or items of one
+        value each whose values differ."""
+        import numpy as np
+
+        single = np.where(w[:, ~self.several] > 0, self.single[~self.several], -1)
+        lowest = np.where(single >= 0, single, len(self.values)).min(axis=1, initial=len(self.values))
+        return (w[:, self.several] > 0).any(axis=1) | (single.max(axis=1, initial=-1) > lowest)
+
+    def _ordinal(self, w: Any, marginals: Any, total: Any) -> tuple[Any, Any]:
+        """delta_ck = (n_c + ... + n_k - (n_c + n_k) / 2)^2 is the squared distance between the
+        midranks g_c = n_1 + ... + n_(c-1) + n_c / 2, whose mean is total / 2: a profile's part
+        is 2 m sum n_c (g_c - its mean)^2 / (m - 1) = 2 (m sum n_c g_c^2 - (sum n_c g_c)^2) / (m - 1),
+        with the ranks taken about total / 2 (which changes no difference of them)."""
+        import numpy as np
+
+        g = np.cumsum(marginals, axis=1) - marginals / 2 - (total / 2)[:, None]
+        expected = 2 * total * (marginals * g * g).sum(axis=1)
+        linear, square = self.matrix.times_t(g), self.matrix.times_t(g * g)
+        spread = np.where(self.several, self.sizes * square - linear * linear, 0.0)
+        observed = (w * (2 * spread / (self.sizes - 1))).sum(axis=1)
+        return observed, expected
+
+    def _ratio_expected(self, marginals: Any) -> Any:
+        """The sum over values c, k of n_c n_k delta_ck, that is n (n - 1) D_e, a block of values at a time."""
+        import numpy as np
+
+        assert self.numbers is not None
+        out = np.zeros(len(marginals))
+        for start in range(0, len(self.values), _BLOCK):
+            block = slice(start, start + _BLOCK)
+            out += ((marginals @ _ratios(self.numbers, self.numbers[block])) * marginals[:, block]).sum(axis=1)
+        return out
 
 
-def _expected(level: Level, present: list[tuple[Any, int]], total: int) -> float:
-    """Ratio: the sum over values c, k of n_c n_k delta_ck, that is n (n - 1) D_e (the other
-    levels have closed forms: `_nominal`, `_interval`, the ordinal midranks)."""
-    return 2 * math.fsum(nc * nk * _ratio(c, k) for a, (c, nc) in enumerate(present) for k, nk in present[a + 1 :])
+# Values per block of the ratio level's distance matrix (values x this many).
+_BLOCK = 512
 
 
-def _ratio(c: Any, k: Any) -> float:
-    return float(((c - k) / (c + k)) ** 2) if c + k else 0.0
+def _ratios(xs: Any, ks: Any) -> Any:
+    """((c - k) / (c + k))^2 of every value c of xs (rows) and k of ks (columns), 0 where c + k is 0."""
+    import numpy as np
+
+    c, k = xs[:, None], ks[None, :]
+    both = c + k
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(both != 0, ((c - k) / both) ** 2, 0.0)
 
 
 # Numbers up to this magnitude are computed as they are: their squares, times any count of
@@ -499,4 +496,4 @@ def _domain(values: list[Any], level: Level, order: Sequence[Hashable] | None) -
         raise ValueError(f"the values mix kinds that have no common order ({mixed})") from None
 
 
-__all__ = ["LEVELS", "Level", "NumericSummary", "Tally", "alpha", "bootstrap"]
+__all__ = ["LEVELS", "Counts", "Level", "NumericSummary", "Profiles", "Tally", "alpha", "bootstrap", "draws"]

@@ -25,14 +25,10 @@ Items with the same counts of the same values (a profile) are computed once.
 from __future__ import annotations
 
 import math
-import random
-from collections import Counter
 from collections.abc import Sequence
-from itertools import accumulate, repeat
-from operator import mul
 from typing import Any
 
-from .agreement import Level, Tally, _quantile, _ratio, profiles
+from .agreement import Level, Tally, _quantile, _ratios, draws
 
 # The weights of each level, by the names irrCAC gives them: "quadratic" are the interval weights.
 WEIGHTS: dict[Level, str] = {"nominal": "identity", "ordinal": "ordinal", "interval": "quadratic", "ratio": "ratio"}
@@ -48,19 +44,31 @@ def observed(tally: Tally) -> float | None:
     """The observed agreement: over the items with two ratings or more, the mean share of the
     pairs of an item's ratings that are the same value (each item counts once, however many
     raters it has: Gwet's p_a without weights, irrCAC's `pa` of AC1). None without such items."""
-    shares: list[float] = []
-    for counts in tally.per_item().values():
-        r = sum(counts.values())
-        if r >= 2:
-            shares.append((sum(n * n for n in counts.values()) - r) / (r * (r - 1)))
-    return math.fsum(shares) / len(shares) if shares else None
+    import numpy as np
+
+    found = tally.profiles()
+    if not len(found.weights):
+        return None
+    m = found.sizes.astype(np.float64)
+    same = np.add.reduceat(found.count.astype(np.float64) ** 2, found.starts)
+    shares = (same - m) / (m * (m - 1))
+    return math.fsum((found.weights * shares).tolist()) / int(found.weights.sum())
 
 
 def gwet(tally: Tally, level: Level) -> float | None:
     """Gwet's AC1 at the nominal level, AC2 with the level's weights (`WEIGHTS`) at the others.
     None without an item of two ratings or with a single value. Raises ValueError when the values
     do not suit the level, as `alpha` does."""
-    return _Gwet(tally, level).estimate()
+    return _gwet(tally, level).estimate()
+
+
+def _gwet(tally: Tally, level: Level) -> _Gwet:
+    """The tally's AC at a level, made once for every statistic asked of it."""
+    key = ("gwet", level)
+    found: _Gwet | None = tally._derived.get(key)
+    if found is None:
+        found = tally._derived[key] = _Gwet(tally, level)
+    return found
 
 
 def gwet_bootstrap(
@@ -69,10 +77,9 @@ def gwet_bootstrap(
     """A percentile bootstrap interval (lo, hi) for `gwet(tally, level)`, over items.
 
     The items with two ratings or more are drawn as `agreement.bootstrap` draws them (with one
-    seed, the same items: `Resamples` takes them from it). The items with one rating count only
+    seed, the same samples: `Resamples` takes them from it). The items with one rating count only
     in the chance agreement, through each answer's share, and are kept as they are in every
-    sample: drawing them would cost a draw per item and sample where alpha draws none (a survey
-    of 100,000 single answers and a few items rated twice: 10 s instead of 0.2 s). The
+    sample: drawing them would cost a draw per item and sample where alpha draws none. The
     categories and weights stay those of the whole question. A sample is a sum over the drawn
     items' counts. None without an AC."""
     if samples < 1:
@@ -80,51 +87,39 @@ def gwet_bootstrap(
     found = Resamples(tally, level, confidence=confidence)
     if found.gwet is None or found.gwet.estimate() is None:
         return None
-    rng = random.Random(seed)
-    population = found.gwet.population
-    for _ in range(samples):
-        drawn = Counter(rng.choices(population, k=len(population)))
-        found.add(list(map(drawn.get, range(len(found.gwet.agree)), repeat(0))))
+    for drawn in draws(tally, samples, seed):
+        found.add(drawn)
     return found.interval()
 
 
 class Resamples:
-    """Gwet's AC of bootstrap samples, one per `add(weights)` (weights: how many items of each
-    profile of two ratings or more a sample holds, numbered as `agreement.bootstrap` numbers them,
-    whose `each` it is), and their interval. `gwet` is None where the values do not suit the level.
-    Samples are kept and computed together (`_Gwet.estimates`), a bounded number at a time."""
+    """Gwet's AC of bootstrap samples, added a block at a time (`add(samples)`: rows of how many
+    items of each profile of two ratings or more a sample holds, numbered as `agreement.draws`
+    numbers them; `agreement.bootstrap` gives them as its `each`), and their interval. `gwet` is
+    None where the values do not suit the level."""
 
     def __init__(self, tally: Tally, level: Level, *, confidence: float = 0.95) -> None:
         if not 0 < confidence < 1:
             raise ValueError(f"confidence must lie between 0 and 1, got {confidence!r}")
         try:
-            self.gwet: _Gwet | None = _Gwet(tally, level)
+            self.gwet: _Gwet | None = _gwet(tally, level)
         except ValueError:
             self.gwet = None
         self.confidence = confidence
-        self._estimates: list[float] = []
-        self._pending: list[list[int]] = []
+        self.estimates: list[float] = []
         self.drawn = 0
 
-    def add(self, weights: list[int]) -> None:
-        self.drawn += 1
+    def add(self, samples: Any) -> None:
+        """Add a sample (a row of items per profile) or a block of them (rows)."""
+        import numpy as np
+
+        rows = np.asarray(samples, dtype=np.float64)
+        rows = rows.reshape(-1, rows.shape[-1]) if rows.size else rows.reshape(len(rows) if rows.ndim > 1 else 1, 0)
+        self.drawn += len(rows)
         if self.gwet is None:
             return
-        self._pending.append(weights)
-        if len(self._pending) * max(len(self.gwet.agree), len(self.gwet.shares)) >= _BATCH:
-            self._flush()
-
-    @property
-    def estimates(self) -> list[float]:
-        """The AC of every sample added so far that has one, in the order they were added."""
-        self._flush()
-        return self._estimates
-
-    def _flush(self) -> None:
-        if self._pending and self.gwet is not None:
-            found = self.gwet.estimates(self._pending)
-            self._estimates.extend(float(v) for v in found if not math.isnan(v))
-        self._pending = []
+        found = self.gwet.estimates(rows)
+        self.estimates.extend(found[~np.isnan(found)].tolist())
 
     def interval(self) -> tuple[float, float] | None:
         if not self.estimates:
@@ -132,11 +127,6 @@ class Resamples:
         ordered = sorted(self.estimates)
         tail = (1 - self.confidence) / 2
         return _quantile(ordered, tail), _quantile(ordered, 1 - tail)
-
-
-# The numbers a batch of samples may hold at once (samples x the larger of profiles and shared
-# entries): about 32 MB of float64 per array.
-_BATCH = 1 << 22
 
 
 def dominant(tally: Tally, level: Level, alpha: float | None, known: dict[str, Any] | None = None) -> str | None:
@@ -173,72 +163,56 @@ def dominant(tally: Tally, level: Level, alpha: float | None, known: dict[str, A
 
 class _Gwet:
     """What Gwet's AC of any resample of a question's items needs: per profile of two ratings or
-    more (numbered as agreement.py numbers them: the first item of each, in the tally's order),
-    its agreement; per category, the profiles that hold it and their share of it (r_ik / r_i);
-    the category of each item of one rating; and the weights' constant."""
+    more (numbered as `Tally.profiles` numbers them), its agreement and its share of each
+    category (r_ik / r_i, a sparse profiles x categories matrix); the categories of the items of
+    one rating; and the weights' constant. A sample's marginals are its row of items per profile
+    times the shares, plus the items of one rating, for many samples at once."""
 
     def __init__(self, tally: Tally, level: Level) -> None:
+        import numpy as np
+
+        from .columns import Sparse
+
         if level not in WEIGHTS:
             raise ValueError(f"level must be one of {', '.join(WEIGHTS)}, got {level!r}")
         self.weights = WEIGHTS[level]
         self.categories = _categories(list(tally.distribution()), level)
         index = {v: i for i, v in enumerate(self.categories)}
-        numbers = _numbers(self.categories) if level in ("interval", "ratio") else []
-        # the profiles as alpha numbers them (its draws are this AC's samples), and the category
-        # of each item of one rating
-        counted, self.population = profiles(tally)
-        shapes = [sorted((index[v], n) for v, n in counts.items()) for counts in counted]
-        self.singles: list[int] = [
-            index[v] for counts in tally.per_item().values() if sum(counts.values()) == 1 for v in counts
-        ]
+        c, found = tally.counts(), tally.profiles()
+        category = np.asarray([index.get(v, -1) for v in c.values], dtype=np.int64)
         q = len(self.categories)
-        self.agree = [_agreement(shape, self.weights, numbers, q) for shape in shapes]
+        numbers = np.asarray(_numbers(self.categories), dtype=np.float64) if level in ("interval", "ratio") else None
+        self.population = found.weights
+        kinds = category[found.value]
+        sizes = found.sizes.astype(np.float64)
+        self.agree = (_weighted_pairs(found.profile, kinds, found.count, sizes, self.weights, numbers, q) - sizes) / (
+            sizes * (sizes - 1)
+        )
         # sum_kl w_kl: the weighted agreement of one rating in every category, without the - r
-        total = _weighted_pairs([(i, 1) for i in range(q)], self.weights, numbers, q) if q >= 2 else 0.0
-        self.constant = total / (q * (q - 1)) if q >= 2 else 0.0
-        alone = [0] * q
-        for i in self.singles:
-            alone[i] += 1
-        # A sample's sum of squared marginals, sum_k m_k^2, is what chance agreement needs (the
-        # marginals add up to the sample's ratings). A category only one profile holds adds
-        # (w_p s_pk + a_k)^2: summed once per profile as w_p^2 S2_p + 2 w_p SA_p + sum a_k^2, so
-        # that a sample costs work per profile and per shared category, not per category (100,000
-        # labels over 1,000 items).
-        sizes = [sum(c for _, c in shape) for shape in shapes]  # each profile's ratings, counted once
-        entries = sorted((i, n / sizes[p], p) for p, shape in enumerate(shapes) for i, n in shape)
-        holders = Counter(i for i, _, _ in entries)
-        self.s2, self.sa = [0.0] * len(shapes), [0.0] * len(shapes)
-        self.fixed = math.fsum(a * a for i, a in enumerate(alone) if not holders[i])  # held by no profile
-        shared = [(i, share, p) for i, share, p in entries if holders[i] > 1]
-        for i, share, p in entries:
-            if holders[i] == 1:
-                self.s2[p] += share * share
-                self.sa[p] += share * alone[i]
-                self.fixed += alone[i] * alone[i]
-        self.profiles = [p for _, _, p in shared]
-        self.shares = [s for _, s, _ in shared]
-        kinds = sorted({i for i, _, _ in shared})
-        bounds = list(accumulate((holders[i] for i in kinds), initial=0))
-        self.starts, self.ends = bounds[:-1], bounds[1:]
-        self.alone = [alone[i] for i in kinds]  # of the shared categories, in their order
-        self.arrays()
+        self.constant = 0.0
+        if q >= 2:
+            every = (np.zeros(q, dtype=np.int64), np.arange(q), np.ones(q), np.asarray([float(q)]))
+            self.constant = float(_weighted_pairs(*every, self.weights, numbers, q)[0]) / (q * (q - 1))
+        self.singles = len(found.singles)
+        self.alone = np.bincount(category[found.singles], minlength=q).astype(np.float64)
+        self.shares = Sparse(found.profile, kinds, found.count / sizes[found.profile], (len(sizes), q))
+        # sum_k m_k^2 of a sample, m = w S + a: w S S' w + 2 w (S a) + a a (`Sparse.squares`)
+        self.with_alone = self.shares.times_t(self.alone[None, :])[0]
+        self.alone_squared = float(self.alone @ self.alone)
 
-    def estimate(self, weights: list[int] | None = None) -> float | None:
+    def estimate(self, weights: Sequence[int] | None = None) -> float | None:
         """AC of a sample of `weights[p]` items of profile p (by default: the data) and the items
         of one rating."""
-        if weights is None:
-            weights = [0] * len(self.agree)
-            for p in self.population:
-                weights[p] += 1
-        found = self.estimates([weights])
+        import numpy as np
+
+        w = self.population if weights is None else weights
+        found = self.estimates(np.asarray(w, dtype=np.float64).reshape(1, len(self.agree)))
         return None if math.isnan(found[0]) else float(found[0])
 
-    def estimates(self, samples: Sequence[Sequence[int]]) -> Any:
+    def estimates(self, samples: Any) -> Any:
         """AC of each sample (a row of items per profile), as a numpy array, NaN where AC is not
-        defined. The samples are computed together in native code: a sample's marginals are its
-        weights times each profile's shares, summed per category (`numpy.add.reduceat` over the
-        entries sorted by category), so a thousand samples of a slider's hundred values over
-        thousands of items cost a few matrix passes, not a loop per entry."""
+        defined: p_a from each profile's agreement, p_e from the sample's sum of squared
+        marginals (sum_k pi_k (1 - pi_k) = 1 - sum_k pi_k^2, the marginals adding up to n)."""
         import numpy as np
 
         w = np.asarray(samples, dtype=np.float64).reshape(len(samples), len(self.agree))
@@ -246,28 +220,13 @@ class _Gwet:
         if len(self.categories) < 2:
             return np.full(len(w), np.nan)
         with np.errstate(divide="ignore", invalid="ignore"):
-            p_a = (w @ self._agree) / pairable
-            squares = (w * (w * self._s2 + 2 * self._sa)).sum(axis=1) + self.fixed
-            if len(self._profiles):
-                held = np.add.reduceat(w[:, self._profiles] * self._shares, self._starts, axis=1) + self._alone
-                squares += (held * held).sum(axis=1)
-            n = pairable + len(self.singles)
-            # sum_k pi_k (1 - pi_k) = 1 - sum_k pi_k^2, the marginals adding up to n
+            p_a = (w @ self.agree) / pairable
+            squares = self.shares.squares(w) + 2 * (w @ self.with_alone) + self.alone_squared
+            n = pairable + self.singles
             p_e = self.constant * (1 - squares / (n * n))
             found = (p_a - p_e) / (1 - p_e)
         found[(pairable == 0) | (p_e >= 1)] = np.nan
         return found
-
-    def arrays(self) -> None:
-        """The profile figures as numpy arrays, made once (`estimates` reads them)."""
-        import numpy as np
-
-        self._agree = np.asarray(self.agree, dtype=np.float64)
-        self._s2, self._sa = np.asarray(self.s2, dtype=np.float64), np.asarray(self.sa, dtype=np.float64)
-        self._profiles = np.asarray(self.profiles, dtype=np.intp)
-        self._shares = np.asarray(self.shares, dtype=np.float64)
-        self._starts = np.asarray(self.starts, dtype=np.intp)
-        self._alone = np.asarray(self.alone, dtype=np.float64)
 
 
 def _categories(values: list[Any], level: Level) -> list[Any]:
@@ -300,41 +259,47 @@ def _numbers(values: list[Any]) -> list[float]:
     return [math.ldexp(float(v), -e) for v in values]
 
 
-def _agreement(shape: list[tuple[int, int]], weights: str, numbers: list[float], q: int) -> float:
-    """One item's weighted agreement: sum_k r_k (sum_l w_kl r_l - 1) / (r (r - 1))."""
-    r = sum(n for _, n in shape)
-    return (_weighted_pairs(shape, weights, numbers, q) - r) / (r * (r - 1))
+def _weighted_pairs(profile: Any, kind: Any, count: Any, sizes: Any, weights: str, numbers: Any, q: int) -> Any:
+    """Per profile, sum_kl r_k r_l w_kl over its entries (profile, category, count; sorted by
+    profile), in closed form where the weights have one (identity, ordinal and quadratic)."""
+    import numpy as np
 
+    n = np.asarray(count, dtype=np.float64)
+    if not len(sizes):
+        return np.zeros(0)
+    starts = np.flatnonzero(np.r_[True, profile[1:] != profile[:-1]])
 
-def _weighted_pairs(shape: list[tuple[int, int]], weights: str, numbers: list[float], q: int) -> float:
-    """sum_kl r_k r_l w_kl over (category index, count) pairs sorted by index, in closed form
-    where the weights have one (identity, ordinal and quadratic cost one pass)."""
-    r = sum(n for _, n in shape)
-    if weights == "identity" or len(shape) == 1:
-        return float(sum(n * n for _, n in shape))
+    def per(x: Any) -> Any:
+        return np.add.reduceat(x, starts)
+
+    if weights == "identity" or q < 2:
+        return per(n * n)
+    r = sizes
     if weights == "ordinal":
-        # w_kl = 1 - d (d + 1) / (q (q - 1)), d = |rank k - rank l|: the sums of n_k n_l d^2 and
-        # n_k n_l d over the pairs, from running sums, in integers
-        count = linear = square = far = near = 0
-        for i, n in shape:
-            far += n * (count * i * i - 2 * i * linear + square)
-            near += n * (count * i - linear)
-            count, linear, square = count + n, linear + n * i, square + n * i * i
+        # w_kl = 1 - d (d + 1) / (q (q - 1)), d = |rank k - rank l|: the sums of n_k n_l d^2
+        # (r sum n i^2 - (sum n i)^2) and n_k n_l d (from running sums) over the pairs
+        order = np.lexsort((kind, profile))
+        i, n, p = kind[order].astype(np.float64), n[order], profile[order]
+        linear = per(n * i)
+        far = r * per(n * i * i) - linear * linear
+        before = np.cumsum(n) - n
+        below = np.cumsum(n * i) - n * i
+        first = np.searchsorted(p, p)  # each entry's profile's first entry
+        near = per(n * (i * (before - before[first]) - (below - below[first])))
         return r * r - 2 * (far + near) / (q * (q - 1))
-    xs = [numbers[i] for i, _ in shape]
-    ns = [n for _, n in shape]
+    x = numbers[kind]
     spread = numbers[-1] - numbers[0]
     if weights == "quadratic":  # w_kl = 1 - ((x_k - x_l) / (max - min))^2
-        mean = math.fsum(map(mul, xs, ns)) / r
-        return r * r - 2 * r * math.fsum(n * ((x - mean) / spread) ** 2 for x, n in zip(xs, ns, strict=True))
+        mean = per(n * x) / r
+        return r * r - 2 * r * per(n * ((x - mean[profile]) / spread) ** 2)
     # ratio: w_kl = 1 - ((x_k - x_l) / (x_k + x_l))^2 / ((max - min) / (max + min))^2
     scale = (spread / (numbers[-1] + numbers[0])) ** 2
-    pairs = (
-        2 * nk * nl * _ratio(xk, xl)
-        for a, (xk, nk) in enumerate(zip(xs, ns, strict=True))
-        for xl, nl in zip(xs[a + 1 :], ns[a + 1 :], strict=True)
-    )
-    return r * r - math.fsum(pairs) / scale
+    out = r * r
+    ends = np.append(starts[1:], len(n))
+    for p, (a, b) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
+        if b - a > 1:
+            out[p] -= (np.outer(n[a:b], n[a:b]) * _ratios(x[a:b], x[a:b])).sum() / scale
+    return out
 
 
 def figures(

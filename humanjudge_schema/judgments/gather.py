@@ -1,18 +1,22 @@
 """One pass over a dataset's judgments, kept per question: what `stats` and the quality checks
-both read (the value counts of each item, who answered what). Where a judgment is, which only a
-finding needs, is looked up afterwards for the few judgments findings are about (`locate`)."""
+both read (the value counts of each item, who answered what). The pass appends each question's
+columns (item, option, rater, value) batch by batch, then codes them as integers at once
+(columns.py): a rater's later answers to an item are found with numpy, and the value counts are
+counted there. Where a judgment is, which only a finding needs, is looked up afterwards for the
+few judgments findings are about (`locate`)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
-from itertools import compress, groupby, repeat
+from itertools import chain, compress, repeat
 from operator import is_, is_not
 from typing import Any, NamedTuple
 
 from ..gcpause import paused
 from .agreement import Tally
+from .columns import code, counts, renumber, unique
 from .view import Batch, Judgments, Level
 
 Place = tuple[Any, Any]  # (item, option): what raters judged together
@@ -36,6 +40,19 @@ def _hashable(value: Any) -> Hashable:
     return tuple(map(_hashable, value)) if isinstance(value, list) else value
 
 
+class Answers(NamedTuple):
+    """Each rater's answer to each item (the first, where a rater answered an item again), in
+    the order they come, as codes: the rater's (in `Question.raters`), the item's and the
+    value's (in the question's `tally.counts()`; item -1: one with no counted judgment, whose
+    answers are all NaN), and the item's place (in `places`)."""
+
+    rater: Any
+    unit: Any
+    value: Any
+    place: Any
+    places: list[Place]
+
+
 @dataclass
 class Question:
     """What the checks keep of one question's judgments."""
@@ -43,28 +60,21 @@ class Question:
     level: Level | None
     tally: Tally = field(default_factory=Tally)
     missing: int = 0  # answers the format counts but that say nothing (None)
-    # Each rater's answer to each unit, keyed (rater, unit) as they come: a batch's answers are
-    # added with one dict.update in C; `by_rater` groups them by rater when first asked.
-    answers: dict[tuple[Hashable, Place], Hashable] = field(default_factory=dict)
     # The question's aggregate rows (stored means, majorities, proportions): a question with
     # aggregates and no individual judgment has them only, and no agreement can be computed.
     aggregates: int = 0
-    _grouped: dict[Hashable, dict[Place, Hashable]] | None = field(default=None, repr=False)
+    raters: list[Hashable] = field(default_factory=list)  # who answered, in the order of their first answer
+    answered: Answers | None = None  # where raters are persons
 
     @property
     def by_rater(self) -> dict[Hashable, dict[Place, Hashable]]:
-        """rater -> unit -> value, raters in the order of their first answer (built once, after
-        the pass)."""
-        if self._grouped is None:
-            grouped: dict[Hashable, dict[Place, Hashable]] = {}
-            for (rater, unit), value in self.answers.items():
-                mine = grouped.get(rater)
-                if mine is None:
-                    grouped[rater] = {unit: value}
-                else:
-                    mine[unit] = value
-            self._grouped = grouped
-        return self._grouped
+        """rater -> unit -> value, raters in the order of their first answer (made when asked)."""
+        out: dict[Hashable, dict[Place, Hashable]] = {rater: {} for rater in self.raters}
+        if self.answered is not None:
+            a, values = self.answered, self.tally.counts().values
+            for r, p, v in zip(a.rater.tolist(), a.place.tolist(), a.value.tolist(), strict=True):
+                out[self.raters[r]][a.places[p]] = values[v]
+        return out
 
 
 class Repeat(NamedTuple):
@@ -77,6 +87,20 @@ class Repeat(NamedTuple):
     where: Where
 
 
+class _Columns:
+    """A question's individual judgments as they come, column by column, and the number of each
+    row among the dataset's individual judgments (as runs: first, end)."""
+
+    __slots__ = ("items", "options", "raters", "runs", "values")
+
+    def __init__(self) -> None:
+        self.items: list[Any] = []
+        self.options: list[Any] = []
+        self.raters: list[Any] = []
+        self.values: list[Any] = []
+        self.runs: list[tuple[int, int]] = []
+
+
 @dataclass
 class Gathered:
     """One pass over a dataset's judgments: per question, the facts every check needs. An item is
@@ -84,44 +108,61 @@ class Gathered:
 
     view: Judgments
     questions: dict[str, Question] = field(default_factory=dict)
-    repeats: list[Repeat] = field(default_factory=list)
-    _unanswered: set[tuple[str, Hashable, Place]] = field(default_factory=set, repr=False)  # None answers
+    # the repeats, as (row number, question, rater, place), located when first asked (`repeats`)
+    _pending: list[tuple[int, str, Hashable, Place]] = field(default_factory=list, repr=False)
+    _found: list[Repeat] | None = field(default=None, repr=False)
 
     @classmethod
     def of(cls, view: Judgments) -> Gathered:
         out = cls(view)
-        with paused():  # the facts kept are millions of containers (gcpause.py)
+        columns: dict[str, _Columns] = {}
+        seen = 0
+        with paused():  # the columns hold millions of references (gcpause.py)
             for batch in view.in_batches():
                 if batch.size:
-                    out._add(batch)
+                    seen += out._add(batch, columns, seen)
+            for name, found in columns.items():
+                out._code(name, found)
+        out._pending.sort(key=lambda r: r[0])
         return out
+
+    @property
+    def repeats(self) -> list[Repeat]:
+        """Every rater's second (or later) answer to an item, in file order."""
+        if self._found is None:
+            self._found = self._locate_repeats()
+        return self._found
 
     def sizes(self, question: str) -> dict[Place, int]:
         """item -> its judgments, of one question."""
-        per_item = self.questions[question].tally.per_item()
-        return {unit: sum(c.values()) for unit, c in per_item.items()}  # type: ignore[misc]  # units are Places
+        c = self.questions[question].tally.counts()
+        return dict(zip(c.units, c.sizes.tolist(), strict=True))  # type: ignore[arg-type]  # units are Places
 
-    def _add(self, batch: Batch) -> None:
-        """Add a batch, column by column: the value counts of (question, item, value) are counted
-        in C, then added once per distinct triple, which is far fewer than the rows where raters
-        agree; only the raters' answers are read row by row, where raters are persons."""
+    def _add(self, batch: Batch, columns: dict[str, _Columns], seen: int) -> int:
+        """Append a batch's individual judgments to their questions' columns, a run of one
+        question at a time (list.extend, in C); returns how many it holds."""
         for name in dict.fromkeys(batch.column("question")):  # in the order the questions first come
             self._question(name)
         mine, aggregates = _individual(batch)
         for name, n in Counter(aggregates).items():
             self.questions[name].aggregates += n
         if mine is None:
-            return
-        batch = mine
-        names = list(batch.column("question"))
-        values = _values(batch)
-        units = list(zip(batch.column("item"), batch.column("option"), strict=True))
-        if self.view.persons:
-            names, units, values = self._firsts_only(batch, names, units, values)
-        counted = Counter(zip(names, units, values, strict=True))
-        for name, triples in groupby(counted.items(), key=_question_of):  # runs of one question
-            q = self.questions[name]
-            q.missing += q.tally.add_counts((unit, value, times) for (_, unit, value), times in triples)
+            return 0
+        for name, a, b in _runs(mine):
+            found = columns.get(name)
+            if found is None:
+                found = columns[name] = _Columns()
+            whole = a == 0 and b == mine.size
+            for column, into in (
+                ("item", found.items),
+                ("option", found.options),
+                ("rater", found.raters),
+                ("value", found.values),
+            ):
+                given = mine.lists.get(column)
+                into.extend(repeat(mine.same[column], b - a) if given is None else given if whole else given[a:b])
+            found.runs.append((seen + a, seen + b))
+        return mine.size
 
     def _question(self, name: str) -> Question:
         q = self.questions.get(name)
@@ -130,59 +171,87 @@ class Gathered:
             q = self.questions[name] = Question(declared.level if declared else None)
         return q
 
-    def _firsts_only(
-        self, batch: Batch, names: list[str], units: list[Place], values: list[Any]
-    ) -> tuple[list[str], list[Place], list[Any]]:
-        """The rows that are each rater's first answer to an item (a rater's later answers are
-        noted as repeats), and each rater's answers kept. A rater's answers are the record of
-        what they answered; the few missing answers (None) are kept apart. A run of one question
-        whose raters all have a name, whose answers all say something and whose (rater, unit)
-        pairs are new is added in C (the common case: one array of answers); the others row by row."""
-        raters = list(batch.column("rater"))
-        keep: list[bool] = []
-        start = 0
-        for name, run in groupby(names):
-            end = start + sum(1 for _ in run)
-            q = self.questions[name]
-            keys = list(zip(raters[start:end], units[start:end], strict=True))
-            answered = values[start:end]
-            new = len(set(keys)) == len(keys) and q.answers.keys().isdisjoint(keys)
-            if new and "" not in raters[start:end] and None not in answered and not self._unanswered_in(name):
-                q.answers.update(zip(keys, answered, strict=True))
-                q._grouped = None
-                keep.extend(repeat(True, end - start))
-            else:
-                keep.extend(self._one_by_one(batch, names, keys, answered, start))
-            start = end
-        if all(keep):
-            return names, units, values
-        return list(compress(names, keep)), list(compress(units, keep)), list(compress(values, keep))
+    def _code(self, name: str, found: _Columns) -> None:
+        """A question's columns as codes: each rater's first answer to an item kept (the later
+        ones noted as repeats, where raters are persons), the value counts of the kept rows, and
+        each rater's answers."""
+        import numpy as np
 
-    def _unanswered_in(self, name: str) -> bool:
-        return bool(self._unanswered) and any(key[0] == name for key in self._unanswered)
+        q = self.questions[name]
+        items, item_of = code(found.items)
+        options, option_of = code(found.options)
+        unit, first = renumber(items * max(len(option_of), 1) + options)
+        width = max(len(option_of), 1)
+        places = [(item_of[k // width], option_of[k % width]) for k in first.tolist()]
+        raters, rater_of = code(found.raters)
+        blank = rater_of.index("") if "" in rater_of else -1  # "": a row without a rater
+        values = found.values
+        if self.view.persons:
+            _, firsts = unique(raters * len(places) + unit, index=True)
+            keep = np.zeros(len(unit), dtype=bool)
+            keep[firsts] = True
+            keep |= raters == blank
+            if not keep.all():
+                self._note(name, found, np.flatnonzero(~keep), raters, unit, rater_of, places)
+                unit, raters = unit[keep], raters[keep]
+                values = list(compress(values, keep.tolist()))
+        value, value_of = code(_lists_as_tuples(values), none=True)
+        q.missing = int((value < 0).sum())
+        lost = np.asarray([v != v for v in value_of] + [True], dtype=bool)  # NaN, and None (-1)
+        counted = ~lost[value]
+        tally_unit, kept_units = renumber(unit[counted])
+        judged = [places[k] for k in kept_units.tolist()]
+        q.tally = Tally.of_counts(counts(judged, value_of, tally_unit, value[counted]))
+        if self.view.persons:
+            answered = (raters != blank) & (value >= 0)
+            where = np.full(len(places), -1, dtype=np.int64)
+            where[kept_units] = np.arange(len(kept_units))
+            rater, kept_raters = renumber(raters[answered])
+            q.raters = [rater_of[k] for k in kept_raters.tolist()]
+            q.answered = Answers(rater, where[unit[answered]], value[answered], unit[answered], places)
 
-    def _one_by_one(
-        self, batch: Batch, names: list[str], keys: list[tuple[Hashable, Place]], values: list[Any], start: int
-    ) -> list[bool]:
-        """Which rows of a run of one question to keep, looked at one by one."""
-        unanswered, keep = self._unanswered, []
-        q = self.questions[names[start]]
-        q._grouped = None
-        for i, (key, value) in enumerate(zip(keys, values, strict=True), start):
-            rater, unit = key
-            if rater == "":
-                keep.append(True)
-                continue
-            if key in q.answers or (unanswered and (names[i], rater, unit) in unanswered):
-                keep.append(False)
-                self.repeats.append(Repeat(names[i], rater, unit, _where(batch, names, i)))
-                continue
-            keep.append(True)
-            if value is None:
-                unanswered.add((names[i], rater, unit))
-            else:
-                q.answers[key] = value
-        return keep
+    def _note(
+        self,
+        name: str,
+        found: _Columns,
+        rows: Any,
+        raters: Any,
+        unit: Any,
+        rater_of: list[Hashable],
+        places: list[Place],
+    ) -> None:
+        """Note the repeats of a question (its rows `rows`), by their number among the dataset's rows."""
+        import numpy as np
+
+        lengths = np.asarray([b - a for a, b in found.runs])
+        starts = np.cumsum(lengths) - lengths
+        run = np.searchsorted(starts, rows, side="right") - 1
+        number = np.asarray([a for a, _ in found.runs])[run] + rows - starts[run]
+        for n, r, u in zip(number.tolist(), raters[rows].tolist(), unit[rows].tolist(), strict=True):
+            self._pending.append((n, name, rater_of[r], places[u]))
+
+    def _locate_repeats(self) -> list[Repeat]:
+        """Where each repeat is: one more pass over the judgments, made only when there are repeats."""
+        if not self._pending:
+            return []
+        out: list[Repeat] = []
+        pending = iter(self._pending)
+        wanted: tuple[int, str, Hashable, Place] | None = next(pending)
+        seen = 0
+        with paused():
+            for batch in self.view.in_batches():
+                mine = _individual(batch)[0] if batch.size else None
+                if mine is None:
+                    continue
+                names = list(mine.column("question"))
+                while wanted is not None and wanted[0] < seen + mine.size:
+                    n, name, rater, place = wanted
+                    out.append(Repeat(name, rater, place, _where(mine, names, n - seen)))
+                    wanted = next(pending, None)
+                seen += mine.size
+                if wanted is None:
+                    break
+        return out
 
     def locate(self, keys: Iterable[Key]) -> dict[Key, Where]:
         """Where each judgment a finding is about is (see Key): one more pass over the judgments,
@@ -196,6 +265,35 @@ class Gathered:
                 if len(found) == len(wanted):
                     break
         return found
+
+
+def _runs(batch: Batch) -> list[tuple[str, int, int]]:
+    """The batch's runs of one question: (question, first row, end)."""
+    import numpy as np
+
+    if "question" in batch.same:
+        return [(batch.same["question"], 0, batch.size)]
+    names = batch.lists["question"]
+    distinct = dict.fromkeys(names)
+    if len(distinct) == 1:
+        return [(names[0], 0, batch.size)]
+    index = dict(zip(distinct, range(len(distinct)), strict=True))
+    codes = np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names))
+    cuts = (np.flatnonzero(codes[1:] != codes[:-1]) + 1).tolist()
+    return [(names[a], a, b) for a, b in zip([0, *cuts], [*cuts, batch.size], strict=True)]
+
+
+def _lists_as_tuples(values: list[Any]) -> list[Any]:
+    """The values, lists made tuples (they are compared whole)."""
+    kinds = set(map(type, values))
+    if list not in kinds:
+        return values
+    if kinds == {list} and list not in set(map(type, chain.from_iterable(values))):
+        return list(map(tuple, values))
+    out = list(values)
+    for i in compress(range(len(out)), map(is_, map(type, out), repeat(list))):
+        out[i] = _hashable(out[i])
+    return out
 
 
 def _individual(batch: Batch) -> tuple[Batch | None, list[str]]:
@@ -215,18 +313,6 @@ def _individual(batch: Batch) -> tuple[Batch | None, list[str]]:
         return None, aggregates
     lists = {name: list(compress(column, mine)) for name, column in batch.lists.items()}
     return Batch(batch.same, lists), aggregates
-
-
-def _values(batch: Batch) -> list[Any]:
-    """A batch's values, lists made tuples (they are compared whole)."""
-    values = list(batch.column("value"))
-    for i in compress(range(batch.size), map(is_, map(type, values), repeat(list))):
-        values[i] = _hashable(values[i])
-    return values
-
-
-def _question_of(entry: tuple[tuple[str, Place, Any], int]) -> str:
-    return entry[0][0]
 
 
 def _firsts(batch: Batch, wanted: set[Key], raters: bool) -> dict[Key, Where]:

@@ -9,6 +9,7 @@ The parts are read from the question's value counts per item (its `Tally`), so t
 distinct answer of an item, not per judgment, and need no second pass over the files.
 
 >>> from .agreement import Tally
+from .columns import code, counts, renumber
 >>> tally = Tally()
 >>> for item, row in [("a", (0, 1)), ("a", (0, 1)), ("b", (1, 1)), ("b", (0, 1))]:
 ...     tally.add(item, row)
@@ -22,6 +23,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from .agreement import Tally
+from .columns import code, counts, renumber
 from .view import Level, Parts
 
 # The level of each part of an answer; a "label" part keeps its question's.
@@ -43,21 +45,25 @@ def split(
 ) -> tuple[list[Part], int]:
     """The parts of a question's answers, and how many answers could not be split (a row whose
     length or values are not those of its question's options: validation reports them)."""
+    import numpy as np
+
     if parts == "label":
         return _labels(tally, level)
-    found: dict[int, Tally] = {}
+    c = tally.counts()
     width = len(labels) if labels else None
-    unsplit = 0
-    for item, counts in tally.per_item().items():
-        for value, n in counts.items():
-            cells = _cells(value, parts, width)
-            if cells is None:
-                unsplit += n
-                continue
-            for option, cell in cells:
-                found.setdefault(option, Tally()).add(item, cell, n)
+    rows = [_cells(value, parts, width) for value in c.values]  # once per distinct answer
+    split_ok = np.asarray([row is not None for row in rows], dtype=bool)
+    unsplit = int(c.count[~split_ok[c.value]].sum()) if len(c.value) else 0
+    options = sorted({option for row in rows if row is not None for option, _ in row})
     names = list(labels or ())
-    out = [Part(names[k] if k < len(names) else f"option {k + 1}", LEVELS[parts], found[k]) for k in sorted(found)]
+    out = []
+    for k in options:
+        cell = np.asarray([dict(row or ()).get(k, -1) for row in rows], dtype=np.int64)
+        given = cell[c.value] >= 0 if len(c.value) else np.zeros(0, dtype=bool)
+        value, value_of = code(cell[c.value][given].tolist())
+        unit, kept = renumber(c.unit[given])
+        found = Tally.of_counts(counts([c.units[u] for u in kept.tolist()], value_of, unit, value, c.count[given]))
+        out.append(Part(names[k] if k < len(names) else f"option {k + 1}", LEVELS[parts], found))
     return out, unsplit
 
 
@@ -76,12 +82,18 @@ def _cells(value: Hashable, parts: Parts, width: int | None) -> list[tuple[int, 
 
 def _labels(tally: Tally, level: Level | None) -> tuple[list[Part], int]:
     """A multi-slider's labels: the items of a question are (item, label) pairs already."""
-    found: dict[Hashable, Tally] = {}
-    for unit, counts in tally.per_item().items():
-        label = unit[1] if isinstance(unit, tuple) and len(unit) == 2 else ""
-        if label == "":
+    c = tally.counts()
+    names = [unit[1] if isinstance(unit, tuple) and len(unit) == 2 else "" for unit in c.units]
+    label, label_of = code(names)
+    label, first = renumber(label)  # labels in the order their first item comes
+    out = []
+    for k, name in enumerate(label_of[i] for i in first.tolist()):
+        if name == "":
             continue
-        part = found.setdefault(label, Tally())
-        for value, n in counts.items():
-            part.add(unit, value, n)
-    return [Part(str(label), level, part) for label, part in found.items()], 0
+        mine = label[c.unit] == k
+        unit, kept = renumber(c.unit[mine])
+        part = Tally.of_counts(
+            counts([c.units[u] for u in kept.tolist()], c.values, unit, c.value[mine], c.count[mine])
+        )
+        out.append(Part(str(name), level, part))
+    return out, 0

@@ -17,7 +17,7 @@ import math
 import statistics
 from collections import Counter
 from collections.abc import Hashable, Iterator
-from itertools import repeat
+from itertools import pairwise
 from typing import Any
 
 from ..gcpause import paused
@@ -77,7 +77,7 @@ def _name(value: Hashable) -> str:
 )
 def below_chance(g: Gathered) -> Iterator[Hit]:
     for name, q in g.questions.items():
-        pairable = sum(1 for n in g.sizes(name).values() if n >= 2)
+        pairable = int((q.tally.counts().sizes >= 2).sum())
         if q.level is None or pairable < MIN_PAIRABLE_ITEMS:
             continue
         try:
@@ -107,20 +107,21 @@ def below_chance(g: Gathered) -> Iterator[Hit]:
     good="worker 17: helpfulness 3, 4, 2, 5, ...",
 )
 def straight_lining(g: Gathered) -> Iterator[Hit]:
+    import numpy as np
+
     if not g.view.persons:  # a position names no one across items
         return
     for name, q in g.questions.items():
         shares = _shares(q)
-        if len(shares) < 2:
+        if len(shares) < 2 or q.answered is None or not q.raters:
             continue  # every answer is the same: nothing tells one rater from the others
-        per_item = q.tally.per_item()
-        for rater, answers in q.by_rater.items():
-            n = len(answers)
-            if n < MIN_RATER_ITEMS:
+        found = raters.modal_of(q)
+        many = (found.items >= MIN_RATER_ITEMS) & (found.times >= STRAIGHT_SHARE * found.items)
+        for r in np.flatnonzero(many).tolist():
+            n, value, times = int(found.items[r]), q.tally.counts().values[found.value[r]], int(found.times[r])
+            if _as_often(_chances(q, r, int(found.value[r])), n - times) >= CHANCE:
                 continue
-            value, times = raters.modal(answers.values())
-            if times < STRAIGHT_SHARE * n or _as_often(per_item, answers, value, times) >= CHANCE:
-                continue
+            rater = q.raters[r]
             told = f"all {n}" if times == n else f"{times} of their {n}"
             yield (
                 ("rater", name, rater),
@@ -129,17 +130,28 @@ def straight_lining(g: Gathered) -> Iterator[Hit]:
             )
 
 
-def _as_often(
-    per_item: dict[Hashable, Counter[Hashable]], answers: dict[Place, Hashable], value: Hashable, times: int
-) -> float:
-    """The chance that answers drawn at random from each item's own answers give `value` to at
-    least `times` of the rater's items (a sum of unlike Bernoulli draws, counted exactly over the
-    few misses allowed)."""
-    misses = len(answers) - times  # at most this many items answered otherwise
+def _chances(q: Question, rater: int, value: int) -> list[float]:
+    """For each item the rater answered, the share of its answers that are `value`."""
+    import numpy as np
+
+    assert q.answered is not None
+    c = q.tally.counts()
+    mine = q.answered.unit[q.answered.rater == rater]
+    mine = mine[mine >= 0]
+    width = max(len(c.values), 1)
+    entries = c.unit * width + c.value
+    key = mine * width + value
+    at = np.minimum(np.searchsorted(entries, key), len(entries) - 1)
+    times = np.where(entries[at] == key, c.count[at], 0)
+    return (times / c.sizes[mine]).tolist()  # type: ignore[no-any-return]
+
+
+def _as_often(chances: list[float], misses: int) -> float:
+    """The chance that answers drawn at random from each item's own answers give the value to
+    all but at most `misses` of the rater's items (a sum of unlike Bernoulli draws, counted
+    exactly over the few misses allowed); `chances`: each item's share of answers that are it."""
     chance = [1.0] + [0.0] * misses  # chance[j]: j items so far answered otherwise
-    for unit in answers:
-        counts = per_item[unit]
-        p = counts[value] / sum(counts.values())
+    for p in chances:
         for j in range(misses, 0, -1):
             chance[j] = chance[j] * p + chance[j - 1] * (1 - p)
         chance[0] *= p
@@ -205,34 +217,40 @@ def outlying_rater(g: Gathered) -> Iterator[Hit]:
     good="participants 4 and 31: answers that differ somewhere",
 )
 def repeated_rater(g: Gathered) -> Iterator[Hit]:
+    import numpy as np
+
     if not g.view.persons:
         return
-    raters = _alike(g)
-    if not raters:
+    alike = _alike(g)
+    if not alike:
         return
-    vectors: dict[Hashable, dict[tuple[str, Place], Hashable]] = {rater: {} for rater in raters}
+    wanted = set(alike)
+    vectors: dict[Hashable, dict[tuple[str, Place], Hashable]] = {rater: {} for rater in alike}
     first: dict[Hashable, Key] = {}  # a rater's first answer: in the first question they answer
-    for name, q in g.questions.items():
-        for rater, answers in q.by_rater.items():
-            if rater in vectors:
-                units = zip(repeat(name, len(answers)), answers, strict=True)
-                vectors[rater].update(zip(units, answers.values(), strict=True))  # in C
-                first.setdefault(rater, ("rater", name, rater))
     # The chance that two raters give one answer to an item is the sum of the squared shares of
     # that item's answers; a match of two whole vectors must be rare among all pairs of raters.
-    matching = {
-        (name, unit): math.log(max(sum((n / total) ** 2 for n in counts.values()), 1e-300))
-        for name, q in g.questions.items()
-        for unit, counts in q.tally.per_item().items()
-        if (total := sum(counts.values()))
-    }
-    everyone = len({rater for q in g.questions.values() for rater in q.by_rater})
+    matching: dict[Hashable, float] = dict.fromkeys(alike, 0.0)
+    for name, q in g.questions.items():
+        if q.answered is None:
+            continue
+        c = q.tally.counts()
+        per_item = np.add.reduceat((c.count / c.sizes[c.unit]) ** 2, c.starts) if len(c.unit) else np.zeros(0)
+        logs = np.log(np.maximum(per_item, 1e-300)).tolist()
+        codes = [k for k, rater in enumerate(q.raters) if rater in wanted]
+        a = q.answered
+        rows = np.flatnonzero(np.isin(a.rater, codes))
+        for r, u, v, p in zip(*(column[rows].tolist() for column in a[:4]), strict=True):
+            rater = q.raters[r]
+            vectors[rater][(name, a.places[p])] = c.values[v]
+            matching[rater] += logs[u] if u >= 0 else 0.0
+            first.setdefault(rater, ("rater", name, rater))
+    everyone = len({rater for q in g.questions.values() for rater in q.raters})
     pairs = math.log(max(everyone * (everyone - 1) / 2, 1))
     seen: dict[frozenset[Any], Hashable] = {}
     for rater, vector in vectors.items():
         if len(vector) < MIN_VECTOR_ANSWERS or len(set(vector.values())) < 2:
             continue
-        if pairs + sum(map(matching.__getitem__, vector)) >= math.log(CHANCE):
+        if pairs + matching[rater] >= math.log(CHANCE):
             continue  # answers so alike across raters that two whole vectors may match by chance
         key = frozenset(vector.items())
         earlier = seen.setdefault(key, rater)
@@ -247,11 +265,20 @@ def repeated_rater(g: Gathered) -> Iterator[Hit]:
 def _alike(g: Gathered) -> list[Hashable]:
     """The raters, in order, whose answers to each question are the same values as often as
     another rater's: only they can give the same answers, item for item, as someone else. The
-    counts are made in C; the answers of the others are never compared item by item."""
-    counts: dict[Hashable, list[tuple[str, frozenset[tuple[Hashable, int]]]]] = {}
+    counts are made with numpy; the answers of the others are never compared item by item."""
+    import numpy as np
+
+    counts: dict[Hashable, list[tuple[str, bytes]]] = {}
     for name, q in g.questions.items():
-        for rater, answers in q.by_rater.items():
-            counts.setdefault(rater, []).append((name, frozenset(Counter(answers.values()).items())))
+        if q.answered is None or not q.raters:
+            continue
+        width = max(len(q.tally.counts().values), 1)
+        keys, times = np.unique(q.answered.rater * width + q.answered.value, return_counts=True)
+        rater = keys // width
+        data = np.stack([keys % width, times], axis=1).astype("<i8").tobytes()
+        cuts = np.flatnonzero(np.r_[True, rater[1:] != rater[:-1], True]).tolist()
+        for a, b in pairwise(cuts):
+            counts.setdefault(q.raters[int(rater[a])], []).append((name, data[a * 16 : b * 16]))
     shared = Counter(tuple(c) for c in counts.values())
     return [rater for rater, c in counts.items() if shared[tuple(c)] > 1]
 
@@ -268,22 +295,25 @@ def _alike(g: Gathered) -> list[Hashable]:
     good="item 57: 10 ratings",
 )
 def sparse_item(g: Gathered) -> Iterator[Hit]:
-    for name in g.questions:
-        sizes = g.sizes(name)
-        if not sizes:
+    import numpy as np
+
+    for name, q in g.questions.items():
+        c = q.tally.counts()
+        if not len(c.sizes):
             continue
-        median = statistics.median(sizes.values())
+        median = statistics.median(c.sizes.tolist())
         if median < SPARSE_MIN_MEDIAN:
             continue
-        for unit, n in sizes.items():
-            if n * SPARSE_RATIO <= median:
-                item, option = unit
-                label = f"{item!r}" + (f" ({option})" if option != "" else "")
-                judgments = "judgment" if n == 1 else "judgments"
-                yield (
-                    ("item", name, unit),
-                    f"item {label} has {n} {judgments} of {name!r}; the question's items have {median:g} (median)",
-                )
+        for k in np.flatnonzero(c.sizes * SPARSE_RATIO <= median).tolist():
+            unit: Any = c.units[k]
+            n = int(c.sizes[k])
+            item, option = unit
+            label = f"{item!r}" + (f" ({option})" if option != "" else "")
+            judgments = "judgment" if n == 1 else "judgments"
+            yield (
+                ("item", name, unit),
+                f"item {label} has {n} {judgments} of {name!r}; the question's items have {median:g} (median)",
+            )
 
 
 @rule(

@@ -63,41 +63,83 @@ class Rater(NamedTuple):
 MATCHED = ("nominal", "ordinal")
 
 
+class Modal(NamedTuple):
+    """Per rater of a question (by code): how many items they answered, their most common
+    answer's value code (the first given, of equally common ones) and how often they give it."""
+
+    items: Any
+    value: Any
+    times: Any
+
+
+def modal_of(q: Question) -> Modal:
+    """Each rater's items and most common answer, counted with numpy from the answers' codes."""
+    import numpy as np
+
+    assert q.answered is not None
+    a = q.answered
+    width = max(len(q.tally.counts().values), 1)
+    keys, first, times = np.unique(a.rater * width + a.value, return_index=True, return_counts=True)
+    rater = keys // width
+    order = np.lexsort((first, -times, rater))  # per rater: most common first, then first given
+    top = order[np.r_[True, rater[order][1:] != rater[order][:-1]]]
+    return Modal(np.bincount(a.rater, minlength=len(q.raters)), (keys % width)[top], times[top])
+
+
 def of_question(name: str, q: Question) -> Iterator[Rater]:
     """Each rater's figures on one question, raters in the order they first come; agreement only
-    at the MATCHED levels."""
-    per_item = q.tally.per_item()
-    pairs: dict[Hashable, tuple[int, int, float]] = {}  # unit -> raters, agreeing ordered pairs, width^2
-    for unit, counts in per_item.items() if q.level in MATCHED else ():
-        n = sum(counts.values())
-        if n >= 3:
-            given = [m for m in counts.values() if m]
-            width = (max(given) - min(given)) * n / ((n - 1) * (n - 2))
-            pairs[unit] = (n, sum(m * (m - 1) for m in given), width * width)
-    for rater, answers in q.by_rater.items():
-        top, times = modal(answers.values())
-        agree = other = spread = 0.0
-        shared = 0
-        for unit, value in answers.items():
-            known = pairs.get(unit)
-            if known is None:
-                continue
-            n, agreeing, squared = known
-            m = per_item[unit][value]
-            shared += 1
-            agree += (m - 1) / (n - 1)
-            other += (agreeing - 2 * (m - 1)) / ((n - 1) * (n - 2))
-            spread += squared
+    at the MATCHED levels. Computed for every rater at once from the answers' codes (gather.py)."""
+    import numpy as np
+
+    if q.answered is None or not q.raters:
+        return
+    a, c = q.answered, q.tally.counts()
+    found = modal_of(q)
+    width = max(len(c.values), 1)
+    count = len(q.raters)
+    shared: Any = np.zeros(count)
+    agree: Any = shared
+    other: Any = shared
+    spread: Any = shared
+    if q.level in MATCHED and len(c.unit):
+        n = c.sizes.astype(np.float64)
+        m = c.count.astype(np.float64)
+        given = np.add.reduceat(m * (m - 1), c.starts)  # agreeing ordered pairs per item
+        with np.errstate(divide="ignore", invalid="ignore"):
+            width_i = (np.maximum.reduceat(m, c.starts) - np.minimum.reduceat(m, c.starts)) * n / ((n - 1) * (n - 2))
+        entries = c.unit * width + c.value
+        key = a.unit * width + a.value
+        at = np.minimum(np.searchsorted(entries, key), len(entries) - 1)
+        ok = (a.unit >= 0) & (entries[at] == key)
+        ok &= np.where(a.unit >= 0, n[a.unit], 0) >= 3
+        r, u, mine = a.rater[ok], a.unit[ok], m[at[ok]]
+        ni = n[u]
+        shared = np.bincount(r, minlength=count).astype(np.float64)
+        agree = np.bincount(r, weights=(mine - 1) / (ni - 1), minlength=count)
+        other = np.bincount(r, weights=(given[u] - 2 * (mine - 1)) / ((ni - 1) * (ni - 2)), minlength=count)
+        spread = np.bincount(r, weights=width_i[u] ** 2, minlength=count)
+    rows = zip(
+        q.raters,
+        found.items.tolist(),
+        found.value.tolist(),
+        found.times.tolist(),
+        np.asarray(shared).astype(int).tolist(),
+        np.asarray(agree).tolist(),
+        np.asarray(other).tolist(),
+        np.asarray(spread).tolist(),
+        strict=True,
+    )
+    for rater, items, value, times, k, agreement, others, squared in rows:
         yield Rater(
             rater,
             name,
-            len(answers),
-            top,
-            times / len(answers),
-            shared,
-            agree / shared if shared else None,
-            other / shared if shared else None,
-            spread,
+            items,
+            c.values[value],
+            times / items,
+            k,
+            agreement / k if k else None,
+            others / k if k else None,
+            squared,
         )
 
 

@@ -1,0 +1,302 @@
+"""Judgments as integer columns, for numpy: a column of values coded by the order they first come
+(`code`), a question's value counts per item (`Counts`), the profiles of its items (`Profiles`:
+items with the same counts of the same values, which add the same amount to every statistic of
+agreement), and a sparse profiles x values matrix (`Sparse`). numpy is imported when first needed:
+validation imports the judgments' quality rules, and never numpy.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable
+from itertools import repeat
+from operator import is_
+from typing import Any, NamedTuple
+
+# Above this magnitude a float no longer holds every integer: such numbers are coded as Python
+# values are (a dict), so that two different integers are never one code.
+_EXACT = 2.0**53
+_NUMBERS = {int, float, bool}
+# Profiles x values up to which `Sparse` keeps its matrix whole (about 32 MB of float64).
+_DENSE = 1 << 22
+
+
+class Counts(NamedTuple):
+    """A question's value counts per item as integer columns: one entry per (item, value) given,
+    sorted by item, then value code. `units` are the items in the order of their first judgment
+    (their codes index it), `values` the distinct values (each the first of its equals; a value
+    may have no entry)."""
+
+    units: list[Hashable]
+    values: list[Hashable]
+    unit: Any  # per entry: its item's code
+    value: Any  # per entry: its value's code
+    count: Any  # per entry: how often
+    starts: Any  # per item: the index of its first entry
+    sizes: Any  # per item: its judgments
+
+
+class Profiles(NamedTuple):
+    """The distinct value counts of the items of two values or more, numbered by their first
+    item: one entry per (profile, value), sorted by profile, then value code."""
+
+    profile: Any
+    value: Any
+    count: Any
+    starts: Any  # per profile: the index of its first entry
+    sizes: Any  # per profile: its judgments
+    weights: Any  # per profile: how many items have it
+    singles: Any  # the value code of each item of one judgment, in item order
+    population: Any  # the profile of each item of two values or more, in item order
+
+
+def code(column: list[Any], none: bool = False) -> tuple[Any, list[Any]]:
+    """Integer codes of a column's values and the values (each the first of its equals, as a
+    dict keeps them): numbers are coded by numpy, in their order; any other value through a
+    dict, in C, in the order they first come. With `none`, None is coded -1 and is not a value."""
+    import numpy as np
+
+    n = len(column)
+    if not n:
+        return np.zeros(0, dtype=np.int64), []
+    if column.count(column[0]) == n:  # one value (identical objects are counted at C speed)
+        if none and column[0] is None:
+            return np.full(n, -1, dtype=np.int64), []
+        return np.zeros(n, dtype=np.int64), [column[0]]
+    kinds = set(map(type, column))
+    if kinds <= _NUMBERS | ({type(None)} if none else set()):
+        found = _numbers(column, type(None) in kinds)
+        if found is not None:
+            return found
+    distinct = dict.fromkeys(column)
+    if none and None in distinct:
+        del distinct[None]
+        index = dict(zip(distinct, range(len(distinct)), strict=True))
+        index[None] = -1
+    else:
+        index = dict(zip(distinct, range(len(distinct)), strict=True))
+    return np.fromiter(map(index.__getitem__, column), dtype=np.int64, count=n), list(distinct)
+
+
+def _numbers(column: list[Any], nones: bool) -> tuple[Any, list[Any]] | None:
+    """`code` of a column of numbers (and None, coded -1), with numpy; None where a number is
+    beyond what a float holds exactly. Codes are in the numbers' order here."""
+    import numpy as np
+
+    try:
+        x = np.asarray(column, dtype=np.float64)  # None becomes NaN
+    except OverflowError:
+        return None
+    if (np.abs(x) >= _EXACT).any():
+        return None
+    given = ~np.fromiter(map(is_, column, repeat(None)), dtype=bool, count=len(column)) if nones else None
+    kept = x if given is None else x[given]
+    if len(kept) and (kept == np.floor(kept)).all():  # integers (no NaN): counted, not sorted
+        _, first, codes = unique((kept - kept.min()).astype(np.int64), index=True, inverse=True)
+    else:
+        _, first, codes = np.unique(kept, return_index=True, return_inverse=True)
+    where = np.arange(len(column)) if given is None else np.flatnonzero(given)
+    values = [column[i] for i in where[first].tolist()]
+    if given is None:
+        return codes.reshape(-1), values
+    out = np.full(len(column), -1, dtype=np.int64)
+    out[given] = codes.reshape(-1)
+    return out, values
+
+
+def unique(keys: Any, *, index: bool = False, inverse: bool = False, counts: bool = False) -> Any:
+    """`numpy.unique(keys)` and the arrays asked for (each key's first index, each row's code,
+    each key's count), for non-negative integer keys: counted with numpy.bincount where their
+    range is small beside their number, else sorted."""
+    import numpy as np
+
+    n = len(keys)
+    if not n or keys.min() < 0 or keys.max() >= 4 * n + 1024:
+        return np.unique(keys, return_index=index, return_inverse=inverse, return_counts=counts)  # type: ignore[call-overload]
+    times = np.bincount(keys)
+    present = np.flatnonzero(times)
+    out = [present]
+    if index:
+        first = np.full(len(times), n, dtype=np.int64)
+        np.minimum.at(first, keys, np.arange(n))
+        out.append(first[present])
+    if inverse:
+        code = np.zeros(len(times), dtype=np.int64)
+        code[present] = np.arange(len(present))
+        out.append(code[keys])
+    if counts:
+        out.append(times[present])
+    return tuple(out) if len(out) > 1 else present
+
+
+def renumber(codes: Any) -> tuple[Any, Any]:
+    """Codes renumbered by the order they first come (0, 1, ...), and the old code of each new one."""
+    import numpy as np
+
+    distinct, first, inverse = unique(codes, index=True, inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[inverse.reshape(-1)], distinct[order]
+
+
+def counts(units: list[Hashable], values: list[Hashable], unit: Any, value: Any, times: Any = None) -> Counts:
+    """The Counts of judgments given as (item code, value code) rows (each `times[i]` judgments,
+    by default one), items numbered by their first row (`units[k]` is item k)."""
+    import numpy as np
+
+    width = max(len(values), 1)
+    if times is None:
+        keys, times = unique(unit * width + value, counts=True)
+    else:
+        keys, inverse = unique(unit * width + value, inverse=True)
+        times = np.bincount(inverse.reshape(-1), weights=times, minlength=len(keys)).astype(np.int64)
+    eu, ev = keys // width, keys % width
+    starts = np.flatnonzero(np.r_[True, eu[1:] != eu[:-1]]) if len(eu) else np.zeros(0, dtype=np.int64)
+    sizes = np.add.reduceat(times, starts) if len(starts) else np.zeros(0, dtype=np.int64)
+    return Counts(units, values, eu, ev, times, starts, sizes)
+
+
+def counts_of(items: dict[Hashable, Counter[Hashable]]) -> Counts:
+    """The Counts of per-item Counters (a tally fed one judgment at a time)."""
+    import numpy as np
+
+    index: dict[Hashable, int] = {}
+    unit: list[int] = []
+    value: list[int] = []
+    times: list[int] = []
+    for k, found in enumerate(items.values()):
+        for v, n in found.items():
+            unit.append(k)
+            value.append(index.setdefault(v, len(index)))
+            times.append(n)
+    eu, ev, ec = (np.asarray(a, dtype=np.int64) for a in (unit, value, times))
+    order = np.lexsort((ev, eu))
+    eu, ev, ec = eu[order], ev[order], ec[order]
+    starts = np.flatnonzero(np.r_[True, eu[1:] != eu[:-1]]) if len(eu) else np.zeros(0, dtype=np.int64)
+    sizes = np.add.reduceat(ec, starts) if len(starts) else np.zeros(0, dtype=np.int64)
+    return Counts(list(items), list(index), eu, ev, ec, starts, sizes)
+
+
+def profiles_of(c: Counts) -> Profiles:
+    """The profiles of the items of two values or more: two items are one profile when their
+    entries, (value code, count) sorted by value code, are the same bytes."""
+    import numpy as np
+
+    lengths = np.diff(np.append(c.starts, len(c.unit)))
+    pairable = c.sizes >= 2
+    singles = c.value[c.starts[c.sizes == 1]]
+    kept = pairable[c.unit] if len(c.unit) else np.zeros(0, dtype=bool)
+    value, count = c.value[kept], c.count[kept]
+    sizes = lengths[pairable]
+    starts = np.cumsum(sizes) - sizes
+    data = np.stack([value, count], axis=1).astype("<i8").tobytes()
+    ids: dict[bytes, int] = {}
+    keys = [data[a * 16 : (a + k) * 16] for a, k in zip(starts.tolist(), sizes.tolist(), strict=True)]
+    population = np.asarray([ids.setdefault(key, len(ids)) for key in keys], dtype=np.int64)
+    weights = np.bincount(population, minlength=len(ids))
+    _, first = np.unique(population, return_index=True)  # each profile's first item
+    length = sizes[first]
+    offsets = np.cumsum(length) - length
+    within = np.arange(int(length.sum())) - np.repeat(offsets, length)
+    where = np.repeat(starts[first], length) + within
+    profile = np.repeat(np.arange(len(ids)), length)
+    judged = c.count[kept][where]
+    totals = np.add.reduceat(judged, offsets) if len(offsets) else np.zeros(0, dtype=np.int64)
+    return Profiles(profile, value[where], judged, offsets, totals, weights, singles, population)
+
+
+class Sparse:
+    """A profiles x values matrix of numbers given by its entries (profile, value, number, one
+    per pair): what many samples (rows of items per profile) hold of each value, `times`, and
+    what each profile holds of a number per value, `times_t`. Kept whole where it is small (a
+    matrix product), else as its entries, summed with numpy.add.reduceat a block of samples at
+    a time."""
+
+    def __init__(self, rows: Any, cols: Any, data: Any, shape: tuple[int, int]) -> None:
+        import numpy as np
+
+        self.shape = shape
+        self.dense = None
+        self._gram: Any = None
+        if shape[0] * shape[1] <= _DENSE:
+            self.dense = np.zeros(shape)
+            self.dense[rows, cols] = data
+            return
+        by_col = np.argsort(cols, kind="stable")
+        self.rows, self.cols, self.data = rows, cols, np.asarray(data, dtype=np.float64)
+        self.col_rows, self.col_data = rows[by_col], self.data[by_col]
+        sorted_cols = cols[by_col]
+        self.col_starts = np.flatnonzero(np.r_[True, sorted_cols[1:] != sorted_cols[:-1]])
+        self.col_of = sorted_cols[self.col_starts]
+        self.row_starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
+        self.row_of = rows[self.row_starts]
+
+    def times(self, w: Any) -> Any:
+        """w (samples x profiles) times the matrix: samples x values."""
+        import numpy as np
+
+        if self.dense is not None:
+            return w @ self.dense
+        out = np.zeros((len(w), self.shape[1]))
+        if not len(self.col_rows):
+            return out
+        step = max(1, _DENSE // len(self.col_rows))
+        for a in range(0, len(w), step):
+            part = w[a : a + step][:, self.col_rows] * self.col_data
+            out[a : a + step, self.col_of] = np.add.reduceat(part, self.col_starts, axis=1)
+        return out
+
+    def times_t(self, x: Any) -> Any:
+        """x (samples x values) times the matrix's transpose: samples x profiles."""
+        import numpy as np
+
+        if self.dense is not None:
+            return x @ self.dense.T
+        out = np.zeros((len(x), self.shape[0]))
+        if not len(self.rows):
+            return out
+        step = max(1, _DENSE // len(self.rows))
+        for a in range(0, len(x), step):
+            part = x[a : a + step][:, self.cols] * self.data
+            out[a : a + step, self.row_of] = np.add.reduceat(part, self.row_starts, axis=1)
+        return out
+
+    def squares(self, w: Any) -> Any:
+        """Per sample (a row of w), the sum of the squares of its row of `times(w)`: w G w with
+        G the profiles x profiles matrix of the products of their columns (made once), where
+        that is the smaller work, so that a sample costs work per pair of profiles, not per entry."""
+        profiles, values = self.shape
+        if profiles * profiles <= _DENSE and (self.dense is None or values > profiles):
+            g = self.gram()
+            return ((w @ g) * w).sum(axis=1)
+        found = self.times(w)
+        return (found * found).sum(axis=1)
+
+    def gram(self) -> Any:
+        """The matrix times its transpose (profiles x profiles); sparse, from the pairs of
+        entries of each value, a bounded number of pairs at a time."""
+        import numpy as np
+
+        if self._gram is not None:
+            return self._gram
+        if self.dense is not None:
+            self._gram = self.dense @ self.dense.T
+            return self._gram
+        profiles = self.shape[0]
+        g = np.zeros(profiles * profiles)
+        entries = len(self.col_rows)
+        held = np.diff(np.append(self.col_starts, entries))
+        each, start = np.repeat(held, held), np.repeat(self.col_starts, held)  # per entry: its value's
+        ends = np.cumsum(each)
+        a = 0
+        while a < entries:
+            b = max(a + 1, int(np.searchsorted(ends, ends[a] - each[a] + _DENSE, side="right")))
+            hs = each[a:b]
+            left = np.repeat(np.arange(a, b), hs)
+            right = np.repeat(start[a:b], hs) + np.arange(len(left)) - np.repeat(np.cumsum(hs) - hs, hs)
+            pairs = self.col_rows[left] * profiles + self.col_rows[right]
+            g += np.bincount(pairs, weights=self.col_data[left] * self.col_data[right], minlength=profiles * profiles)
+            a = b
+        self._gram = g.reshape(profiles, profiles)
+        return self._gram
