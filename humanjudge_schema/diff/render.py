@@ -36,10 +36,11 @@ def headline(found: Diff) -> str:
         f"Judgments: {s['removed']:,} removed, {s['changed']:,} changed, {s['added']:,} added"
         f"; datasets: {', '.join(parts) or 'none changed'}"
     )
-    if s["aggregates_changed"] or s["aggregates_not_matching"]:
-        line += f"; {_plural(s['aggregates_changed'], 'stored aggregate')} changed"
+    agg = [sum(getattr(d.aggregates, k) for d in found.datasets) for k in ("removed", "changed", "added")]
+    if any(agg):
+        line += f"; stored aggregates: {agg[0]:,} removed, {agg[1]:,} changed, {agg[2]:,} added"
         if s["aggregates_not_matching"]:
-            line += f" ({s['aggregates_not_matching']:,} no longer matching)"
+            line += f" ({s['aggregates_not_matching']:,} not matching the judgments)"
     if s["alpha_flagged"]:
         line += f"; {_plural(s['alpha_flagged'], 'question')} whose agreement moved beyond its interval"
     return line + _findings_said(s) + "."
