@@ -148,3 +148,97 @@ def test_an_interrupted_parallel_run_leaves_no_worker_behind(tmp_path: Path) -> 
     assert proc.returncode != 0
     assert _group(proc.pid) == []
     assert b"Traceback" not in err
+
+
+# --- export --jobs --------------------------------------------------------------------------
+
+
+def _textjudge(scores: dict[str, object], n: int) -> dict[str, object]:
+    instance = {"id": "0", "instance": "x", "annotations": {"q": scores}}
+    return {
+        "dataset": "d",
+        "dataset_url": "https://example.org",
+        "annotations": [
+            {"metric": "q", "category": "categorical", "labels_list": ["a", "b", "c"], "prompt": "{{ instance }}"}
+        ],
+        "instances": [dict(instance, id=str(i)) for i in range(n)],
+    }
+
+
+@pytest.fixture(scope="module")
+def exported(many: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`many` with what export says a line of on stderr: a dataset of stored majorities only
+    (no agreement) and a Git LFS pointer (no judgments)."""
+    root = tmp_path_factory.mktemp("exported")
+    shutil.copytree(many, root / "many")
+    (root / "majority").mkdir()
+    (root / "majority" / "dataset.json").write_text(json.dumps(_textjudge({"majority_human": "a"}, 3)))
+    (root / "pointer").mkdir()
+    lfs = "version https://git-lfs.github.com/spec/v1\noid sha256:" + "0" * 64 + "\nsize 5\n"
+    (root / "pointer" / "dataset.json").write_text(lfs)
+    return root
+
+
+@pytest.mark.parametrize("to", ["csv", "jsonl", "parquet"])
+def test_export_with_two_jobs_writes_the_bytes_of_one(exported: Path, tmp_path: Path, to: str) -> None:
+    if to == "parquet":
+        pytest.importorskip("pyarrow")
+    one = run("export", str(exported), "--to", to, "-o", f"one.{to}", "-j", "1", cwd=tmp_path)
+    two = run("export", str(exported), "--to", to, "-o", f"two.{to}", "--jobs", "2", cwd=tmp_path)
+    assert one.returncode == two.returncode == 1
+    assert (tmp_path / f"one.{to}").read_bytes() == (tmp_path / f"two.{to}").read_bytes()
+    assert one.stderr.replace(f"one.{to}".encode(), b"") == two.stderr.replace(f"two.{to}".encode(), b"")
+    assert b"agreement cannot be computed" in one.stderr
+    assert b"Git LFS pointer" in one.stderr and b"from 10 datasets" in one.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"one.{to}", f"two.{to}"]  # the parts are gone
+    if to == "csv":  # the rows of every dataset, in the order one job writes them
+        assert (tmp_path / "one.csv").read_bytes().count(b"\n") > 200
+
+
+def test_export_with_jobs_on_standard_output(exported: Path) -> None:
+    one = run("export", ".", "--to", "jsonl", cwd=exported)
+    two = run("export", ".", "--to", "jsonl", "-j", "0", cwd=exported)  # one per core
+    assert one.stdout == two.stdout and one.stdout.count(b"\n") == 206 + 81
+    assert one.stderr == two.stderr
+
+
+def test_export_with_jobs_and_no_judgments_writes_nothing(tmp_path: Path) -> None:
+    for name in ("a", "b", "c"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "dataset.json").write_text(json.dumps(_textjudge({"individual_human_scores": []}, 2)))
+    proc = run("export", ".", "-o", "rows.csv", "-j", "2", cwd=tmp_path)
+    assert proc.returncode == 2 and b"no judgments in" in proc.stderr
+    assert b"Traceback" not in proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b", "c"]  # no file, no parts
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_an_interrupted_parallel_export_leaves_no_worker_and_no_file_behind(tmp_path: Path) -> None:
+    import os
+    import signal
+    import time
+
+    data = tmp_path / "data"
+    data.mkdir()
+    for n in range(4):
+        (data / f"d{n}.json").write_text(json.dumps(_textjudge({"individual_human_scores": ["a", "b"] * 40}, 8000)))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "humanjudge_schema", "export", "-j", "2", "-q", str(data), "-o", "rows.csv"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    parts: list[Path] = []
+    while not parts and time.monotonic() < deadline and proc.poll() is None:
+        parts = list(tmp_path.glob(".humanjudge-export-*/*"))  # the export's workers are writing
+        time.sleep(0.02)
+    assert parts, "the export never started its workers"
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    time.sleep(0.5)
+    assert proc.returncode == 130, err
+    assert _group(proc.pid) == []
+    assert b"Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]  # no rows.csv, no parts

@@ -46,6 +46,15 @@ FORMATS = ("csv", "jsonl", "parquet")  # judgments/export.py writes each
 @click.option("--kind", type=FormatName(), help="Treat the paths as this format instead of recognising them.")
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit code 1).")
 @click.option("-q", "--quiet", is_flag=True, help="Print no findings and no summary on stderr; the exit code stays.")
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="Check and export this many datasets at a time, in separate processes (0: one per CPU core); the "
+    "output is the same, in the same order, as with one. The parts wait in a temporary folder beside -o.",
+)
 @progress_option
 def export(
     paths: tuple[Path, ...],
@@ -56,6 +65,7 @@ def export(
     kind: str | None,
     strict: bool,
     quiet: bool,
+    jobs: int,
     progress: bool | None,
 ) -> None:
     """Write every individual judgment of the datasets as rows of one shape.
@@ -87,21 +97,29 @@ def export(
         found = judged(paths, kind)
         if output is not None:
             check_output(output, [f for unit in found for f in unit.files], force, None if named else _unknown(output))
-        result = run(list(paths), kind=kind, progress=on_stderr(progress, "checking "))
+        result = run(list(paths), kind=kind, progress=on_stderr(progress, "checking "), jobs=jobs)
     except (UsageError, ConfigError) as exc:
         fail(str(exc))
     if not quiet:
         _findings(result)
     from ..gcpause import paused
+    from ..judgments.export_jobs import jobs_of
 
+    inputs = [f for unit in found for f in unit.files]
+    bar = on_stderr(progress, "exporting ")
     datasets: list[int] = []
     stored: list[int] = []  # the stored aggregate rows among them (means, majorities)
-    rows = _batches(found, on_stderr(progress, "exporting "), datasets, stored)
-    first = next(rows, None)  # read up to the first judgment: a run with none stops (exit 2) before a header is written
-    rows = chain([] if first is None else [first], rows)
     try:
-        with paused():  # the batches are millions of containers (gcpause.py)
-            n = _write(rows, to, output, [f for unit in found for f in unit.files], formulas=not no_formulas)
+        if jobs_of(jobs) > 1 and len(found) > 1:
+            n, aggregates, read = _in_parallel(found, to, output, inputs, not no_formulas, jobs_of(jobs), bar)
+            datasets, stored = [1] * read, [aggregates]
+        else:
+            rows = _batches(found, bar, datasets, stored)
+            # read up to the first judgment: a run with none stops (exit 2) before a header is written
+            first = next(rows, None)
+            rows = chain([] if first is None else [first], rows)
+            with paused():  # the batches are millions of containers (gcpause.py)
+                n = _write(rows, to, output, inputs, formulas=not no_formulas)
     except WriteError as exc:
         fail(str(exc))
     if output is None:
@@ -175,3 +193,21 @@ def _write(rows: Iterator[Batch], to: str, output: Path | None, inputs: list[Pat
         if to == "jsonl":
             return write_jsonl(rows, out)
         return write_parquet(rows, out)
+
+
+def _in_parallel(
+    found: list[Any], to: str, output: Path | None, inputs: list[Path], formulas: bool, jobs: int, bar: Bar | None
+) -> tuple[int, int, int]:
+    """export --jobs: the datasets exported in worker processes (judgments/export_jobs.py)."""
+    from ..judgments.export_jobs import export_parallel
+    from ..writing import open_atomic
+
+    def run(out: Any) -> tuple[int, int, int]:
+        return export_parallel(found, to, out, formulas=formulas, jobs=jobs, folder=folder, bar=bar)
+
+    folder = None if output is None else output.resolve().parent
+    if output is None:
+        sys.stdout.flush()
+        return run(sys.stdout.buffer)
+    with open_atomic(output, inputs) as out:
+        return run(out)

@@ -66,7 +66,10 @@ def as_text(value: Any) -> str | None:
         return None
     if isinstance(value, str):
         return value
-    return orjson.dumps(value).decode()
+    try:
+        return orjson.dumps(value).decode()
+    except orjson.JSONEncodeError:  # an integer beyond 64 bits, which orjson does not write
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 _AS_STR = frozenset({str, int, float})  # str() writes them as the csv module and JSON do
@@ -150,9 +153,11 @@ def _no_formulas(batch: Batch) -> Batch:
     return Batch(same, lists)
 
 
-def write_csv(batches: Iterable[Batch], out: IO[str], *, formulas: bool = True) -> int:
-    """Write the batches as CSV; with `formulas=False`, no text cell starts a formula."""
-    out.write(",".join(COLUMNS) + "\n")
+def write_csv(batches: Iterable[Batch], out: IO[str], *, formulas: bool = True, header: bool = True) -> int:
+    """Write the batches as CSV; with `formulas=False`, no text cell starts a formula; with
+    `header=False`, the rows only (a part of a file written in pieces)."""
+    if header:
+        out.write(",".join(COLUMNS) + "\n")
     n = 0
     for batch in map(typed, batches):
         for part in _slices(batch if formulas else _no_formulas(batch)):
@@ -211,38 +216,98 @@ def _slices(batch: Batch) -> Iterator[Batch]:
         yield Batch(batch.same, lists)
 
 
+_GROUP = 131072  # rows per Parquet row group: batches are gathered up to it
+
+
 def write_parquet(batches: Iterable[Batch], out: IO[bytes]) -> int:
     """Parquet through pyarrow (the `parquet` extra); item, rater and option are text, `value`
     too, and the typed columns have their types."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
+
+    schema = arrow_schema()
+    return write_tables((arrow_table(pa, schema, batch) for batch in map(typed, batches) if batch.size), out)
+
+
+def arrow_schema() -> Any:
+    import pyarrow as pa
 
     types = {"line": pa.int64(), "value_number": pa.float64(), "value_bool": pa.bool_()}
-    schema = pa.schema([(name, types.get(name, pa.string())) for name in COLUMNS])
+    return pa.schema([(name, types.get(name, pa.string())) for name in COLUMNS])
+
+
+def write_tables(tables: Iterable[Any], out: IO[bytes]) -> int:
+    """Arrow tables of `arrow_schema()` as Parquet: a row group holds about 131,072 rows however
+    small the tables are, so the same tables in the same order give the same bytes."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     n = 0
-    with pq.ParquetWriter(out, schema) as writer:
-        for batch in map(typed, batches):
-            if batch.size:
-                writer.write_table(_table(pa, schema, batch))
-                n += batch.size
+    held: list[Any] = []
+    with pq.ParquetWriter(out, arrow_schema()) as writer:
+        for table in tables:
+            held.append(table)
+            n += len(table)
+            if sum(map(len, held)) >= _GROUP:
+                writer.write_table(pa.concat_tables(held), row_group_size=_GROUP * 2)
+                held = []
+        if held:
+            writer.write_table(pa.concat_tables(held), row_group_size=_GROUP * 2)
     return n
 
 
-def _table(pa: Any, schema: Any, batch: Batch) -> Any:
-    columns = {name: list(batch.column(name)) for name in COLUMNS}
-    columns["value"] = list(map(as_text, columns["value"]))
-    if int in set(map(type, columns["value_number"])):  # a float64 column: integers past 2**63 too
-        columns["value_number"] = [None if v is None else _float(v) for v in columns["value_number"]]
-    for name in ("item", "rater", "option"):
-        columns[name] = list(map(str, columns[name]))
-    return pa.table(columns, schema=schema)
+def arrow_table(pa: Any, schema: Any, batch: Batch) -> Any:
+    """A batch with its typed columns as an Arrow table of `schema`: a shared column is one value
+    repeated, a list column of strings, integers or booleans is converted in C as it is (an
+    integer's text is the same in Arrow and in Python), any other the pure-Python way."""
+    arrays = []
+    for field in schema:
+        if field.name in batch.same:
+            (cell,) = _arrow_column(pa, field, [batch.same[field.name]]).to_pylist()
+            one = pa.scalar(cell, field.type)
+            arrays.append(pa.nulls(batch.size, field.type) if cell is None else pa.repeat(one, batch.size))
+        else:
+            arrays.append(_arrow_column(pa, field, batch.lists[field.name]))
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+_ARROW = {str: "string", int: "int64", bool: "bool_"}
+
+
+def _arrow_array(pa: Any, column: list[Any]) -> Any:
+    """The column as an Arrow array of strings, integers or booleans (None as null), or None
+    for a column of any other kind (floats, lists, mixed types, an integer past 64 bits)."""
+    kinds = set(map(type, column)) - {type(None)}
+    if len(kinds) != 1 or (kind := kinds.pop()) not in _ARROW:
+        return None
+    try:
+        return pa.array(column, getattr(pa, _ARROW[kind])())
+    except (OverflowError, UnicodeError, pa.ArrowException):  # past 64 bits; a lone surrogate
+        return None
+
+
+def _arrow_column(pa: Any, field: Any, column: list[Any]) -> Any:
+    name, kind = field.name, field.type
+    if name == "value":  # as_text: a string as it is, an integer or a boolean as JSON writes it
+        arr = _arrow_array(pa, column)
+        return arr.cast(kind) if arr is not None else pa.array(list(map(as_text, column)), kind)
+    if name in ("item", "rater", "option"):  # str(): the same in Arrow for strings and integers
+        arr = _arrow_array(pa, column)
+        if arr is not None and arr.type != pa.bool_() and not arr.null_count:
+            return arr.cast(kind)
+        return pa.array(list(map(str, column)), kind)
+    if name == "value_number":  # a float64 column: integers past 2**63 too
+        try:
+            return pa.array(column, kind)
+        except (OverflowError, pa.ArrowException):
+            return pa.array([None if v is None else _float(v) for v in column], kind)
+    return pa.array(column, kind)
 
 
 def _float(number: int | float) -> float:
     try:
         return float(number)
     except OverflowError:  # an integer past the largest double
-        return math.copysign(math.inf, number)
+        return math.inf if number > 0 else -math.inf
 
 
 def missing(module: str, extra: str, purpose: str) -> str | None:

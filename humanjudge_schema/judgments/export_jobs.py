@@ -1,0 +1,193 @@
+"""`export --jobs`: datasets exported in worker processes into one output, in the order and with
+the bytes one process writes.
+
+Each worker reads one dataset's view and writes its rows into a file of its own in a private
+temporary folder: CSV rows without the header, JSON Lines, or for Parquet the Arrow tables the
+Parquet writer takes (Arrow IPC, so that the writer meets the same tables in the same order and
+makes the same row groups). The main process takes the parts in dataset order, says of each
+dataset what a serial run says as it reaches it (`Dataset.told`, `noted`), and copies the part
+into the output. A part can be as large as the export of its dataset (13 times the dataset), on
+disk rather than in memory. Leaving in any way (an error, Ctrl-C) ends every worker and removes
+the parts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from ..kinds import Unit
+from . import NO_AGREEMENT, Dataset, views, why_none
+from .export import arrow_schema, arrow_table, typed, write_csv, write_jsonl, write_tables
+from .view import COLUMNS, Batch
+
+# What a worker says of its dataset: its index, rows, stored aggregates, rows of individual
+# judgments, and why it holds none where the format's reader gives no view of it.
+Told = tuple[int, int, int, int, str | None]
+
+
+def export_parallel(
+    found: Sequence[Dataset], to: str, out: IO[bytes], *, formulas: bool, jobs: int, folder: Path | None, bar: Any
+) -> tuple[int, int, int]:
+    """Export `found` with `jobs` worker processes into `out` (binary); the parts go into a
+    temporary folder in `folder` (default: the system's). Returns the rows written, the stored
+    aggregates among them, and the datasets that had any, as a serial run counts them."""
+    pool = _pool(min(jobs, len(found)))  # before the bar's thread: see validation._check_all
+    if bar is not None:
+        bar.start([d.unit for d in found])
+    try:
+        with pool, tempfile.TemporaryDirectory(prefix=".humanjudge-export-", dir=folder) as parts:
+            told = _in_order(pool, found, to, formulas, Path(parts), bar)
+            if to == "parquet":
+                counts = [0, 0, 0]
+                write_tables(_tables(told, counts), out)
+            else:
+                counts = list(_copied(told, to, out))
+            pool.close()  # every part is in: the workers end on their own
+            pool.join()
+            return counts[0], counts[1], counts[2]
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _copied(told: Iterator[tuple[Path, Told]], to: str, out: IO[bytes]) -> tuple[int, int, int]:
+    rows = stored = datasets = 0
+    for path, (_, n, aggregates, _, _) in told:
+        if to == "csv" and not datasets:  # after the first dataset with rows, as a serial run
+            out.write((",".join(COLUMNS) + "\n").encode())
+        with path.open("rb") as part:
+            shutil.copyfileobj(part, out, 1 << 20)
+        path.unlink()
+        rows, stored, datasets = rows + n, stored + aggregates, datasets + 1
+    return rows, stored, datasets
+
+
+def _tables(told: Iterator[tuple[Path, Told]], counts: list[int]) -> Iterator[Any]:
+    import pyarrow as pa
+
+    for path, (_, n, aggregates, _, _) in told:
+        with pa.memory_map(str(path)) as source, pa.ipc.open_stream(source) as reader:
+            for batch in reader:
+                yield pa.Table.from_batches([batch])
+        path.unlink()
+        counts[0] += n
+        counts[1] += aggregates
+        counts[2] += 1
+
+
+def _in_order(
+    pool: Any, found: Sequence[Dataset], to: str, formulas: bool, parts: Path, bar: Any
+) -> Iterator[tuple[Path, Told]]:
+    """The parts of the datasets with rows, in dataset order, each dataset told of first."""
+    order = sorted(range(len(found)), key=lambda i: -_size(found[i].unit))  # the largest first
+    tasks = [(i, found[i].unit, to, formulas, str(parts / str(i))) for i in order]
+    results = pool.imap_unordered(_part, tasks)
+    done: dict[int, Told] = {}
+    for index, dataset in enumerate(found):
+        while index not in done:
+            result = next(results)
+            done[result[0]] = result
+            if bar is not None:
+                bar.done(found[result[0]].unit)
+        _, rows, _, individual, unviewed = told = done.pop(index)
+        unit = dataset.unit
+        if unviewed is not None:
+            dataset.told(unit, unviewed)
+        elif not rows:
+            dataset.told(unit, _why(parts / f"{index}.why"))
+        else:
+            dataset.told(unit, None)
+            if not individual and dataset.noted is not None:
+                dataset.noted(unit, f"{_why(parts / f'{index}.why')}: {NO_AGREEMENT}")
+            yield parts / str(index), told
+
+
+def _why(path: Path) -> str:
+    """Why a dataset holds no (individual) judgment, as its worker wrote it after reading it."""
+    return path.read_text(encoding="utf-8")
+
+
+def _part(task: tuple[int, Unit, str, bool, str]) -> Told:
+    """In a worker: one dataset's rows into the file `path` (and, where it holds no individual
+    judgment, why into `path`.why)."""
+    index, unit, to, formulas, path = task
+    view = next(views([unit]), None)
+    if view is None:
+        return index, 0, 0, 0, f"the {unit.family} format's reader gives no view of it"
+    counts = [0, 0]
+    batches = _counted(view.in_batches(), counts)
+    with open(path, "wb") as out:
+        if to == "csv":
+            import io
+
+            text = io.TextIOWrapper(out, encoding="utf-8", newline="")
+            write_csv(batches, text, formulas=formulas, header=False)
+            text.flush()
+            text.detach()
+        elif to == "jsonl":
+            write_jsonl(batches, out)
+        else:
+            _ipc(batches, out)
+    rows, aggregates = counts
+    if rows == aggregates:  # no individual judgment: why, in the format's words, read after the pass
+        Path(path + ".why").write_text(why_none(unit, view), encoding="utf-8")
+    return index, rows, aggregates, rows - aggregates, None
+
+
+def _counted(batches: Iterator[Batch], counts: list[int]) -> Iterator[Batch]:
+    for batch in batches:
+        counts[0] += batch.size
+        counts[1] += batch.of_role("aggregate")
+        yield batch
+
+
+def _ipc(batches: Iterator[Batch], out: IO[bytes]) -> None:
+    import pyarrow as pa
+
+    schema = arrow_schema()
+    with pa.ipc.new_stream(out, schema) as writer:
+        for batch in map(typed, batches):
+            if batch.size:
+                writer.write_table(arrow_table(pa, schema, batch))
+
+
+def _size(unit: Unit) -> int:
+    total = 0
+    for f in unit.files:
+        with contextlib.suppress(OSError):
+            total += f.stat().st_size
+    return total
+
+
+def _pool(workers: int) -> Any:
+    import multiprocessing
+    import threading
+
+    # Forked workers start in milliseconds, spawned ones import the package again; fork only
+    # from a process with no other thread, and on Linux only (as validation does).
+    alone = threading.active_count() == 1
+    method = "fork" if alone and sys.platform.startswith("linux") else "spawn"
+    return multiprocessing.get_context(method).Pool(workers, initializer=_in_worker)
+
+
+def _in_worker() -> None:
+    # Ctrl-C reaches the whole process group: the main process alone answers it, and leaving
+    # the pool's block terminates the workers (SIGTERM), which then end at once: a forked
+    # worker would otherwise run the handler the output's atomic writing installed.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
+def jobs_of(jobs: int) -> int:
+    """--jobs N: N processes, 0 one per CPU core."""
+    return (os.cpu_count() or 1) if jobs <= 0 else jobs
