@@ -14,15 +14,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .errors import CardError
+
 if TYPE_CHECKING:
     from ..finding import Finding
     from ..judgments.view import Judgments
     from ..kinds import Unit
-
-
-class CardError(ValueError):
-    """A card cannot be written or checked for these paths: they hold no dataset or several, the
-    dataset holds no judgments, or a file of it cannot be read. The message says which."""
 
 
 def dataset(paths: list[Path | str], kind: str | None = None) -> tuple[Unit, Judgments]:

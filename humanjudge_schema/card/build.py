@@ -9,7 +9,8 @@ from typing import Any
 from ..judgments.view import Judgments
 from ..kinds import Unit
 from ..readers.files import Problem, display_path
-from . import CardError, rai
+from . import rai
+from .errors import CardError
 from .facts import Facts
 from .files import file_object
 from .layouts import layout
