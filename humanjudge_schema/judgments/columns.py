@@ -63,6 +63,10 @@ def code(column: list[Any], none: bool = False) -> tuple[Any, list[Any]]:
         if none and column[0] is None:
             return np.full(n, -1, dtype=np.int64), []
         return np.zeros(n, dtype=np.int64), [column[0]]
+    if type(column[0]) in _NUMBERS:
+        found = array(column)
+        if found is not None:
+            return found
     kinds = set(map(type, column))
     if kinds <= _NUMBERS | ({type(None)} if none else set()):
         found = _numbers(column, type(None) in kinds)
@@ -78,13 +82,36 @@ def code(column: list[Any], none: bool = False) -> tuple[Any, list[Any]]:
     return np.fromiter(map(index.__getitem__, column), dtype=np.int64, count=n), list(distinct)
 
 
-def _numbers(column: list[Any], nones: bool) -> tuple[Any, list[Any]] | None:
+def array(column: list[Any]) -> tuple[Any, list[Any]] | None:
+    """`code` of a column that numpy reads as one array of numbers (1-d), or of rows of as many
+    integers each (2-d: a multi-select's rows, a ranking's, each coded as one number and given
+    back as a tuple); None for any other column."""
+    import numpy as np
+
+    try:
+        x = np.asarray(column)
+    except (ValueError, OverflowError):  # rows of unlike lengths, integers beyond 64 bits
+        return None
+    if x.ndim == 1 and x.dtype.kind in "iuf":
+        return _numbers(column, False, x.astype(np.float64, copy=False))
+    if x.ndim != 2 or x.dtype.kind not in "iub" or not x.size:
+        return None
+    low = x.min()
+    base = int(x.max()) - int(low) + 1
+    if base ** x.shape[1] >= 1 << 62:
+        return None
+    rows = (x.astype(np.int64) - low) @ (base ** np.arange(x.shape[1], dtype=np.int64))
+    _, first, codes = unique(rows, index=True, inverse=True)
+    return codes.reshape(-1), [tuple(column[i]) for i in first.tolist()]
+
+
+def _numbers(column: list[Any], nones: bool, x: Any = None) -> tuple[Any, list[Any]] | None:
     """`code` of a column of numbers (and None, coded -1), with numpy; None where a number is
     beyond what a float holds exactly. Codes are in the numbers' order here."""
     import numpy as np
 
     try:
-        x = np.asarray(column, dtype=np.float64)  # None becomes NaN
+        x = np.asarray(column, dtype=np.float64) if x is None else x  # None becomes NaN
     except OverflowError:
         return None
     if (np.abs(x) >= _EXACT).any():
@@ -107,11 +134,11 @@ def _numbers(column: list[Any], nones: bool) -> tuple[Any, list[Any]] | None:
 def unique(keys: Any, *, index: bool = False, inverse: bool = False, counts: bool = False) -> Any:
     """`numpy.unique(keys)` and the arrays asked for (each key's first index, each row's code,
     each key's count), for non-negative integer keys: counted with numpy.bincount where their
-    range is small beside their number, else sorted."""
+    range is small (beside their number, or at most _DENSE), else sorted."""
     import numpy as np
 
     n = len(keys)
-    if not n or keys.min() < 0 or keys.max() >= 4 * n + 1024:
+    if not n or keys.min() < 0 or keys.max() >= max(4 * n, _DENSE):
         return np.unique(keys, return_index=index, return_inverse=inverse, return_counts=counts)  # type: ignore[call-overload]
     times = np.bincount(keys)
     present = np.flatnonzero(times)

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from ..gcpause import paused
 from .agreement import Tally
-from .columns import code, counts, renumber, unique
+from .columns import array, code, counts, renumber, unique
 from .view import Batch, Judgments, Level
 
 Place = tuple[Any, Any]  # (item, option): what raters judged together
@@ -89,16 +89,44 @@ class Repeat(NamedTuple):
 
 class _Columns:
     """A question's individual judgments as they come, column by column, and the number of each
-    row among the dataset's individual judgments (as runs: first, end)."""
+    row among the dataset's individual judgments. Items and options often hold one value over a
+    run (an array of answers to one item): such a run is kept as its value."""
 
-    __slots__ = ("items", "options", "raters", "runs", "values")
+    __slots__ = ("items", "numbers", "options", "raters", "values")
 
     def __init__(self) -> None:
-        self.items: list[Any] = []
-        self.options: list[Any] = []
+        self.items = _Runs()
+        self.options = _Runs()
         self.raters: list[Any] = []
         self.values: list[Any] = []
-        self.runs: list[tuple[int, int]] = []
+        self.numbers: list[Any] = []  # arrays of row numbers
+
+
+class _Runs:
+    """A column as runs: a run of one value as (value, length), another as its list."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self) -> None:
+        self.parts: list[tuple[Any, int] | list[Any]] = []
+
+    def add(self, part: list[Any] | None, same: Any, n: int) -> None:
+        """Add n rows: `part`, or `same` n times where part is None."""
+        if part is None:
+            self.parts.append((same, n))
+            return
+        first = part[0]
+        self.parts.append((first, n) if part.count(first) == n else part)
+
+    def codes(self) -> tuple[Any, list[Any]]:
+        """`code` of the column."""
+        import numpy as np
+
+        if all(type(p) is tuple for p in self.parts):
+            runs, values = code([p[0] for p in self.parts])
+            return np.repeat(runs, [p[1] for p in self.parts]), values
+        whole = chain.from_iterable(p if type(p) is list else repeat(*p) for p in self.parts)
+        return code(list(whole))
 
 
 @dataclass
@@ -141,6 +169,8 @@ class Gathered:
     def _add(self, batch: Batch, columns: dict[str, _Columns], seen: int) -> int:
         """Append a batch's individual judgments to their questions' columns, a run of one
         question at a time (list.extend, in C); returns how many it holds."""
+        import numpy as np
+
         for name in dict.fromkeys(batch.column("question")):  # in the order the questions first come
             self._question(name)
         mine, aggregates = _individual(batch)
@@ -148,20 +178,18 @@ class Gathered:
             self.questions[name].aggregates += n
         if mine is None:
             return 0
-        for name, a, b in _runs(mine):
+        for name, rows in _rows_of(mine):
             found = columns.get(name)
             if found is None:
                 found = columns[name] = _Columns()
-            whole = a == 0 and b == mine.size
-            for column, into in (
-                ("item", found.items),
-                ("option", found.options),
-                ("rater", found.raters),
-                ("value", found.values),
-            ):
-                given = mine.lists.get(column)
-                into.extend(repeat(mine.same[column], b - a) if given is None else given if whole else given[a:b])
-            found.runs.append((seen + a, seen + b))
+            n = len(rows) if isinstance(rows, range) else len(rows[1])
+            for column, into in (("rater", found.raters), ("value", found.values)):
+                into.extend(repeat(mine.same[column], n) if column in mine.same else _part(mine, column, rows))
+            for column, runs in (("item", found.items), ("option", found.options)):
+                runs.add(None if column in mine.same else _part(mine, column, rows), mine.same.get(column), n)
+            found.numbers.append(
+                np.arange(seen + rows.start, seen + rows.stop) if isinstance(rows, range) else rows[1] + seen
+            )
         return mine.size
 
     def _question(self, name: str) -> Question:
@@ -178,8 +206,8 @@ class Gathered:
         import numpy as np
 
         q = self.questions[name]
-        items, item_of = code(found.items)
-        options, option_of = code(found.options)
+        items, item_of = found.items.codes()
+        options, option_of = found.options.codes()
         unit, first = renumber(items * max(len(option_of), 1) + options)
         width = max(len(option_of), 1)
         places = [(item_of[k // width], option_of[k % width]) for k in first.tolist()]
@@ -195,7 +223,8 @@ class Gathered:
                 self._note(name, found, np.flatnonzero(~keep), raters, unit, rater_of, places)
                 unit, raters = unit[keep], raters[keep]
                 values = list(compress(values, keep.tolist()))
-        value, value_of = code(_lists_as_tuples(values), none=True)
+        rows = array(values) if values and type(values[0]) is list else None  # a multi-select's rows
+        value, value_of = rows or code(_lists_as_tuples(values), none=True)
         q.missing = int((value < 0).sum())
         lost = np.asarray([v != v for v in value_of] + [True], dtype=bool)  # NaN, and None (-1)
         counted = ~lost[value]
@@ -223,10 +252,7 @@ class Gathered:
         """Note the repeats of a question (its rows `rows`), by their number among the dataset's rows."""
         import numpy as np
 
-        lengths = np.asarray([b - a for a, b in found.runs])
-        starts = np.cumsum(lengths) - lengths
-        run = np.searchsorted(starts, rows, side="right") - 1
-        number = np.asarray([a for a, _ in found.runs])[run] + rows - starts[run]
+        number = np.concatenate(found.numbers)[rows]
         for n, r, u in zip(number.tolist(), raters[rows].tolist(), unit[rows].tolist(), strict=True):
             self._pending.append((n, name, rater_of[r], places[u]))
 
@@ -267,20 +293,37 @@ class Gathered:
         return found
 
 
-def _runs(batch: Batch) -> list[tuple[str, int, int]]:
-    """The batch's runs of one question: (question, first row, end)."""
+# A batch whose questions change more often than this is split by question row by row (compress),
+# not run by run (a TextJudge instance's scores alternate questions every few rows).
+_RUNS = 16
+
+
+def _rows_of(batch: Batch) -> list[tuple[str, range | tuple[list[bool], Any]]]:
+    """The batch's rows of each question: runs of one question as ranges, in order; where runs
+    are many and short, a question's rows as a mask of the batch's and their indices."""
     import numpy as np
 
     if "question" in batch.same:
-        return [(batch.same["question"], 0, batch.size)]
+        return [(batch.same["question"], range(batch.size))]
     names = batch.lists["question"]
     distinct = dict.fromkeys(names)
     if len(distinct) == 1:
-        return [(names[0], 0, batch.size)]
+        return [(names[0], range(batch.size))]
     index = dict(zip(distinct, range(len(distinct)), strict=True))
     codes = np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names))
     cuts = (np.flatnonzero(codes[1:] != codes[:-1]) + 1).tolist()
-    return [(names[a], a, b) for a, b in zip([0, *cuts], [*cuts, batch.size], strict=True)]
+    if len(cuts) < _RUNS:
+        return [(names[a], range(a, b)) for a, b in zip([0, *cuts], [*cuts, batch.size], strict=True)]
+    masks = [codes == k for k in range(len(index))]
+    return [(name, (mask.tolist(), np.flatnonzero(mask))) for name, mask in zip(index, masks, strict=True)]
+
+
+def _part(batch: Batch, column: str, rows: range | tuple[list[bool], Any]) -> list[Any]:
+    """A column's values on some rows (`_rows_of`), of a column the batch holds as a list."""
+    given = batch.lists[column]
+    if isinstance(rows, range):
+        return given if rows.start == 0 and rows.stop == len(given) else given[rows.start : rows.stop]
+    return list(compress(given, rows[0]))
 
 
 def _lists_as_tuples(values: list[Any]) -> list[Any]:
