@@ -17,6 +17,7 @@ def load_all() -> dict[str, RuleDoc]:
     for fmt in catalog.formats().values():
         importlib.import_module(fmt.module)
     importlib.import_module("humanjudge_schema.judgments.quality")  # the quality/ codes
+    importlib.import_module("humanjudge_schema.card.codes")  # the card/ codes of `card --check`
     return RULES
 
 

@@ -32,32 +32,6 @@ DATASETS = {
 }
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _card_codes_registered_for_this_module() -> Iterator[None]:
-    """The card/ codes are registered when humanjudge_schema.card.codes is imported, and the
-    meta-tests of other modules (test_cases, test_registry, test_docs) list the registry of
-    rulebook.load_all(), which does not load them: they are registered for this module's tests
-    and taken out again after them, with their module, so that a later import registers them anew."""
-    import importlib
-
-    from humanjudge_schema.registry import RULES
-
-    name = "humanjudge_schema.card.codes"
-    before = set(RULES)
-    if not any(code.startswith("card/") for code in before):
-        sys.modules.pop(name, None)
-        importlib.import_module(name)
-    yield
-    added = {code for code in set(RULES) - before if code.startswith("card/")}
-    for code in added:
-        del RULES[code]
-    if added:
-        sys.modules.pop(name, None)
-        package = sys.modules.get("humanjudge_schema.card")
-        if package is not None and hasattr(package, "codes"):
-            delattr(package, "codes")
-
-
 def _invoke(*args: str) -> Result:
     return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
