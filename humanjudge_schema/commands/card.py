@@ -80,7 +80,7 @@ def card(
     With --check CARD, compare CARD with the data: a file the dataset does not hold or the card
     leaves out, a size or hash that is not the file's, a number of annotations per item, of
     annotators, of records or of missing answers the data does not show, and each field left to
-    fill in (docs/card.md lists the card/ codes).
+    fill in (`humanjudge rules card` lists the card/ codes).
     """
     from ..config import ConfigError
     from ..kinds import UsageError
