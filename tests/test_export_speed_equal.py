@@ -2,7 +2,7 @@
 generated batches and the corpus: CSV and JSON Lines byte for byte, Parquet tables equal. The
 earlier code is kept here as the reference: Parquet's table of a list per column with every
 value converted in Python, and the CSV cells and typed columns made a value at a time. CSV written
-in parts (`header=False`) is the whole file's bytes; row groups hold about 131,072 rows whatever
+in parts (`header=False`) is the whole file's bytes; row groups hold about 65,536 rows whatever
 the view's batch sizes."""
 
 from __future__ import annotations
@@ -225,7 +225,7 @@ def test_row_groups_gather_small_batches() -> None:
     assert export.write_parquet(batches, out) == 300_000
     meta = pq.ParquetFile(io.BytesIO(out.getvalue())).metadata
     sizes = [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]
-    assert sizes == [132_000, 132_000, 36_000]  # batches gathered up to 131,072 rows, never split
+    assert sizes == [66_000] * 4 + [36_000]  # batches gathered up to 65,536 rows, never split
 
 
 def test_csv_in_parts_is_the_whole() -> None:

@@ -241,7 +241,7 @@ def _slices(batch: Batch) -> Iterator[Batch]:
         yield Batch(batch.same, lists)
 
 
-_GROUP = 131072  # rows per Parquet row group: batches are gathered up to it
+_GROUP = 65536  # rows per Parquet row group: batches are gathered up to it (twice: no faster, 28 MB more)
 
 
 def write_parquet(batches: Iterable[Batch], out: IO[bytes]) -> int:
@@ -261,7 +261,7 @@ def arrow_schema() -> Any:
 
 
 def write_tables(tables: Iterable[Any], out: IO[bytes]) -> int:
-    """Arrow tables of `arrow_schema()` as Parquet: a row group holds about 131,072 rows however
+    """Arrow tables of `arrow_schema()` as Parquet: a row group holds about 65,536 rows however
     small the tables are, so the same tables in the same order give the same bytes."""
     import pyarrow as pa
     import pyarrow.parquet as pq
