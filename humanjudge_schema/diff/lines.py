@@ -19,10 +19,12 @@ def add_lines(found: DatasetDiff, old_root: Path, new_root: Path) -> None:
         if file is not None and pointer is not None and line is None and file.endswith(".json"):
             wanted.setdefault((root, file), set()).add(pointer)
 
+    # one line per example: where it is now, or where it was for a removal (a change's old place
+    # keeps the line only where the format gives it, as JSON Lines and CSV do: locating it would
+    # read the old file again)
     for q in found.questions:
         for e in q.examples:
             want(old_root if e.side == "old" else new_root, e.file, e.pointer, e.line)
-            want(old_root, e.old_file, e.old_pointer, e.old_line)
     for a in found.aggregates.examples:
         want(old_root if a["side"] == "old" else new_root, a["file"], a["pointer"], a["line"])
     if not wanted:
@@ -41,11 +43,7 @@ def add_lines(found: DatasetDiff, old_root: Path, new_root: Path) -> None:
 
 
 def _with_lines(e: Example, old_root: Path, new_root: Path, line: Any) -> Example:
-    return replace(
-        e,
-        line=line(old_root if e.side == "old" else new_root, e.file, e.pointer, e.line),
-        old_line=line(old_root, e.old_file, e.old_pointer, e.old_line),
-    )
+    return replace(e, line=line(old_root if e.side == "old" else new_root, e.file, e.pointer, e.line))
 
 
 def _lines(path: Path, pointers: Iterable[str]) -> dict[str, int]:
