@@ -459,3 +459,29 @@ def test_halie_an_aggregate_edited_is_reported_unchecked(tmp_path: Path) -> None
     assert _only_changes(ds) == {} and ds["aggregates_changed"] == 1
     (a,) = ds["aggregates"]["examples"]
     assert (a["question"], a["old"], a["new"], a["matches"], a["line"]) == ("apt", 1.0, 0.0, None, 2)
+
+
+def test_renamed_and_edited_is_paired_by_its_items(tmp_path: Path) -> None:
+    old, new = _versions(tmp_path, "textjudge")
+    (new / "data/dataset.json").rename(new / "data/summeval.json")
+    _json(
+        new / "data/summeval.json",
+        lambda d: d["instances"][0]["annotations"]["fluency"]["individual_human_scores"].__setitem__(1, 3),
+    )
+    found = _run(old, new)
+    ds = _changed(found)
+    assert (ds["dataset"], ds["moved_from"]) == ("data/summeval.json", "data/dataset.json")
+    assert _only_changes(ds) == {"fluency": (0, 1, 0)}
+    assert found["summary"]["datasets"] == {"removed": 0, "changed": 1, "added": 0, "unchanged": 0, "moved": 1}
+
+
+def test_an_unrelated_dataset_is_not_taken_for_a_moved_one(tmp_path: Path) -> None:
+    old, new = _versions(tmp_path, "textjudge")
+    (new / "data/dataset.json").unlink()
+    shutil.copy(old / "data/dataset.json", new / "data/other.json")
+    _json(new / "data/other.json", lambda d: [i.__setitem__("id", f"x-{i['id']}") for i in d["instances"]])
+    found = _run(old, new)
+    assert [(d["dataset"], d["status"]) for d in found["datasets"]] == [
+        ("data/dataset.json", "removed"),
+        ("data/other.json", "added"),
+    ]

@@ -9,6 +9,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from ..kinds import Unit, survey
 
@@ -93,7 +94,8 @@ def pair(old: dict[tuple[str, str], Unit], new: dict[tuple[str, str], Unit]) -> 
     """Datasets paired by (format, path). Of those left over, a removed and an added dataset of one
     format are one dataset that moved when their files hold the same bytes, or else when they are
     the only two of that format left over whose last path part (the file or folder name) is the
-    same. Removed first, then paired, then added, each in path order."""
+    same, or else when at least half of the (question, item) pairs of their judgments are the same
+    (SIMILAR), the most alike first. Removed first, then paired, then added, each in path order."""
     pairs = [Pair(k[0], old[k], new[k], k[1], k[1]) for k in sorted(old.keys() & new.keys())]
     gone = {k: old[k] for k in sorted(old.keys() - new.keys())}
     came = {k: new[k] for k in sorted(new.keys() - old.keys())}
@@ -112,6 +114,45 @@ def pair(old: dict[tuple[str, str], Unit], new: dict[tuple[str, str], Unit]) -> 
             if len(olds) == 1 and len(news) == 1:
                 pairs.append(Pair(k[0], unit, came.pop(news[0]), k[1], news[0][1]))
                 del gone[k]
+    if gone and came:
+        _by_items(gone, came, pairs)
     removed = [Pair(k[0], u, None, k[1], None) for k, u in gone.items()]
     added = [Pair(k[0], None, u, None, k[1]) for k, u in came.items()]
     return removed + sorted(pairs, key=lambda p: (p.new_name or "", p.family)) + added
+
+
+SIMILAR = 0.5  # the share of (question, item) pairs two datasets share to be one that moved
+
+
+def _by_items(gone: dict[tuple[str, str], Unit], came: dict[tuple[str, str], Unit], pairs: list[Pair]) -> None:
+    """Pair what is left by the judgments' (question, item) pairs: a dataset renamed and edited in
+    one change. Only datasets left over are read for it, once each."""
+    families = {k[0] for k in gone} & {k[0] for k in came}
+    if not families:
+        return
+    seen = {k: _items(u) for k, u in [*gone.items(), *came.items()] if k[0] in families}
+    scored = []
+    for g in gone:
+        for c in came:
+            if g[0] == c[0] and seen[g] and seen[c]:
+                shared = len(seen[g] & seen[c]) / len(seen[g] | seen[c])
+                if shared >= SIMILAR:
+                    scored.append((-shared, g, c))
+    for _, g, c in sorted(scored):
+        if g in gone and c in came:
+            pairs.append(Pair(g[0], gone.pop(g), came.pop(c), g[1], c[1]))
+
+
+def _items(unit: Unit) -> set[tuple[Any, Any]]:
+    from .. import catalog
+    from ..gcpause import paused
+
+    fmt = catalog.get(unit.family)
+    view = fmt.view(unit) if fmt.judgments is not None else None
+    out: set[tuple[Any, Any]] = set()
+    if view is None:
+        return out
+    with paused():
+        for batch in view.in_batches():
+            out.update(zip(batch.column("question"), batch.column("item"), strict=True))
+    return out
