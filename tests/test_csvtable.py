@@ -44,7 +44,8 @@ def test_a_misspelt_column_is_found_once_at_the_header(tmp_path: Path) -> None:
 
 def test_a_rows_other_errors_are_reported_with_its_index(tmp_path: Path) -> None:
     path = tmp_path / "accuracies.csv"
-    path.write_text(f"{COLUMNS},clue_accuracy\ns1,w,Davinci,61,NYT-1,0.5,0.25\ns2,w,Davinci,61,NYT-1,7,0.25\n", encoding="utf-8")
+    rows = "s1,w,Davinci,61,NYT-1,0.5,0.25\ns2,w,Davinci,61,NYT-1,7,0.25\n"
+    path.write_text(f"{COLUMNS},clue_accuracy\n{rows}", encoding="utf-8")
     headers, reported, valid = _read(path)
     assert headers[0].unknown == [] and headers[0].missing == []
     assert reported == [(1, "schema/maximum", "/letter_accuracy")]
