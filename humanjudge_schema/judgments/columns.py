@@ -51,9 +51,9 @@ class Profiles(NamedTuple):
 
 
 def code(column: list[Any], none: bool = False) -> tuple[Any, list[Any]]:
-    """Integer codes of a column's values and the values (each the first of its equals, as a
-    dict keeps them): numbers are coded by numpy, in their order; any other value through a
-    dict, in C, in the order they first come. With `none`, None is coded -1 and is not a value."""
+    """Integer codes of a column's values, numbered in the order they first come, and the values
+    (each the first of its equals, as a dict keeps them): numbers are coded by numpy, any other
+    value through a dict, in C. With `none`, None is coded -1 and is not a value."""
     import numpy as np
 
     n = len(column)
@@ -101,8 +101,8 @@ def array(column: list[Any]) -> tuple[Any, list[Any]] | None:
     if base ** x.shape[1] >= 1 << 62:
         return None
     rows = (x.astype(np.int64) - low) @ (base ** np.arange(x.shape[1], dtype=np.int64))
-    _, first, codes = unique(rows, index=True, inverse=True)
-    return codes.reshape(-1), [tuple(column[i]) for i in first.tolist()]
+    codes, first = _first_order(*unique(rows, index=True, inverse=True)[1:])
+    return codes, [tuple(column[i]) for i in first.tolist()]
 
 
 def _numbers(column: list[Any], nones: bool, x: Any = None) -> tuple[Any, list[Any]] | None:
@@ -122,13 +122,25 @@ def _numbers(column: list[Any], nones: bool, x: Any = None) -> tuple[Any, list[A
         _, first, codes = unique((kept - kept.min()).astype(np.int64), index=True, inverse=True)
     else:
         _, first, codes = np.unique(kept, return_index=True, return_inverse=True)
+    codes, first = _first_order(first, codes)
     where = np.arange(len(column)) if given is None else np.flatnonzero(given)
     values = [column[i] for i in where[first].tolist()]
     if given is None:
-        return codes.reshape(-1), values
+        return codes, values
     out = np.full(len(column), -1, dtype=np.int64)
-    out[given] = codes.reshape(-1)
+    out[given] = codes
     return out, values
+
+
+def _first_order(first: Any, codes: Any) -> tuple[Any, Any]:
+    """Codes (numbered in the values' order, `first` the index of each one's first row)
+    renumbered in the order the values first come, and the first rows in that order."""
+    import numpy as np
+
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[codes.reshape(-1)], first[order]
 
 
 def unique(keys: Any, *, index: bool = False, inverse: bool = False, counts: bool = False) -> Any:

@@ -89,16 +89,17 @@ class Repeat(NamedTuple):
 
 class _Columns:
     """A question's individual judgments as they come, column by column, and the number of each
-    row among the dataset's individual judgments. Items and options often hold one value over a
-    run (an array of answers to one item): such a run is kept as its value."""
+    row among the dataset's individual judgments. The values are coded batch by batch (`_Coded`:
+    a file's values are often an object per row, which a list would keep alive); items and
+    options often hold one value over a run (an array of answers to one item): such a run is
+    kept as its value."""
 
     __slots__ = ("items", "numbers", "options", "raters", "values")
 
     def __init__(self) -> None:
-        self.items = _Runs()
-        self.options = _Runs()
+        self.items, self.options = _Runs(), _Runs()
         self.raters: list[Any] = []
-        self.values: list[Any] = []
+        self.values = _Coded(none=True)
         self.numbers: list[Any] = []  # arrays of row numbers
 
 
@@ -118,7 +119,7 @@ class _Runs:
         first = part[0]
         self.parts.append((first, n) if part.count(first) == n else part)
 
-    def codes(self) -> tuple[Any, list[Any]]:
+    def result(self) -> tuple[Any, list[Any]]:
         """`code` of the column."""
         import numpy as np
 
@@ -127,6 +128,46 @@ class _Runs:
             return np.repeat(runs, [p[1] for p in self.parts]), values
         whole = chain.from_iterable(p if type(p) is list else repeat(*p) for p in self.parts)
         return code(list(whole))
+
+
+class _Coded:
+    """A column as integer codes, added a part at a time (`code`, then the part's distinct
+    values looked up in the column's own dict, once each): the values in code order, each the
+    first of its equals. With `none`, None is coded -1; lists are compared whole (as tuples)."""
+
+    __slots__ = ("codes", "index", "none", "values")
+
+    def __init__(self, none: bool = False) -> None:
+        self.codes: list[Any] = []
+        self.index: dict[Hashable, int] = {}
+        self.values: list[Hashable] = []
+        self.none = none
+
+    def add(self, part: list[Any] | None, same: Any, n: int) -> None:
+        """Add n rows: `part`, or `same` n times where part is None."""
+        import numpy as np
+
+        if part is None:
+            part = [same]
+        found = array(part) if type(part[0]) is list else None  # a multi-select's rows
+        local, distinct = found or code(_lists_as_tuples(part) if self.none else part, none=self.none)
+        index, values = self.index, self.values
+        remap = []
+        for value in distinct:
+            k = index.get(value)
+            if k is None:
+                k = index[value] = len(values)
+                values.append(value)
+            remap.append(k)
+        remap.append(-1)  # None stays -1
+        codes = np.asarray(remap, dtype=np.int64)[local]
+        self.codes.append(np.repeat(codes, n) if len(codes) == 1 and n > 1 else codes)
+
+    def result(self) -> tuple[Any, list[Hashable]]:
+        """The codes of every row, and the values."""
+        import numpy as np
+
+        return (np.concatenate(self.codes) if self.codes else np.zeros(0, dtype=np.int64)), self.values
 
 
 @dataclass
@@ -183,10 +224,9 @@ class Gathered:
             if found is None:
                 found = columns[name] = _Columns()
             n = len(rows) if isinstance(rows, range) else len(rows[1])
-            for column, into in (("rater", found.raters), ("value", found.values)):
-                into.extend(repeat(mine.same[column], n) if column in mine.same else _part(mine, column, rows))
-            for column, runs in (("item", found.items), ("option", found.options)):
-                runs.add(None if column in mine.same else _part(mine, column, rows), mine.same.get(column), n)
+            found.raters.extend(repeat(mine.same["rater"], n) if "rater" in mine.same else _part(mine, "rater", rows))
+            for column, coded in (("item", found.items), ("option", found.options), ("value", found.values)):
+                coded.add(None if column in mine.same else _part(mine, column, rows), mine.same.get(column), n)
             found.numbers.append(
                 np.arange(seen + rows.start, seen + rows.stop) if isinstance(rows, range) else rows[1] + seen
             )
@@ -206,14 +246,14 @@ class Gathered:
         import numpy as np
 
         q = self.questions[name]
-        items, item_of = found.items.codes()
-        options, option_of = found.options.codes()
+        items, item_of = found.items.result()
+        options, option_of = found.options.result()
         unit, first = renumber(items * max(len(option_of), 1) + options)
         width = max(len(option_of), 1)
         places = [(item_of[k // width], option_of[k % width]) for k in first.tolist()]
         raters, rater_of = code(found.raters)
         blank = rater_of.index("") if "" in rater_of else -1  # "": a row without a rater
-        values = found.values
+        value, value_of = found.values.result()
         if self.view.persons:
             _, firsts = unique(raters * len(places) + unit, index=True)
             keep = np.zeros(len(unit), dtype=bool)
@@ -221,10 +261,7 @@ class Gathered:
             keep |= raters == blank
             if not keep.all():
                 self._note(name, found, np.flatnonzero(~keep), raters, unit, rater_of, places)
-                unit, raters = unit[keep], raters[keep]
-                values = list(compress(values, keep.tolist()))
-        rows = array(values) if values and type(values[0]) is list else None  # a multi-select's rows
-        value, value_of = rows or code(_lists_as_tuples(values), none=True)
+                unit, raters, value = unit[keep], raters[keep], value[keep]
         q.missing = int((value < 0).sum())
         lost = np.asarray([v != v for v in value_of] + [True], dtype=bool)  # NaN, and None (-1)
         counted = ~lost[value]
