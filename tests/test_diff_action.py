@@ -7,6 +7,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from tests import test_action
 from tests.test_action import Runner, commit, git
 
@@ -120,3 +122,22 @@ def test_the_diff_and_the_findings_share_the_summarys_one_mebibyte(tmp_path: Pat
     text = target.read_text()
     assert text.startswith(TITLE) and "## humanjudge validate" in text
     assert len(text.encode()) <= SUMMARY_LIMIT - 32 * 1024
+
+
+def test_a_diff_that_fails_leaves_validation_standing(
+    pull_request: tuple[Runner, str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from humanjudge_schema.commands.action import step
+
+    action, base = pull_request
+    shutil.rmtree(action.workspace / "exp2")
+    commit(action.workspace)
+
+    def broken(*args: object, **kwargs: object) -> tuple[str, list[str]]:
+        raise KeyError("a reader's bug")
+
+    monkeypatch.setattr(step, "review", broken)
+    env = action.env(HUMANJUDGE_BASE=base, HUMANJUDGE_DIFF_FAIL_ON="removed")
+    assert step.run_step(env) == 0
+    text = action.summary()
+    assert "**Could not compare:** \"a reader's bug\"\n\n## humanjudge validate" in text

@@ -163,7 +163,7 @@ class _Report:
         if message:
             print(f"::error title=humanjudge::{escape_data(message)}")
         if self.summary_file and self.opening:
-            append_to(self.summary_file, self.opening)
+            append_to(self.summary_file, self.opening.rstrip("\n") + "\n\n")
         if self.summary_file:
             if result is None:
                 text = f"## humanjudge validate\n\n**Could not validate:** {cell(message)}\n"
@@ -288,9 +288,10 @@ def _review(
     try:
         config = base.config(base.source(workspace)) if base is not None else discover(workspace)
         report.opening, refused = review(workspace, base_sha, changes, fail_on, config)
-    except (ValueError, OSError, ConfigError) as exc:
-        print(f"::warning title=humanjudge diff::{escape_data(f'no diff: {exc}')}")
-        report.opening = failed_section(str(exc))
+    except Exception as exc:  # whatever stops the diff, validation stands: say so, go on
+        why = str(exc) or repr(exc)
+        print(f"::warning title=humanjudge diff::{escape_data(f'no diff: {why}')}")
+        report.opening = failed_section(why)
         return []
     for why in refused:
         print(f"::error title=humanjudge diff::{escape_data(f'diff-fail-on: {why}')}")
