@@ -16,7 +16,7 @@ import math
 from collections import Counter
 from collections.abc import Hashable, Iterator
 from itertools import compress, repeat
-from operator import is_not, itemgetter, ne, or_
+from operator import eq, is_not, itemgetter, ne, not_, or_
 from typing import Any
 
 from ..judgments.view import Batch
@@ -91,9 +91,9 @@ class Side:
     def _take(self, batch: Batch) -> None:
         role = batch.same.get("role")
         if role is None:
-            individual = [r == "individual" for r in batch.lists["role"]]
+            individual = list(map(eq, batch.lists["role"], repeat("individual")))  # in C
             if not all(individual):
-                self._aggregates(batch, [not m for m in individual])
+                self._aggregates(batch, list(map(not_, individual)))
                 if not any(individual):
                     return
                 batch = Batch(batch.same, {k: list(compress(v, individual)) for k, v in batch.lists.items()})
