@@ -253,3 +253,11 @@ def test_a_real_experiment(tmp_path: Path) -> None:
         "coggym/metadata-mismatch",
     }
     assert any(f["pointer"] == f"/{trial}/{tag}" for f in ds["findings_new"] if f["code"] == "coggym/mean-value")
+
+
+def test_no_dataset_on_either_side_is_a_usage_error(tmp_path: Path) -> None:
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "notes.txt").write_text("hello\n")
+    out = run(str(tmp_path / "a"), str(tmp_path / "b"))
+    assert out.exit_code == 2 and "no dataset in" in out.output

@@ -111,6 +111,8 @@ def diff(
             if stats == "auto" and any(r.name == "alpha-drop" for r in rules):
                 stats = "always"
             found = _run(paths, rev, head, Path(temp), examples, kind, samples, seed, stats, progress)
+            if not found.datasets:  # as export and stats, never an empty answer for what was not read
+                raise ValueError(f"no dataset in {found.old} or {found.new}")
             found.fail_on = tuple(map(str, rules))
             found.failed = policy.triggered(rules, found)
     except (UsageError, ConfigError, ValueError) as exc:

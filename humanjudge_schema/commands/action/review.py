@@ -45,6 +45,8 @@ def review(workspace: Path, base: str, changes: Changes, fail_on: str, config: C
         found = compare(
             old_root, top, folders, config=config, old_label=f"base ({base[:12]})", new_label="head", stats=stats
         )
+    if not found.datasets:
+        return f"## {TITLE}\n\nNo judgment or stored aggregate changed: no dataset among the files it changes.\n", []
     found.fail_on = tuple(map(str, rules))
     found.failed = policy.triggered(rules, found)
     return markdown(found, title=TITLE, limit=DIFF_BUDGET), found.failed
