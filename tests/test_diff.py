@@ -485,3 +485,12 @@ def test_an_unrelated_dataset_is_not_taken_for_a_moved_one(tmp_path: Path) -> No
         ("data/dataset.json", "removed"),
         ("data/other.json", "added"),
     ]
+
+
+def test_intervals_that_differ_in_their_last_bits_overlap() -> None:
+    from humanjudge_schema.diff.figures import overlap
+
+    assert overlap([-0.5000000000000004, -0.5000000000000004], [-0.5, -0.5])
+    assert overlap([0.1, 0.2], [0.2, 0.3])
+    assert not overlap([0.1, 0.2], [0.2001, 0.3])
+    assert overlap(None, [0.0, 1.0])
