@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import corpus
-from tests.test_card import THEIRS, _card_codes_registered_for_this_module, loaded_and_exported  # noqa: F401
+from tests.test_card import THEIRS, loaded_and_exported
 
 FAMILIES = ("coggym", "halie", "judgebench", "study1")
 # What the corpus holds that no card can describe: experiments with no individual data a trial
