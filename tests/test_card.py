@@ -115,13 +115,30 @@ def test_one_card_per_dataset(tmp_path: Path) -> None:
     assert "a card describes one dataset; the paths hold 5" in result.stderr
 
 
-def test_a_dataset_without_judgments_gets_no_card_and_says_why(tmp_path: Path) -> None:
+def test_a_dataset_without_judgments_gets_a_card_of_its_files_that_says_why(tmp_path: Path) -> None:
     data = _copy("coggym", tmp_path)
     (data / "human_data_ind.json").unlink()
     (data / "human_data_mean.json").unlink()
+    out = tmp_path / "c.json"
+    result = _invoke("card", str(data), "-o", str(out))
+    assert result.exit_code == 0, result.output  # a release without its data files warns
+    doc = json.loads(out.read_text())
+    why = "no judgments: no individual data file human_data_ind.json"
+    assert doc["rai:annotationsPerItem"].startswith(why) and doc["rai:dataCollectionMissingData"].startswith(why)
+    assert {f["name"] for f in doc["distribution"]} >= {"trial.jsonl", "config.json"}
+    checked = _invoke("card", "--check", str(out), str(data))
+    assert "card/annotations-per-item" not in checked.output
+
+
+def test_a_git_lfs_pointer_gets_no_card(tmp_path: Path) -> None:
+    data = _copy("coggym", tmp_path)
+    (data / "human_data_ind.json").write_text(
+        "version https://git-lfs.github.com/spec/v1\noid sha256:" + "0" * 64 + "\nsize 12345\n"
+    )
+    (data / "human_data_mean.json").unlink()
     result = _invoke("card", str(data), "-o", str(tmp_path / "c.json"))
     assert result.exit_code == 2 and not (tmp_path / "c.json").exists()
-    assert "no judgments: no individual data file human_data_ind.json" in result.stderr
+    assert "Git LFS pointer" in result.stderr
 
 
 def test_the_python_api_gives_the_card_and_the_findings(tmp_path: Path) -> None:

@@ -18,7 +18,9 @@ from tests.test_card import THEIRS, loaded_and_exported
 FAMILIES = ("coggym", "halie", "judgebench", "study1")
 # What the corpus holds that no card can describe: experiments with no individual data a trial
 # places (mean files only, or arrays under unknown tags) and a Git LFS pointer.
-REFUSED = {
+# Datasets whose files hold no judgment get a card of their files that says why it has no figures;
+# a Git LFS pointer gets none (the data is not there).
+WITHOUT = {
     "Bass2022Partial/exp1": "no individual data file human_data_ind.json",
     "Gerstenberg2018What/exp1a": "no individual data file human_data_ind.json",
     "JaraEttinger2021Quantitative/exp1": "no individual data file human_data_ind.json",
@@ -28,8 +30,8 @@ REFUSED = {
     "Ying2024Grounding/exp1": "no individual data file human_data_ind.json",
     "ying2025understanding/exp1": "is under a tag of its trial",
     "ying2025understanding/exp2": "is under a tag of its trial",
-    "chatbot_arena_conversations/data.json": "Git LFS pointer",
 }
+REFUSED = {"chatbot_arena_conversations/data.json": "Git LFS pointer"}
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +65,11 @@ def test_every_corpus_dataset_gets_a_card_mlcroissant_validates(tmp_path: Path, 
         findings = compare(out, *dataset([unit.root]))
         assert {f.code for f in findings} == {"card/unfilled"}, (unit.root, findings[:3])
         written += 1
-    assert written == 37
+        name = "/".join(unit.root.parts[-2:])
+        if name in WITHOUT:
+            assert doc["rai:annotationsPerItem"].startswith("no judgments: ")
+            assert WITHOUT[name] in doc["rai:annotationsPerItem"], doc["rai:annotationsPerItem"]
+    assert written == 46
     assert set(refused) == set(REFUSED)
     for name, why in REFUSED.items():
         assert why in refused[name], refused[name]

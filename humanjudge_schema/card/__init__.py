@@ -23,8 +23,10 @@ if TYPE_CHECKING:
 
 
 def dataset(paths: list[Path | str], kind: str | None = None) -> tuple[Unit, Judgments]:
-    """The one dataset under the paths and its judgments; CardError for none, several, or one
-    without judgments (a card's figures are computed from them)."""
+    """The one dataset under the paths and its judgments; CardError for none, several, one of a
+    format without judgments or one whose data is not there (a Git LFS pointer). A dataset whose
+    files hold no judgment (a CogGym release of its mean file only) is described all the same: its
+    files, and why it has no figures (the view's `note`, which the card's RAI fields state)."""
     from ..judgments import units, views, why_none
     from ..readers.files import display_path
 
@@ -37,9 +39,13 @@ def dataset(paths: list[Path | str], kind: str | None = None) -> tuple[Unit, Jud
     if without:
         raise CardError(f"{display_path(unit.root)}: the {unit.family} format declares no judgments")
     view = next(views([unit]), None)
-    if view is None or not any(len(batch) for batch in view.in_batches()):
-        why = "its format's reader gives no view of it" if view is None else why_none(unit, view)
-        raise CardError(f"{display_path(unit.root)}: no judgments: {why}")
+    if view is None:
+        raise CardError(f"{display_path(unit.root)}: no judgments: its format's reader gives no view of it")
+    if not any(len(batch) for batch in view.in_batches()):
+        why = why_none(unit, view)
+        if "Git LFS pointer" in why:  # nothing can be said of data that is not there
+            raise CardError(f"{display_path(unit.root)}: no judgments: {why}")
+        view.note = f"no judgments: {why}"
     return unit, view
 
 

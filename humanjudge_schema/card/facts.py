@@ -33,6 +33,9 @@ class Facts:
     persons: int | None = None
     # per (question, role): the types of its values other than None, for the record sets' data types
     types: dict[tuple[str, str], set[type]] = field(default_factory=dict)
+    # why the dataset has no figures, where its files hold no judgment ("no judgments: no
+    # individual data file human_data_ind.json (only human_data_mean.json)")
+    none: str | None = None
 
     @classmethod
     def of(cls, view: Judgments, *, samples: int = 1000, seed: int = 0) -> Facts:
@@ -67,6 +70,8 @@ class Facts:
                         facts.types.setdefault((question, role), set()).add(type(value))
         if view.rater_kind == "person":
             facts.persons = len(raters)
+        if not facts.individual and not facts.aggregates:
+            facts.none = view.note or "no judgments"
         return facts
 
     def questions(self) -> list[dict[str, Any]]:

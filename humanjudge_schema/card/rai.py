@@ -88,7 +88,7 @@ def annotations_per_item(facts: Facts) -> str:
             f"{name}: min {spread['min']}, median {number(spread['median'])}, max {spread['max']} annotations "
             f"per item, over {q['items']} items ({q['judgments']} judgments)"
         )
-    return "\n".join(lines) or "no judgments"
+    return "\n".join(lines) or facts.none or "no judgments"
 
 
 def missing_data(facts: Facts) -> str:
@@ -98,7 +98,7 @@ def missing_data(facts: Facts) -> str:
         f"{quoted(q['question'])}: {q['missing']} missing answers (null in the files), {q['judgments']} answered"
         for q in facts.questions()
     ]
-    return "\n".join(lines) or "no judgments"
+    return "\n".join(lines) or facts.none or "no judgments"
 
 
 def annotators(facts: Facts, participants: dict[str, Any] | None) -> list[str]:
