@@ -194,14 +194,14 @@ def draws(tally: Tally, samples: int, seed: int) -> Iterator[Any]:
     """The bootstrap's resamples of the items of two values or more: each a row of how many
     items of each profile it holds, an exact multinomial draw (`numpy.random.Generator(seed)
     .multinomial`: as many items as there are, each profile with its share of them), given in
-    blocks of rows that hold at most _BATCH numbers. One seed, the same rows."""
+    blocks of rows of at most _BATCH numbers per profile or value. One seed, the same rows."""
     import numpy as np
 
     found = tally.profiles()
     n = int(found.weights.sum())
     rng = np.random.default_rng(seed)
     shares = found.weights / n
-    width = max(len(found.weights), len(found.count), len(tally.counts().values), 1)
+    width = max(len(found.weights), len(tally.counts().values), 1)  # samples x entries: in blocks (Sparse)
     rows = max(1, _BATCH // width)
     for start in range(0, samples, rows):
         yield rng.multinomial(n, shares, size=min(rows, samples - start))
@@ -250,8 +250,8 @@ def bootstrap(
     return _quantile(estimates, tail), _quantile(estimates, 1 - tail)
 
 
-# The numbers a block of samples may hold at once (samples x the larger of profiles, values and
-# entries): about 32 MB of float64 per array.
+# The numbers a block of samples may hold at once (samples x the larger of profiles and values):
+# about 32 MB of float64 per array.
 _BATCH = 1 << 22
 
 
