@@ -52,6 +52,16 @@ def before(tmp_path_factory: pytest.TempPathFactory) -> Path:
     archive.write_bytes(_git("archive", "--format=tar", f"{first[-1]}^", "humanjudge_schema", "schemas"))
     with tarfile.open(archive) as tar:
         tar.extractall(tree, filter="data")
+    # Its own distribution, first on the path, so that it reads the entry points of the formats it
+    # has, not those of the installed package (a format added since would not load in it).
+    formats = sorted(
+        p.name for p in (tree / "humanjudge_schema" / "formats").iterdir() if (p / "__init__.py").is_file()
+    )
+    dist = tree / "humanjudge_schema-0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: humanjudge-schema\nVersion: 0\n")
+    lines = [f"{name} = humanjudge_schema.formats.{name}:FORMAT" for name in formats]
+    (dist / "entry_points.txt").write_text("[humanjudge_schema.formats]\n" + "\n".join(lines) + "\n")
     return tree
 
 
