@@ -59,7 +59,7 @@ class Config:
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     # the quality/ checks read every judgment again after validation: asked for, not by default
     quality: bool = False
-    # [tool.humanjudge.diff] fail-on: when `humanjudge diff` fails (diff/policy.py)
+    # [tool.humanjudge.diff] fail-on: when `humanjudge diff` fails (failon.py)
     diff_fail_on: tuple[str, ...] = ()
     root: Path | None = None  # folder of the config file: per-file patterns are relative to it
     source: Path | None = None
@@ -157,7 +157,7 @@ def _format_options(table: dict[str, Any], where: str) -> dict[str, dict[str, An
 
 def _diff_table(table: Any, where: str) -> tuple[str, ...]:
     """`[tool.humanjudge.diff]`: fail-on, a list of --fail-on conditions."""
-    from .diff.policy import parse
+    from .failon import parse
 
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: diff must be a table")

@@ -278,7 +278,7 @@ def _review(
     conditions it meets, each said as an error. A diff that cannot be made is a warning:
     validation stands."""
     from ...config import discover
-    from ...diff.policy import parse
+    from ...failon import parse
 
     fail_on = env.get("HUMANJUDGE_DIFF_FAIL_ON", "")
     try:
