@@ -7,8 +7,6 @@ import contextlib
 import dataclasses
 import gc
 import os
-import signal
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
@@ -22,6 +20,7 @@ from .finding import Finding, Severity
 from .gcpause import paused
 from .kinds import Skipped, Unit, UsageError, survey
 from .readers.files import Problem, display_path
+from .workers import pool as worker_pool
 
 
 @dataclass(frozen=True)
@@ -185,7 +184,7 @@ def _check_all(
     workers = min(_jobs(jobs), len(units))
     # The workers start before the progress bar's thread does: a process forked while another
     # thread runs may inherit a lock that thread held, and hang.
-    pool = _pool(workers) if workers > 1 else None
+    pool = worker_pool(workers) if workers > 1 else None
     if progress is not None:
         progress.start(units)
     try:
@@ -201,25 +200,6 @@ def _check_all(
         if progress is not None:
             progress.close()
     return findings
-
-
-def _pool(workers: int) -> Any:
-    import multiprocessing
-    import threading
-
-    # Forked workers start in milliseconds, where spawned ones import the package again (about a
-    # third of a second each). Fork only from a process with no other thread (ours starts later,
-    # see validate; a program calling validate may run its own), and on Linux only: macOS
-    # forbids forking a process that has used some system frameworks.
-    alone = threading.active_count() == 1
-    method = "fork" if alone and sys.platform.startswith("linux") else "spawn"
-    return multiprocessing.get_context(method).Pool(workers, initializer=_ignore_interrupts)
-
-
-def _ignore_interrupts() -> None:
-    # Ctrl-C reaches the whole process group: the main process alone answers it (one line, and
-    # the pool is terminated), instead of a traceback from every worker.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _check_one(task: tuple[int, Unit, Config, str]) -> tuple[int, list[_Row]]:

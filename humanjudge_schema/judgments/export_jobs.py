@@ -16,14 +16,13 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import signal
-import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
 from ..kinds import Unit
+from ..workers import pool as worker_pool
 from . import NO_AGREEMENT, Dataset, views, why_none
 from .export import arrow_schema, arrow_table, typed, write_csv, write_jsonl, write_tables
 from .view import COLUMNS, Batch
@@ -39,7 +38,7 @@ def export_parallel(
     """Export `found` with `jobs` worker processes into `out` (binary); the parts go into a
     temporary folder in `folder` (default: the system's). Returns the rows written, the stored
     aggregates among them, and the datasets that had any, as a serial run counts them."""
-    pool = _pool(min(jobs, len(found)))  # before the bar's thread: see validation._check_all
+    pool = worker_pool(min(jobs, len(found)))  # before the bar's thread: see validation._check_all
     if bar is not None:
         bar.start([d.unit for d in found])
     try:
@@ -165,27 +164,6 @@ def _size(unit: Unit) -> int:
         with contextlib.suppress(OSError):
             total += f.stat().st_size
     return total
-
-
-def _pool(workers: int) -> Any:
-    import multiprocessing
-    import threading
-
-    # Forked workers start in milliseconds, spawned ones import the package again; fork only
-    # from a process with no other thread, and on Linux only (as validation does).
-    alone = threading.active_count() == 1
-    method = "fork" if alone and sys.platform.startswith("linux") else "spawn"
-    return multiprocessing.get_context(method).Pool(workers, initializer=_in_worker)
-
-
-def _in_worker() -> None:
-    # Ctrl-C reaches the whole process group: the main process alone answers it, and leaving
-    # the pool's block terminates the workers (SIGTERM), which then end at once: a forked
-    # worker would otherwise run the handler the output's atomic writing installed.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
 
 
 def jobs_of(jobs: int) -> int:
