@@ -28,7 +28,7 @@ def test_a_query_with_a_misspelt_key_keeps_its_tag_and_type() -> None:
     goal = exp.queries("trial_1")["goal"]
     assert goal["type"] == "multi-choice" and "option" not in goal
     # the schema's words name the required member that is absent: rules that need it skip
-    assert "option" in parts._broken(goal)
+    assert "option" in parts.broken_of(goal)
     assert exp.tags_complete("trial_1") and set(exp.queries("trial_1")) == {"goal", "confidence"}
     # an intact record is handed over as read, not copied
     assert type(exp.trials["trial_2"][1]) is dict
@@ -37,8 +37,8 @@ def test_a_query_with_a_misspelt_key_keeps_its_tag_and_type() -> None:
 def test_a_broken_value_is_never_handed_to_a_rule() -> None:
     exp = _experiment(INVALID / "intact-mean-value")
     goal = exp.mean_data["trial_1"]["goal"]
-    assert goal == {"goal_3": 0.5} and parts._broken(goal) == {"goal_1"}
-    assert parts._keys(goal) == ["goal_3", "goal_1"]  # the broken member is still a key
+    assert goal == {"goal_3": 0.5} and parts.broken_of(goal) == {"goal_1"}
+    assert parts.keys_of(goal) == ["goal_3", "goal_1"]  # the broken member is still a key
     exp = _experiment(INVALID / "intact-ind-stimulus")
     assert "goal" not in exp.ind_data["trial_1"]  # one broken answer: the array is left to counting
     counted = {(sid, tag): len(r) for sid, tag, _, r in exp.response_lists()}

@@ -33,7 +33,7 @@ from ...readers.files import display_path
 from .aggregation import META_KEYS, choice_index
 from .answers import ratings_of
 from .model import Experiment, load_experiment
-from .parts import _broken, clicks_of
+from .parts import broken_of, clicks_of
 
 # The measurement level each query type implies for agreement; None: no level (free text, and
 # rankings taken whole).
@@ -199,7 +199,7 @@ def _batches(exp: Experiment, kind: str) -> Iterator[Batch]:
         queries, intact = exp.queries(sid), exp.ind_data.get(sid)
         for tag, responses in stimulus.items():
             q = queries.get(tag)
-            if q is None or ratings_of(q, responses, tag in _broken(intact)) is None:
+            if q is None or ratings_of(q, responses, tag in broken_of(intact)) is None:
                 continue
             base = pointer(sid, tag) + "/"
             for option, who, answers, paths in _ratings(q, responses):

@@ -51,10 +51,6 @@ def keys_of(obj: dict[str, Any]) -> list[str]:
     return list(obj) + [k for k in broken if k not in obj] if broken else list(obj)
 
 
-# The names these had when they were private, still used by rules/metadata.py, judgments.py and
-# tests/test_coggym_parts.py.
-_broken, _keys = broken_of, keys_of
-
 _REQUIRED = re.compile(r'(".*") is a required property')
 
 
