@@ -245,3 +245,22 @@ def test_equal_on_the_corpus(family: str, monkeypatch: pytest.MonkeyPatch) -> No
     assert sum(b.size for b in batches) > 1000
     _assert_same(batches)
     _assert_same_text(batches, monkeypatch)
+
+
+def test_a_column_of_lists_of_numbers_is_cut_as_each_list_is_written() -> None:
+    from humanjudge_schema.judgments.export import _csv_cells, _json_lists, as_text
+
+    columns = [
+        [[0, 1, 0, 0], [1, 1, 0, 1], [0, 0, 0, 0]],
+        [[2, 0, 1]],
+        [[], [1], []],
+        [[1.5, 2], [float("nan"), 3], [-0.0, 10**17]],
+    ]
+    for column in columns:
+        assert _json_lists(column) == [as_text(v) for v in column]
+        expected = [f'"{as_text(v)}"' if "," in (as_text(v) or "") else as_text(v) for v in column]
+        assert _csv_cells(column) == expected
+    assert _json_lists([[1, "a"], [2]]) is None  # text could hold a bracket
+    assert _json_lists([[[1]], [2]]) is None
+    assert _json_lists([[True, 1]]) is None
+    assert _json_lists([[2**70]]) is None

@@ -77,6 +77,7 @@ _TEXT_OR_NONE = frozenset({str, type(None)})
 _EMPTY = {None: ""}
 _NULL = {"null": ""}
 _INT = {int}
+_LIST = {list}
 # Numbers beside None or a boolean are written as JSON (as_text), a float too, where beside
 # integers alone it is written by str() ("1e+16", JSON "1e16"): the csv module's way, kept.
 _JSON_NUMBERS = frozenset({int, float, bool, type(None)})
@@ -93,6 +94,22 @@ def _json_numbers(column: list[Any], kinds: set[type]) -> list[str]:
     except orjson.JSONEncodeError:  # an integer beyond 64 bits
         return [as_text(v) or "" for v in column]
     return list(map(_NULL.get, cells, cells)) if type(None) in kinds else cells
+
+
+_NUMBERS = frozenset({int, float})
+
+
+def _json_lists(column: list[Any]) -> list[str] | None:
+    """The cells of a column of flat lists of numbers (multi-select rows, rankings) as JSON writes
+    each: one orjson call for the column, cut between its lists (a list of numbers holds no
+    bracket of its own). None where another value is among them."""
+    if not set(map(type, chain.from_iterable(column))) <= _NUMBERS:
+        return None
+    try:
+        text = orjson.dumps(column).decode()
+    except orjson.JSONEncodeError:  # an integer beyond 64 bits
+        return None
+    return ["[" + piece + "]" for piece in text[2:-2].split("],[")]
 
 
 def _needs_quotes(text: str) -> bool:
@@ -117,6 +134,8 @@ def _csv_cells(column: list[Any]) -> list[str]:
             cells = _json_numbers(column, kinds)
         elif kinds <= _AS_STR:
             cells = list(map(str, column))
+        elif kinds == _LIST and (lists := _json_lists(column)) is not None:
+            cells = lists
         else:  # None as an empty cell; booleans and lists as JSON
             cells = ["" if v is None else v if type(v) is str else as_text(v) for v in column]
         text = "".join(cells)
