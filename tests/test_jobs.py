@@ -8,6 +8,7 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -214,31 +215,124 @@ def test_export_with_jobs_and_no_judgments_writes_nothing(tmp_path: Path) -> Non
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_an_interrupted_parallel_export_leaves_no_worker_and_no_file_behind(tmp_path: Path) -> None:
-    import os
-    import signal
-    import time
+    data = _four(tmp_path)
 
+    def writing(_: int) -> bool:  # the export's workers are writing their parts
+        return any(tmp_path.glob(".humanjudge-export-*/*"))
+
+    _interrupted(["export", "-j", "2", "-q", str(data), "-o", "rows.csv"], tmp_path, writing)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]  # no rows.csv, no parts
+
+
+def _four(tmp_path: Path) -> Path:
+    """A folder of four TextJudge datasets that take a worker a second or two each."""
     data = tmp_path / "data"
     data.mkdir()
     for n in range(4):
         (data / f"d{n}.json").write_text(json.dumps(_textjudge({"individual_human_scores": ["a", "b"] * 40}, 8000)))
+    return data
+
+
+def _interrupted(args: list[str], cwd: Path, running: Callable[[int], bool]) -> None:
+    """Run the command in a process group of its own, press Ctrl-C once `running(pid)` holds, and
+    check that it ends with exit code 130, no traceback and no process of its group left."""
+    import os
+    import signal
+    import time
+
     proc = subprocess.Popen(
-        [sys.executable, "-m", "humanjudge_schema", "export", "-j", "2", "-q", str(data), "-o", "rows.csv"],
-        cwd=tmp_path,
+        [sys.executable, "-m", "humanjudge_schema", *args],
+        cwd=cwd,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
-        start_new_session=True,
+        start_new_session=True,  # its own process group: the workers are in it too
     )
     deadline = time.monotonic() + 60
-    parts: list[Path] = []
-    while not parts and time.monotonic() < deadline and proc.poll() is None:
-        parts = list(tmp_path.glob(".humanjudge-export-*/*"))  # the export's workers are writing
+    while not running(proc.pid) and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.02)
-    assert parts, "the export never started its workers"
-    os.killpg(proc.pid, signal.SIGINT)
+    assert running(proc.pid), "the workers never started"
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C at a terminal reaches the whole group
     _, err = proc.communicate(timeout=30)
     time.sleep(0.5)
     assert proc.returncode == 130, err
     assert _group(proc.pid) == []
     assert b"Traceback" not in err
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]  # no rows.csv, no parts
+
+
+# --- stats --jobs and report --jobs ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("folder", "args"),
+    [
+        ("examples", ("--format", "text")),
+        ("examples", ("--format", "json", "--raters")),
+        ("tests/cases", ("--format", "text", "--raters")),
+        ("tests/cases", ("--format", "json")),
+    ],
+)
+def test_stats_with_jobs_prints_the_bytes_of_one(folder: str, args: tuple[str, ...]) -> None:
+    one = run("stats", folder, *args, "-j", "1", cwd=ROOT)
+    two = run("stats", folder, *args, "--jobs", "2", cwd=ROOT)
+    assert one.returncode == two.returncode == 0
+    assert one.stdout == two.stdout and one.stderr == two.stderr
+    assert b"Traceback" not in two.stderr
+    if folder == "tests/cases":  # datasets said to hold no judgments or no agreement, in dataset order
+        assert two.stderr.count(b"no judgments:") > 10 and b"agreement cannot be computed" in two.stderr
+
+
+def test_stats_with_jobs_and_a_dataset_without_judgments(exported: Path, tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "dataset.json").write_text(json.dumps(_textjudge({"individual_human_scores": []}, 2)))
+    shutil.copytree(EXAMPLES / "valid", tmp_path / "valid")
+    for args in (("--format", "text"), ("--format", "json")):
+        one = run("stats", ".", *args, cwd=tmp_path)
+        two = run("stats", ".", *args, "-j", "2", cwd=tmp_path)
+        assert one.returncode == two.returncode == 0
+        assert (one.stdout, one.stderr) == (two.stdout, two.stderr)
+        assert two.stderr.startswith(b"humanjudge: empty/dataset.json: no judgments:")
+    assert [d["format"] for d in json.loads(one.stdout)["datasets"]] == ["coggym"]
+    # the majority-only and LFS-pointer datasets of `exported`, told of in order among the others
+    one, two = run("stats", str(exported), cwd=tmp_path), run("stats", str(exported), "-j", "0", cwd=tmp_path)
+    assert one.returncode == two.returncode == 0
+    assert (one.stdout, one.stderr) == (two.stdout, two.stderr)
+    assert b"Git LFS pointer" in two.stderr and b"agreement cannot be computed" in two.stderr
+
+
+def test_stats_with_jobs_and_no_judgments_anywhere(tmp_path: Path) -> None:
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "dataset.json").write_text(json.dumps(_textjudge({"individual_human_scores": []}, 2)))
+    one, two = run("stats", ".", cwd=tmp_path), run("stats", ".", "-j", "2", cwd=tmp_path)
+    assert one.returncode == two.returncode == 2
+    assert one.stderr == two.stderr and one.stdout == two.stdout == b""
+    assert two.stderr.count(b"no judgments:") == 2 and b"no judgments in ." in two.stderr
+    assert b"Traceback" not in two.stderr
+
+
+@pytest.mark.parametrize("folder", ["examples", "exported"])
+def test_report_with_jobs_writes_the_page_of_one(folder: str, exported: Path, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    where = ROOT / "examples" if folder == "examples" else exported
+    one = run("report", str(where), "-o", str(tmp_path / "one.html"), "-j", "1", cwd=where)
+    two = run("report", str(where), "-o", str(tmp_path / "two.html"), "--jobs", "2", cwd=where)
+    assert one.returncode == two.returncode == 1  # validate's: the broken examples
+    assert (tmp_path / "one.html").read_bytes() == (tmp_path / "two.html").read_bytes()
+    assert one.stdout.replace(b"one.html", b"") == two.stdout.replace(b"two.html", b"")
+    assert one.stderr == two.stderr and b"Traceback" not in two.stderr
+    assert b"<svg" in (tmp_path / "two.html").read_bytes()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("command", ["stats", "report"])
+def test_an_interrupted_parallel_description_leaves_no_worker_behind(command: str, tmp_path: Path) -> None:
+    if command == "report":
+        pytest.importorskip("matplotlib")
+    data = _four(tmp_path)
+    args = ["-o", "report.html"] if command == "report" else []
+
+    def working(pid: int) -> bool:  # the command and two workers
+        return len(_group(pid)) >= 3
+
+    _interrupted([command, "-j", "2", str(data), *args], tmp_path, working)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]  # no report.html

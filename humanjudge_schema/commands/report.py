@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from .common import FormatName, bootstrap_options, check_output, fail, force_option, judged, progress_option
+from .stats import jobs_option
 
 SUFFIXES = (".html", ".htm")
 
@@ -24,9 +25,17 @@ SUFFIXES = (".html", ".htm")
 @force_option
 @click.option("--kind", type=FormatName(), help="Treat the paths as this format instead of recognising them.")
 @bootstrap_options
+@jobs_option
 @progress_option
 def report(
-    paths: tuple[Path, ...], output: Path, force: bool, kind: str | None, samples: int, seed: int, progress: bool | None
+    paths: tuple[Path, ...],
+    output: Path,
+    force: bool,
+    kind: str | None,
+    samples: int,
+    seed: int,
+    jobs: int,
+    progress: bool | None,
 ) -> None:
     """Write one HTML page about the datasets: what validation found, and per question the
     distribution of the answers, the agreement and the quality findings.
@@ -40,11 +49,13 @@ def report(
     if why := missing("matplotlib", "report", "report"):
         fail(why)
     from ..config import ConfigError
-    from ..judgments.html import write_report
+    from ..judgments.describe_jobs import described
+    from ..judgments.export_jobs import jobs_of
+    from ..judgments.html import page, write_report
     from ..kinds import UsageError
     from ..progress import on_stderr, views
     from ..validation import validate as run
-    from ..writing import WriteError
+    from ..writing import WriteError, write_atomic
 
     try:
         datasets = judged(paths, kind)
@@ -55,9 +66,15 @@ def report(
             force,
             None if html else f"-o {output}: the report is an HTML page; name a .html or .htm file",
         )
-        result = run(list(paths), kind=kind, progress=on_stderr(progress, "checking "))
-        read = views(datasets, on_stderr(progress, "reading "))
-        found = write_report(result, read, output, samples=samples, seed=seed)
+        result = run(list(paths), kind=kind, progress=on_stderr(progress, "checking "), jobs=jobs)
+        bar = on_stderr(progress, "reading ")
+        if jobs_of(jobs) > 1 and len(datasets) > 1:  # the statistics in workers, the plots here
+            shown = described(datasets, jobs=jobs_of(jobs), bar=bar, samples=samples, seed=seed, raters=True, page=True)
+            found = list(shown)
+            inputs = [f for unit in datasets for f in unit.files]
+            write_atomic(output, page(result, found).encode("utf-8"), inputs)
+        else:
+            found = write_report(result, views(datasets, bar), output, samples=samples, seed=seed)
     except (UsageError, ConfigError, WriteError) as exc:
         fail(str(exc))
     flags = sum(len(ds["quality"]) for ds in found)  # as the page's overview counts them

@@ -11,6 +11,13 @@ import click
 
 from .common import FormatName, bootstrap_options, fail, judged, progress_option
 
+# --jobs of stats and report (report checks the files with as many processes too).
+_JOBS = (
+    "Describe this many datasets at a time, in separate processes (0: one per CPU core); the output is the "
+    "same, in the same order, as with one."
+)
+jobs_option = click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True, help=_JOBS)
+
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
@@ -25,6 +32,7 @@ from .common import FormatName, bootstrap_options, fail, judged, progress_option
     "--format json every rater of every question.",
 )
 @bootstrap_options
+@jobs_option
 @progress_option
 def stats(
     paths: tuple[Path, ...],
@@ -33,6 +41,7 @@ def stats(
     with_raters: bool,
     samples: int,
     seed: int,
+    jobs: int,
     progress: bool | None,
 ) -> None:
     """Count the judgments of every question and measure how well the raters agree.
@@ -48,13 +57,21 @@ def stats(
     `humanjudge validate` says whether the files are well formed.
     """
     from ..config import ConfigError
+    from ..judgments.describe_jobs import described
+    from ..judgments.export_jobs import jobs_of
     from ..judgments.stats import describe
     from ..kinds import UsageError
     from ..progress import on_stderr, views
 
     try:
-        read = views(judged(paths, kind), on_stderr(progress, "reading "))
-        found = [describe(view, samples=samples, seed=seed, raters=with_raters) for view in read]
+        datasets, bar = judged(paths, kind), on_stderr(progress, "reading ")
+        if jobs_of(jobs) > 1 and len(datasets) > 1:
+            found = list(
+                described(datasets, jobs=jobs_of(jobs), bar=bar, samples=samples, seed=seed, raters=with_raters)
+            )
+        else:
+            read = views(datasets, bar)
+            found = [describe(view, samples=samples, seed=seed, raters=with_raters) for view in read]
     except (UsageError, ConfigError) as exc:
         fail(str(exc))
     if fmt == "json":

@@ -38,23 +38,52 @@ def export_parallel(
     """Export `found` with `jobs` worker processes into `out` (binary); the parts go into a
     temporary folder in `folder` (default: the system's). Returns the rows written, the stored
     aggregates among them, and the datasets that had any, as a serial run counts them."""
-    pool = worker_pool(min(jobs, len(found)))  # before the bar's thread: see validation._check_all
+    units = [d.unit for d in found]
+    with (
+        started(jobs, units, bar) as pool,
+        tempfile.TemporaryDirectory(prefix=".humanjudge-export-", dir=folder) as parts,
+    ):
+        told = _in_order(pool, found, to, formulas, Path(parts), bar)
+        if to == "parquet":
+            counts = [0, 0, 0]
+            write_tables(_tables(told, counts), out)
+        else:
+            counts = list(_copied(told, to, out))
+        return counts[0], counts[1], counts[2]
+
+
+@contextlib.contextmanager
+def started(jobs: int, units: Sequence[Unit], bar: Any) -> Iterator[Any]:
+    """A pool of `jobs` worker processes (no more than `units`), and the bar started on the
+    units. Leaving the block normally lets the workers end on their own; leaving it in any other
+    way (an error, Ctrl-C) ends every worker at once. The bar is closed either way."""
+    pool = worker_pool(min(jobs, len(units)))  # before the bar's thread: see validation._check_all
     if bar is not None:
-        bar.start([d.unit for d in found])
+        bar.start(units)
     try:
-        with pool, tempfile.TemporaryDirectory(prefix=".humanjudge-export-", dir=folder) as parts:
-            told = _in_order(pool, found, to, formulas, Path(parts), bar)
-            if to == "parquet":
-                counts = [0, 0, 0]
-                write_tables(_tables(told, counts), out)
-            else:
-                counts = list(_copied(told, to, out))
-            pool.close()  # every part is in: the workers end on their own
+        with pool:
+            yield pool
+            pool.close()  # every result is in: the workers end on their own
             pool.join()
-            return counts[0], counts[1], counts[2]
     finally:
         if bar is not None:
             bar.close()
+
+
+def in_order(pool: Any, work: Any, tasks: Sequence[tuple[Any, ...]], units: Sequence[Unit], bar: Any) -> Iterator[Any]:
+    """What `work` returns for each task, run by the pool's workers the largest dataset first,
+    handed on in task order: task k is about units[k] and starts with k, and `work` returns a
+    tuple that starts with it too. Each unit is done on the bar as its result comes in."""
+    order = sorted(range(len(tasks)), key=lambda i: -_size(units[i]))
+    results = pool.imap_unordered(work, [tasks[i] for i in order])
+    done: dict[int, Any] = {}
+    for index in range(len(tasks)):
+        while index not in done:
+            result = next(results)
+            done[result[0]] = result
+            if bar is not None:
+                bar.done(units[result[0]])
+        yield done.pop(index)
 
 
 def _copied(told: Iterator[tuple[Path, Told]], to: str, out: IO[bytes]) -> tuple[int, int, int]:
@@ -86,17 +115,9 @@ def _in_order(
     pool: Any, found: Sequence[Dataset], to: str, formulas: bool, parts: Path, bar: Any
 ) -> Iterator[tuple[Path, Told]]:
     """The parts of the datasets with rows, in dataset order, each dataset told of first."""
-    order = sorted(range(len(found)), key=lambda i: -_size(found[i].unit))  # the largest first
-    tasks = [(i, found[i].unit, to, formulas, str(parts / str(i))) for i in order]
-    results = pool.imap_unordered(_part, tasks)
-    done: dict[int, Told] = {}
-    for index, dataset in enumerate(found):
-        while index not in done:
-            result = next(results)
-            done[result[0]] = result
-            if bar is not None:
-                bar.done(found[result[0]].unit)
-        _, rows, _, individual, unviewed = told = done.pop(index)
+    tasks = [(i, d.unit, to, formulas, str(parts / str(i))) for i, d in enumerate(found)]
+    for dataset, told in zip(found, in_order(pool, _part, tasks, [d.unit for d in found], bar), strict=True):
+        index, rows, _, individual, unviewed = told
         unit = dataset.unit
         if unviewed is not None:
             dataset.told(unit, unviewed)

@@ -1,0 +1,69 @@
+"""`stats --jobs` and `report --jobs`: each dataset's statistics (`stats.describe`) computed in a
+worker process, handed on in dataset order, with what a serial run says of them.
+
+A worker reads its dataset's view from the unit, as one process does (`judgments.views`), and
+hears what that reading says of it (why it holds no judgment, that no agreement can be computed
+from its stored aggregates); the main process says the same to the dataset's own `told` and
+`noted`, in dataset order, so that stderr and the exit code are a serial run's. A usage error
+met in a worker is raised in the main process where a serial run would meet it. The report's
+plots are drawn in the main process: matplotlib's state stays in one process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ..kinds import Unit
+from . import Dataset, views
+from .export_jobs import in_order, started
+
+# What a worker hands back: its index, what reading its dataset said (("told", why) or ("noted",
+# note), in order), the dataset's statistics (None when it holds no judgment), and the usage
+# error that stopped it, if any.
+Described = tuple[int, list[tuple[str, Any]], dict[str, Any] | None, Exception | None]
+
+
+def described(
+    found: Sequence[Dataset], *, jobs: int, bar: Any, samples: int, seed: int, raters: bool, page: bool = False
+) -> Iterator[dict[str, Any]]:
+    """The statistics of each dataset of `found` that holds judgments, in order, computed by `jobs`
+    worker processes: `describe(view, samples=, seed=, raters=)`, and with `page`, what the
+    report shows of it (`html.write_report`: its values, files and scales)."""
+    units = [d.unit for d in found]
+    tasks = [(i, d.unit, samples, seed, raters, page) for i, d in enumerate(found)]
+    with started(jobs, units, bar) as pool:
+        for dataset, (_, said, stats, error) in zip(found, in_order(pool, _describe, tasks, units, bar), strict=True):
+            for what, why in said:
+                if what == "told":
+                    dataset.told(dataset.unit, why)
+                elif dataset.noted is not None:
+                    dataset.noted(dataset.unit, why)
+            if error is not None:
+                raise error
+            if stats is not None:
+                yield stats
+
+
+def _describe(task: tuple[int, Unit, int, int, bool, bool]) -> Described:
+    """In a worker: one dataset read and described, and what its reading said of it."""
+    from ..kinds import UsageError
+    from ..readers.files import display_path
+    from .stats import describe
+
+    index, unit, samples, seed, raters, page = task
+    said: list[tuple[str, Any]] = []
+    heard = Dataset(unit, lambda _, why: said.append(("told", why)), lambda _, note: said.append(("noted", note)))
+    try:
+        for view in views([heard]):
+            stats = describe(view, samples=samples, seed=seed, values=page, raters=raters)
+            if page:  # as html.write_report completes what it shows
+                stats["files"] = [display_path(f) for f in view.files]
+                for q in stats["questions"]:
+                    declared = view.questions.get(q["question"])
+                    if q.get("scale") is None and declared is not None and declared.order:
+                        q["scale"] = list(declared.order)
+            return index, said, stats, None
+    except UsageError as exc:  # a path it cannot use; a bug is raised by the pool as it is
+        return index, said, None, exc
+    return index, said, None, None
