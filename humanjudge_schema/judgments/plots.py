@@ -101,10 +101,9 @@ def _figure(height: float, left: float, title: str) -> Iterator[Any]:
         full = height + _BELOW + top
         left = min(left, WIDTH / 2)  # labels of unusually wide glyphs are cut rather than the bars
         fig.add_axes((left / WIDTH, _BELOW / full, 1 - (left + _RIGHT) / WIDTH, height / full))
-        try:
-            yield fig
-        finally:
-            fig.clear()  # its artists refer to each other: freed now, not at the next collection
+        # Not cleared after: clearing a figure makes its axes anew, a tenth of a plot's cost, to
+        # free what the cyclic collector frees anyway.
+        yield fig
 
 
 def _width(texts: Sequence[str], size: float = _SETTINGS["font.size"]) -> float:
