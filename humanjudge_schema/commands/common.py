@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -46,6 +46,15 @@ def split(values: tuple[str, ...]) -> tuple[str, ...]:
 # takes 0.1 s, about a tenth of the whole run; the console command leaves them to the operating
 # system instead (see commands.main).
 PARSED: list[object] = []
+
+
+_Command = TypeVar("_Command", bound=Callable[..., Any])
+
+
+def jobs_option(said: str) -> Callable[[_Command], _Command]:
+    """-j / --jobs N of a command that works dataset by dataset (validate, export, stats, report):
+    N processes, 0 one per CPU core; `said` is what the command does with them."""
+    return click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True, help=said)
 
 
 def bootstrap_options(command: Any) -> Any:

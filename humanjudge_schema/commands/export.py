@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .common import FormatName, check_output, fail, force_option, judged, progress_option
+from .common import FormatName, check_output, fail, force_option, jobs_option, judged, progress_option
 
 if TYPE_CHECKING:
     from ..judgments.view import Batch
@@ -46,14 +46,9 @@ FORMATS = ("csv", "jsonl", "parquet")  # judgments/export.py writes each
 @click.option("--kind", type=FormatName(), help="Treat the paths as this format instead of recognising them.")
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit code 1).")
 @click.option("-q", "--quiet", is_flag=True, help="Print no findings and no summary on stderr; the exit code stays.")
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(min=0),
-    default=1,
-    show_default=True,
-    help="Check and export this many datasets at a time, in separate processes (0: one per CPU core); the "
-    "output is the same, in the same order, as with one. The parts wait in a temporary folder beside -o.",
+@jobs_option(
+    "Check and export this many datasets at a time, in separate processes (0: one per CPU core); the "
+    "output is the same, in the same order, as with one. The parts wait in a temporary folder beside -o."
 )
 @progress_option
 def export(

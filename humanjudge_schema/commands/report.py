@@ -7,8 +7,17 @@ from pathlib import Path
 
 import click
 
-from .common import FormatName, bootstrap_options, check_output, fail, force_option, judged, progress_option
-from .stats import jobs_option
+from .common import (
+    FormatName,
+    bootstrap_options,
+    check_output,
+    fail,
+    force_option,
+    jobs_option,
+    judged,
+    progress_option,
+)
+from .stats import JOBS
 
 SUFFIXES = (".html", ".htm")
 
@@ -25,7 +34,7 @@ SUFFIXES = (".html", ".htm")
 @force_option
 @click.option("--kind", type=FormatName(), help="Treat the paths as this format instead of recognising them.")
 @bootstrap_options
-@jobs_option
+@jobs_option(JOBS)
 @progress_option
 def report(
     paths: tuple[Path, ...],

@@ -9,14 +9,13 @@ from typing import Any
 
 import click
 
-from .common import FormatName, bootstrap_options, fail, judged, progress_option
+from .common import FormatName, bootstrap_options, fail, jobs_option, judged, progress_option
 
 # --jobs of stats and report (report checks the files with as many processes too).
-_JOBS = (
+JOBS = (
     "Describe this many datasets at a time, in separate processes (0: one per CPU core); the output is the "
     "same, in the same order, as with one."
 )
-jobs_option = click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True, help=_JOBS)
 
 
 @click.command()
@@ -32,7 +31,7 @@ jobs_option = click.option("-j", "--jobs", type=click.IntRange(min=0), default=1
     "--format json every rater of every question.",
 )
 @bootstrap_options
-@jobs_option
+@jobs_option(JOBS)
 @progress_option
 def stats(
     paths: tuple[Path, ...],

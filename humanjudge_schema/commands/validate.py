@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import PARSED, FormatName, fail, split
+from .common import PARSED, FormatName, fail, jobs_option, split
 
 if TYPE_CHECKING:
     from ..validation import Result
@@ -70,14 +70,7 @@ if TYPE_CHECKING:
     help="Print which configuration file applies to each dataset and the settings it resolves to; check nothing.",
 )
 @click.option("-v", "--verbose", is_flag=True, help="Also say on stderr which configuration files were used.")
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(min=0),
-    default=1,
-    show_default=True,
-    help="Check this many datasets at a time, in separate processes (0: one per CPU core).",
-)
+@jobs_option("Check this many datasets at a time, in separate processes (0: one per CPU core).")
 @click.option(
     "--skip-unknown",
     is_flag=True,
