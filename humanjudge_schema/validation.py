@@ -3,7 +3,6 @@ core or several."""
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import gc
 import os
@@ -20,6 +19,7 @@ from .finding import Finding, Severity
 from .gcpause import paused
 from .kinds import Skipped, Unit, UsageError, survey
 from .readers.files import Problem, display_path
+from .workers import jobs_of, size_of
 from .workers import pool as worker_pool
 
 
@@ -106,18 +106,6 @@ def _check_in_worker(unit: Unit, config: Config, cwd: str | None) -> list[_Row]:
     return list(map(_FIELDS, check_unit(unit, config, cwd)))
 
 
-def _jobs(jobs: int) -> int:
-    return (os.cpu_count() or 1) if jobs <= 0 else jobs
-
-
-def _size(unit: Unit) -> int:
-    total = 0
-    for f in unit.files:
-        with contextlib.suppress(OSError):
-            total += f.stat().st_size
-    return total
-
-
 def validate(
     paths: Sequence[Path | str],
     *,
@@ -181,7 +169,7 @@ def _check_all(
 ) -> list[Finding]:
     """Every unit's findings, in unit order: one unit after another, or `jobs` at a time."""
     findings: list[Finding] = []
-    workers = min(_jobs(jobs), len(units))
+    workers = min(jobs_of(jobs), len(units))
     # The workers start before the progress bar's thread does: a process forked while another
     # thread runs may inherit a lock that thread held, and hang.
     pool = worker_pool(workers) if workers > 1 else None
@@ -211,7 +199,7 @@ def _parallel(
     pool: Any, units: list[Unit], configs: list[Config], cwd: str | None, progress: Progress | None
 ) -> list[Finding]:
     # Largest units first, so a big one does not start last and keep one core busy alone.
-    order = sorted(range(len(units)), key=lambda i: -_size(units[i]))
+    order = sorted(range(len(units)), key=lambda i: -size_of(units[i]))
     tasks = [(i, units[i], configs[i], cwd or os.getcwd()) for i in order]
     by_unit: dict[int, list[_Row]] = {}
     for index, rows in pool.imap_unordered(_check_one, tasks):

@@ -1,11 +1,31 @@
-"""The worker processes of `--jobs` (validate, export): one way to start them and to make them
-leave Ctrl-C and termination to the main process."""
+"""The worker processes of `--jobs` (validate, export, stats, report): how many, one way to start
+them and to make them leave Ctrl-C and termination to the main process, and the order to hand
+datasets out in (largest first, so that the last one started is not the longest)."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .kinds import Unit
+
+
+def jobs_of(jobs: int) -> int:
+    """--jobs N: N processes, 0 one per CPU core."""
+    return (os.cpu_count() or 1) if jobs <= 0 else jobs
+
+
+def size_of(unit: Unit) -> int:
+    """The bytes of a dataset's files (a file that cannot be read counts nothing)."""
+    total = 0
+    for f in unit.files:
+        with contextlib.suppress(OSError):
+            total += f.stat().st_size
+    return total
 
 
 def pool(workers: int) -> Any:

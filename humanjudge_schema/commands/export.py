@@ -98,7 +98,7 @@ def export(
     if not quiet:
         _findings(result)
     from ..gcpause import paused
-    from ..judgments.export_jobs import jobs_of
+    from ..workers import jobs_of
 
     inputs = [f for unit in found for f in unit.files]
     bar = on_stderr(progress, "exporting ")

@@ -59,11 +59,11 @@ def report(
         fail(why)
     from ..config import ConfigError
     from ..judgments.describe_jobs import described
-    from ..judgments.export_jobs import jobs_of
     from ..judgments.html import page, write_report
     from ..kinds import UsageError
     from ..progress import on_stderr, views
     from ..validation import validate as run
+    from ..workers import jobs_of
     from ..writing import WriteError, write_atomic
 
     try:

@@ -57,10 +57,10 @@ def stats(
     """
     from ..config import ConfigError
     from ..judgments.describe_jobs import described
-    from ..judgments.export_jobs import jobs_of
     from ..judgments.stats import describe
     from ..kinds import UsageError
     from ..progress import on_stderr, views
+    from ..workers import jobs_of
 
     try:
         datasets, bar = judged(paths, kind), on_stderr(progress, "reading ")

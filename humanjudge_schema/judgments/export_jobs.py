@@ -14,7 +14,6 @@ the parts.
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -23,6 +22,7 @@ from typing import IO, Any
 
 from ..kinds import Unit
 from ..workers import pool as worker_pool
+from ..workers import size_of
 from . import NO_AGREEMENT, Dataset, views, why_none
 from .export import arrow_schema, arrow_table, typed, write_csv, write_jsonl, write_tables
 from .view import COLUMNS, Batch
@@ -74,7 +74,7 @@ def in_order(pool: Any, work: Any, tasks: Sequence[tuple[Any, ...]], units: Sequ
     """What `work` returns for each task, run by the pool's workers the largest dataset first,
     handed on in task order: task k is about units[k] and starts with k, and `work` returns a
     tuple that starts with it too. Each unit is done on the bar as its result comes in."""
-    order = sorted(range(len(tasks)), key=lambda i: -_size(units[i]))
+    order = sorted(range(len(tasks)), key=lambda i: -size_of(units[i]))
     results = pool.imap_unordered(work, [tasks[i] for i in order])
     done: dict[int, Any] = {}
     for index in range(len(tasks)):
@@ -177,16 +177,3 @@ def _ipc(batches: Iterator[Batch], out: IO[bytes]) -> None:
         for batch in map(typed, batches):
             if batch.size:
                 writer.write_table(arrow_table(pa, schema, batch))
-
-
-def _size(unit: Unit) -> int:
-    total = 0
-    for f in unit.files:
-        with contextlib.suppress(OSError):
-            total += f.stat().st_size
-    return total
-
-
-def jobs_of(jobs: int) -> int:
-    """--jobs N: N processes, 0 one per CPU core."""
-    return (os.cpu_count() or 1) if jobs <= 0 else jobs
