@@ -29,7 +29,7 @@ def described(
 ) -> Iterator[dict[str, Any]]:
     """The statistics of each dataset of `found` that holds judgments, in order, computed by `jobs`
     worker processes: `describe(view, samples=, seed=, raters=)`, and with `page`, what the
-    report shows of it (`html.write_report`: its values, files and scales)."""
+    report shows of it (`html.shown`: its values, raters, files and scales)."""
     units = [d.unit for d in found]
     tasks = [(i, d.unit, samples, seed, raters, page) for i, d in enumerate(found)]
     with started(jobs, units, bar) as pool:
@@ -48,7 +48,7 @@ def described(
 def _describe(task: tuple[int, Unit, int, int, bool, bool]) -> Described:
     """In a worker: one dataset read and described, and what its reading said of it."""
     from ..kinds import UsageError
-    from ..readers.files import display_path
+    from .html import shown
     from .stats import describe
 
     index, unit, samples, seed, raters, page = task
@@ -56,13 +56,10 @@ def _describe(task: tuple[int, Unit, int, int, bool, bool]) -> Described:
     heard = Dataset(unit, lambda _, why: said.append(("told", why)), lambda _, note: said.append(("noted", note)))
     try:
         for view in views([heard]):
-            stats = describe(view, samples=samples, seed=seed, values=page, raters=raters)
-            if page:  # as html.write_report completes what it shows
-                stats["files"] = [display_path(f) for f in view.files]
-                for q in stats["questions"]:
-                    declared = view.questions.get(q["question"])
-                    if q.get("scale") is None and declared is not None and declared.order:
-                        q["scale"] = list(declared.order)
+            if page:  # what the report shows of it, as html.write_report has it
+                stats = shown(view, samples=samples, seed=seed)
+            else:
+                stats = describe(view, samples=samples, seed=seed, raters=raters)
             return index, said, stats, None
     except UsageError as exc:  # a path it cannot use; a bug is raised by the pool as it is
         return index, said, None, exc

@@ -115,21 +115,30 @@ def write_report(
     """Write the report of the datasets to `target` (whole or not at all, never over one of
     their files, and inside `within` when it is given) and return what it shows of each
     (`stats.describe`, with its files)."""
-    from ..readers.files import display_path
     from ..writing import write_atomic
-    from .stats import describe
 
     found: list[dict[str, Any]] = []
     inputs: list[Path] = []
     for view in views:
-        found.append(describe(view, samples=samples, seed=seed, values=True, raters=True))
-        found[-1]["files"] = [display_path(f) for f in view.files]
-        for q in found[-1]["questions"]:
-            declared = view.questions.get(q["question"])
-            if q.get("scale") is None and declared is not None and declared.order:
-                q["scale"] = list(declared.order)  # its points, worst to best
+        found.append(shown(view, samples=samples, seed=seed))
         inputs += view.files
     write_atomic(target, page(result, found).encode("utf-8"), inputs, within=within)
+    return found
+
+
+def shown(view: Judgments, *, samples: int, seed: int = 0) -> dict[str, Any]:
+    """What the page shows of a dataset: its statistics with each question's values and the raters
+    (`stats.describe`), its files, and each ordered question's scale, worst to best (its points,
+    those no one chose included)."""
+    from ..readers.files import display_path
+    from .stats import describe
+
+    found = describe(view, samples=samples, seed=seed, values=True, raters=True)
+    found["files"] = [display_path(f) for f in view.files]
+    for q in found["questions"]:
+        declared = view.questions.get(q["question"])
+        if q.get("scale") is None and declared is not None and declared.order:
+            q["scale"] = list(declared.order)
     return found
 
 
