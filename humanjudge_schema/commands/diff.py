@@ -89,6 +89,7 @@ def diff(
     """
     from ..config import ConfigError, discover
     from ..diff import policy
+    from ..failon import parse
     from ..kinds import UsageError
 
     if head is not None and rev is None:
@@ -96,7 +97,7 @@ def diff(
     if rev is None and len(paths) != 2:
         fail("give two paths, OLD and NEW, or --git REV [PATHS...]")
     try:
-        given = policy.parse(fail_on) if fail_on else None
+        given = parse(fail_on) if fail_on else None
     except ValueError as exc:
         fail(f"--fail-on: {exc}")
     if output is not None:
@@ -107,7 +108,7 @@ def diff(
         with tempfile.TemporaryDirectory(prefix="humanjudge-diff-") as temp:
             # the policy is read first: alpha-drop needs the statistics of every question that changed
             config_at = paths[1] if rev is None and len(paths) == 2 else (paths[0] if paths else Path.cwd())
-            rules = given if given is not None else policy.parse(discover(config_at).diff_fail_on)
+            rules = given if given is not None else parse(discover(config_at).diff_fail_on)
             if stats == "auto" and any(r.name == "alpha-drop" for r in rules):
                 stats = "always"
             found = _run(paths, rev, head, Path(temp), examples, kind, samples, seed, stats, progress)

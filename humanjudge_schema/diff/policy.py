@@ -1,14 +1,12 @@
 """`--fail-on`: whether a diff does what its maintainers forbid (`triggered`); the conditions
-themselves are read by failon.py, which the configuration uses too."""
+themselves are read by failon.py (`parse`), which the configuration uses too."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
 
-from ..failon import NAMES, Rule, parse
-
-__all__ = ["NAMES", "Rule", "parse", "triggered"]
+from ..failon import Rule
 
 
 def triggered(rules: Iterable[Rule], found: Any) -> list[str]:

@@ -31,8 +31,9 @@ def review(workspace: Path, base: str, changes: Changes, fail_on: str, config: C
     from ...diff.compare import compare
     from ...diff.git import commit, export, toplevel
     from ...diff.render import markdown
+    from ...failon import parse
 
-    rules = policy.parse([fail_on] if fail_on.strip() else list(config.diff_fail_on if config else ()))
+    rules = parse([fail_on] if fail_on.strip() else list(config.diff_fail_on if config else ()))
     touched = [*changes.datasets, *changes.gone]
     if not touched:
         return f"## {TITLE}\n\nNo judgment or stored aggregate changed: no dataset file changed.\n", []
