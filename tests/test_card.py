@@ -502,3 +502,28 @@ def test_validate_version_and_card_never_import_mlcroissant(tmp_path: Path) -> N
         "@@ card 0 False True",
         "@@ card 0 False True",
     ], proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("stated", "cited"),
+    [
+        ("doi:10.1016/j.cognition.2021.104890", "https://doi.org/10.1016/j.cognition.2021.104890"),
+        ("https://dx.doi.org/10.1016/j.cognition.2021.104890", "https://doi.org/10.1016/j.cognition.2021.104890"),
+        ("10.1111/example.doi.12345", None),  # the template's example: coggym/paper-doi reports it
+        ("https://doi.org/N/A", None),
+    ],
+)
+def test_the_card_cites_a_paperdoi_only_where_the_rule_takes_it_for_a_doi(
+    tmp_path: Path, stated: str, cited: str | None
+) -> None:
+    from humanjudge_schema.card import card
+
+    data = _copy("coggym", tmp_path)
+    config = json.loads((data / "config.json").read_text())
+    config["paperDOI"] = stated
+    (data / "config.json").write_text(json.dumps(config))
+    doc = card(data, base=tmp_path, samples=20)
+    if cited is None:
+        assert doc["url"].startswith("FILL IN:") and stated not in doc["citeAs"]
+    else:
+        assert doc["url"] == cited

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from humanjudge_schema import validate
-from humanjudge_schema.formats.coggym.rules.metadata import doi_problem
+from humanjudge_schema.doi import doi_problem
 from humanjudge_schema.formats.textjudge.rules.declarations import url_problem
 
 from .conftest import CASES

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..doi import doi_url
 from ..kinds import Unit
 from ..readers.files import read_bytes
 from .facts import Facts
@@ -90,15 +91,6 @@ def _json(path: Path | None) -> Any:
 
 def _text(value: Any) -> str | None:
     return value.strip() if isinstance(value, str) and value.strip() else None
-
-
-_DOI = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/\S+)$", re.IGNORECASE)
-
-
-def doi_url(value: Any) -> str | None:
-    """The https://doi.org/ URL of a DOI or of a doi.org URL of one; None for anything else."""
-    found = _DOI.match(value.strip()) if isinstance(value, str) else None
-    return f"https://doi.org/{found.group(1)}" if found else None
 
 
 def _coggym(unit: Unit, facts: Facts, ids: dict[Path, str]) -> Layout:
