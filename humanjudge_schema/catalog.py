@@ -104,6 +104,12 @@ class Format:
     # "package.module:function" reading a dataset's individual judgments, called as
     # function(unit) and returning a judgments.view.Judgments; None: the format has none to show.
     judgments: str | None = None
+    # "package.module:function" that checks a dataset and reads its judgments in one reading of
+    # its files, called as function(unit, ctx): it reports into ctx what `check` reports and
+    # returns the view `judgments` returns, read from what the check parsed (a check that reads
+    # a large file in pieces goes on as the view's first pass over its batches does:
+    # judgments.view.FirstPass). None: the check runs, then the view reads the files again.
+    checked: str | None = None
 
     @property
     def module(self) -> str:
@@ -118,6 +124,12 @@ class Format:
     def view(self, unit: Any) -> Any:
         """The unit's judgments (see `judgments`); None when the format declares no view."""
         return None if self.judgments is None else load(self.judgments)(unit)
+
+    def checked_view(self, unit: Any, ctx: Any) -> Any:
+        """The unit checked into ctx and its judgments, in one reading (see `checked`)."""
+        if self.checked is None:
+            raise ValueError(f"the {self.name} format reads its judgments apart from its check")
+        return load(self.checked)(unit, ctx)
 
     def file(self, name: str) -> DatasetFile | None:
         return next((f for f in self.files if f.name == name), None)

@@ -13,9 +13,9 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .kinds import Unit
 
@@ -40,7 +40,7 @@ def on_stderr(asked: bool | None, label: str = "") -> Bar | None:
     return Bar(sys.stderr, label=label) if asked or (asked is None and wanted(sys.stderr)) else None
 
 
-def views(found: Sequence[Unit], bar: Bar | None) -> Iterator[Judgments]:
+def views(found: Sequence[Unit], bar: Bar | None, view_of: Callable[[Unit], Any] | None = None) -> Iterator[Judgments]:
     """The judgments of each dataset (`judgments.views`), drawn on `bar` as they are read: its
     first pass over the batches counted (a second pass, to locate what a finding is about, is
     not), the dataset done when the next one is asked for."""
@@ -49,12 +49,12 @@ def views(found: Sequence[Unit], bar: Bar | None) -> Iterator[Judgments]:
     from .judgments import views as read
 
     if bar is None:
-        yield from read(found)
+        yield from read(found, view_of)
         return
     bar.start(found)
     try:
         for unit in found:
-            for view in read([unit]):
+            for view in read([unit], view_of):
                 yield replace(view, batches=_Counted(bar, unit, view))
             bar.done(unit)
     finally:

@@ -65,7 +65,11 @@ def check_unit(unit: Unit, config: Config, cwd: str | None = None, keep: list[ob
     with paused():
         try:
             unit = screen(unit, ctx)
-            if unit.files:
+            if unit.files and config.quality and fmt.checked is not None:
+                view = fmt.checked_view(unit, ctx)  # the quality checks read what the check reads
+                _quality(view, unit, ctx)
+                finish(view)
+            elif unit.files:
                 fmt.run(unit, ctx)
                 if config.quality and fmt.judgments is not None:
                     _quality(fmt.view(unit), unit, ctx)
@@ -75,6 +79,15 @@ def check_unit(unit: Unit, config: Config, cwd: str | None = None, keep: list[ob
         finally:
             if keep:
                 gc.freeze()  # kept documents are not garbage: no collection should walk them again
+
+
+def finish(view: Any) -> None:
+    """The check of a view read as its dataset is checked (catalog.Format.checked) run to its
+    end, whatever of the view's first pass its reader left unread."""
+    from .judgments.view import FirstPass
+
+    if isinstance(view.batches, FirstPass):
+        view.batches.finish()
 
 
 def _quality(view: Any, unit: Unit, ctx: Context) -> None:
@@ -208,3 +221,76 @@ def _parallel(
             progress.done(units[index])
     # In unit order, as a serial run adds them: findings with equal sort keys keep the same order.
     return [Finding(*row) for i in range(len(units)) for row in by_unit[i]]
+
+
+class Reading:
+    """`validate` and the judgments' views of the same paths in one reading of each dataset's
+    files, for the commands that need both (export, report): `view(unit)` gives a dataset's view,
+    read as its check runs (catalog.Format.checked), and `result()` the findings `validate` gives
+    (checking then what no view was asked for). One dataset is open at a time: its check is
+    finished, and what it parsed freed, when the next view is asked for."""
+
+    def __init__(
+        self,
+        paths: Sequence[Path | str],
+        *,
+        kind: str | None = None,
+        skip_unknown: bool = False,
+        cwd: str | None = None,
+    ) -> None:
+        found = survey([Path(p) for p in paths], kind, skip_empty=skip_unknown)
+        forget()
+        self.units = found.units
+        self.skipped = tuple(found.skipped)
+        self.configs = [discover(unit.root) for unit in self.units]
+        self.cwd = cwd
+        self.index = {(u.family, u.root): i for i, u in enumerate(self.units)}
+        self.found: dict[int, list[Finding]] = {}
+        self.open: tuple[int, Context, Any] | None = None
+
+    def view(self, unit: Unit) -> Any:
+        """The unit's judgments (None when its format's reader gives none), its check running
+        as they are read."""
+        self._close()
+        i = self.index.get((unit.family, unit.root))
+        fmt = catalog.get(unit.family)
+        if i is None or i in self.found or fmt.checked is None or self.configs[i].quality:
+            if i is not None and i not in self.found:
+                self.found[i] = check_unit(self.units[i], self.configs[i], self.cwd)
+            return fmt.view(unit)
+        from .coverage import screen
+
+        ctx = Context(self.configs[i], self.cwd, unit.root)
+        with paused():
+            screened = screen(self.units[i], ctx)
+        if not screened.files:
+            self.found[i] = ctx.findings()
+            return fmt.view(unit)
+        view = fmt.checked_view(screened, ctx)
+        self.open = (i, ctx, view)
+        return view
+
+    def _close(self) -> None:
+        if self.open is not None:
+            i, ctx, view = self.open
+            self.open = None
+            with paused():
+                finish(view)
+            self.found[i] = ctx.findings()
+
+    def result(self) -> Result:
+        """What `validate` finds in the paths: the datasets read, then the others checked."""
+        self._close()
+        findings: list[Finding] = []
+        for i, unit in enumerate(self.units):
+            if i not in self.found:
+                self.found[i] = check_unit(unit, self.configs[i], self.cwd)
+            findings += self.found[i]
+        findings.sort(key=Finding.sort_key)
+        used = tuple(sorted({c.source for c in self.configs if c.source is not None}))
+        unjudged = tuple(
+            u
+            for u, c in zip(self.units, self.configs, strict=True)
+            if c.quality and catalog.get(u.family).judgments is None
+        )
+        return Result(findings, sum(len(u.files) for u in self.units), self.skipped, used, unjudged)

@@ -140,4 +140,4 @@ def test_a_diff_that_fails_leaves_validation_standing(
     env = action.env(HUMANJUDGE_BASE=base, HUMANJUDGE_DIFF_FAIL_ON="removed")
     assert step.run_step(env) == 0
     text = action.summary()
-    assert "**Could not compare:** \"a reader's bug\"\n\n## humanjudge validate" in text
+    assert '**Could not compare:** "a reader\'s bug"\n\n## humanjudge validate' in text

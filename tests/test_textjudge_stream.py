@@ -45,19 +45,20 @@ def _whole(path: Path, monkeypatch: pytest.MonkeyPatch, limit: int | None = None
 def _in_runs(
     path: Path, monkeypatch: pytest.MonkeyPatch, run_bytes: int, limit: int | None = None
 ) -> tuple[list[tuple[Any, ...]], bool]:
-    """The findings, checked in runs of about run_bytes, and whether the runs were used."""
-    used = []
-    real = textjudge_check.check_in_runs
+    """The findings, checked in runs of about run_bytes, and whether the runs were used (the file
+    was never checked whole instead)."""
+    whole = []
+    real = textjudge_check._whole
 
-    def spy(*args: Any) -> bool:
-        used.append(real(*args))
-        return used[-1]
+    def spy(*args: Any) -> Any:
+        whole.append(args)
+        return real(*args)
 
     monkeypatch.setattr(textjudge_stream, "STREAM_FROM", 0)
     monkeypatch.setattr(textjudge_stream, "RUN_BYTES", run_bytes)
-    monkeypatch.setattr(textjudge_check, "check_in_runs", spy)
+    monkeypatch.setattr(textjudge_check, "_whole", spy)
     findings = _rows(validate([path], kind="textjudge", max_per_code=limit).findings)
-    return findings, bool(used and used[0])
+    return findings, not whole
 
 
 def _dataset_files(folder: Path) -> list[Path]:

@@ -75,13 +75,19 @@ def bootstrap_options(command: Any) -> Any:
     )(command)
 
 
-def judged(paths: tuple[Path, ...], kind: str | None, skip_unknown: bool = False) -> list[Any]:
+def judged(
+    paths: tuple[Path, ...],
+    kind: str | None,
+    skip_unknown: bool = False,
+    before_failing: Callable[[], None] | None = None,
+) -> list[Any]:
     """The datasets under the paths whose format declares judgments, as `judgments.Dataset`s:
     export, stats and report never answer with an empty table for data they could not read.
     Each dataset ends in its judgments or in one line on stderr that says why it has none: here
     for a format that declares no judgments, and as `judgments.views` reaches it for a dataset
     whose files hold none. When no dataset has any, the run stops with exit code 2: here when no
-    format declares judgments, else once the last dataset has been read."""
+    format declares judgments, else once the last dataset has been read, after `before_failing`
+    (a command that checks the datasets as it reads them says its findings there)."""
     from ..judgments import Dataset, units
 
     with_view, without = units(list(paths), kind=kind, skip_unknown=skip_unknown)
@@ -89,7 +95,7 @@ def judged(paths: tuple[Path, ...], kind: str | None, skip_unknown: bool = False
         _say(unit.root, f"the {unit.family} format declares no judgments")
     if not with_view and without:
         fail("none of these datasets is of a format that declares its judgments")
-    told = _Told(len(with_view), paths)
+    told = _Told(len(with_view), paths, before_failing)
     # a dataset of stored aggregates only is read and exported, and said to have no agreement
     return [Dataset(unit, told, lambda u, note: _say(u.root, note)) for unit in with_view]
 
@@ -110,8 +116,11 @@ class _Told:
     run fails (exit 2) before anything is written: a report is written only after every dataset,
     export's file only as a whole (on standard output its header line has gone out already)."""
 
-    def __init__(self, datasets: int, paths: tuple[Path, ...]) -> None:
+    def __init__(
+        self, datasets: int, paths: tuple[Path, ...], before_failing: Callable[[], None] | None = None
+    ) -> None:
         self.left, self.paths, self.some = datasets, paths, False
+        self.before_failing = before_failing
         # a dataset read twice is told of once; a folder may hold datasets of two formats
         self.heard: set[tuple[str, Path]] = set()
 
@@ -128,6 +137,8 @@ class _Told:
             from ..readers.files import display_path
 
             named = ", ".join(map(display_path, self.paths)) if len(self.paths) <= 3 else f"the {len(self.paths)} paths"
+            if self.before_failing is not None:
+                self.before_failing()
             fail(f"no judgments in {named}")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -88,28 +88,31 @@ def export(
         fail(f"--no-formulas is for CSV, not {to}")
     if progress is None and output is None and sys.stdout.isatty():
         progress = False  # the rows go to the terminal: no bar across them
-    try:
-        found = judged(paths, kind)
-        if output is not None:
-            check_output(output, [f for unit in found for f in unit.files], force, None if named else _unknown(output))
-        result = run(list(paths), kind=kind, progress=on_stderr(progress, "checking "), jobs=jobs)
-    except (UsageError, ConfigError) as exc:
-        fail(str(exc))
-    if not quiet:
-        _findings(result)
     from ..gcpause import paused
+    from ..validation import Reading
     from ..workers import jobs_of
 
+    try:
+        reading = Reading(list(paths), kind=kind)
+        found = judged(paths, kind, before_failing=None if quiet else lambda: _findings(reading.result()))
+        if output is not None:
+            check_output(output, [f for unit in found for f in unit.files], force, None if named else _unknown(output))
+        parallel = jobs_of(jobs) > 1 and len(found) > 1
+        if parallel:  # checked first, in the workers of validate, then exported in others
+            result = run(list(paths), kind=kind, progress=on_stderr(progress, "checking "), jobs=jobs)
+    except (UsageError, ConfigError) as exc:
+        fail(str(exc))
     inputs = [f for unit in found for f in unit.files]
     bar = on_stderr(progress, "exporting ")
     datasets: list[int] = []
     stored: list[int] = []  # the stored aggregate rows among them (means, majorities)
     try:
-        if jobs_of(jobs) > 1 and len(found) > 1:
+        if parallel:
             n, aggregates, read = _in_parallel(found, to, output, inputs, not no_formulas, jobs_of(jobs), bar)
             datasets, stored = [1] * read, [aggregates]
         else:
-            rows = _batches(found, bar, datasets, stored)
+            # each dataset checked as its judgments are read: its files are read once
+            rows = _batches(found, bar, datasets, stored, reading.view)
             # read up to the first judgment: a run with none stops (exit 2) before a header is written
             first = next(rows, None)
             rows = chain([] if first is None else [first], rows)
@@ -117,6 +120,10 @@ def export(
                 n = _write(rows, to, output, inputs, formulas=not no_formulas)
     except WriteError as exc:
         fail(str(exc))
+    if not parallel:
+        result = reading.result()
+    if not quiet:  # after what was said of each dataset as it was read, as one job says them
+        _findings(result)
     if output is None:
         sys.stdout.flush()  # what could not be written fails here, before "wrote" is said
     if not quiet:
@@ -158,12 +165,14 @@ def _count(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
-def _batches(found: list[Any], bar: Bar | None, datasets: list[int], stored: list[int]) -> Iterator[Batch]:
+def _batches(
+    found: list[Any], bar: Bar | None, datasets: list[int], stored: list[int], view_of: Callable[[Any], Any]
+) -> Iterator[Batch]:
     """The batches of every dataset, a dataset at a time; `datasets` counts those read, `stored`
     their rows of stored aggregates."""
     from ..progress import views
 
-    for view in views(found, bar):
+    for view in views(found, bar, view_of):
         datasets.append(1)
         for batch in view.in_batches():
             stored.append(batch.of_role("aggregate"))

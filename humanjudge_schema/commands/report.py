@@ -62,6 +62,7 @@ def report(
     from ..judgments.html import page, write_report
     from ..kinds import UsageError
     from ..progress import on_stderr, views
+    from ..validation import Reading
     from ..validation import validate as run
     from ..workers import jobs_of
     from ..writing import WriteError, write_atomic
@@ -75,15 +76,18 @@ def report(
             force,
             None if html else f"-o {output}: the report is an HTML page; name a .html or .htm file",
         )
-        result = run(list(paths), kind=kind, progress=on_stderr(progress, "checking "), jobs=jobs)
         bar = on_stderr(progress, "reading ")
         if jobs_of(jobs) > 1 and len(datasets) > 1:  # the statistics in workers, the plots here
+            result = run(list(paths), kind=kind, progress=on_stderr(progress, "checking "), jobs=jobs)
             shown = described(datasets, jobs=jobs_of(jobs), bar=bar, samples=samples, seed=seed, raters=True, page=True)
             found = list(shown)
             inputs = [f for unit in datasets for f in unit.files]
             write_atomic(output, page(result, found).encode("utf-8"), inputs)
         else:
-            found = write_report(result, views(datasets, bar), output, samples=samples, seed=seed)
+            # each dataset checked as its judgments are read: its files are read once
+            reading = Reading(list(paths), kind=kind)
+            found = write_report(reading.result, views(datasets, bar, reading.view), output, samples=samples, seed=seed)
+            result = reading.result()
     except (UsageError, ConfigError, WriteError) as exc:
         fail(str(exc))
     flags = sum(len(ds["quality"]) for ds in found)  # as the page's overview counts them

@@ -56,16 +56,18 @@ class Dataset:
         return self.unit.files
 
 
-def views(found: Iterable[Unit | Dataset]) -> Iterator[Judgments]:
+def views(found: Iterable[Unit | Dataset], view_of: Callable[[Unit], Any] | None = None) -> Iterator[Judgments]:
     """The judgments of each dataset, read one dataset at a time. A `Dataset` is read up to its
     first judgment first (that judgment is not read again: the view hands it on first); one with
-    none is told why and left out. A plain unit's view is handed on as it is, judgments or not."""
+    none is told why and left out. A plain unit's view is handed on as it is, judgments or not.
+    `view_of` gives a unit's view (default: its format's; validation.Reading's reads it as the
+    dataset is checked)."""
     from .. import catalog
 
     for item in found:
         unit, told = (item.unit, item.told) if isinstance(item, Dataset) else (item, None)
         noted = item.noted if isinstance(item, Dataset) else None
-        view = catalog.get(unit.family).view(unit)
+        view = catalog.get(unit.family).view(unit) if view_of is None else view_of(unit)
         if view is None:  # a plug-in's reader that gives nothing
             if told is not None:
                 told(unit, f"the {unit.family} format's reader gives no view of it")

@@ -19,7 +19,7 @@ table of contents; every section and card has an id to link to and a link back t
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -104,7 +104,7 @@ def page(result: Result, datasets: list[dict[str, Any]], title: str = "humanjudg
 
 
 def write_report(
-    result: Result,
+    result: Result | Callable[[], Result],
     views: Iterable[Judgments],
     target: Path,
     *,
@@ -114,7 +114,8 @@ def write_report(
 ) -> list[dict[str, Any]]:
     """Write the report of the datasets to `target` (whole or not at all, never over one of
     their files, and inside `within` when it is given) and return what it shows of each
-    (`stats.describe`, with its files)."""
+    (`stats.describe`, with its files). `result` may be asked for once the views have been read
+    (validation.Reading: the datasets checked as they are read)."""
     from ..writing import write_atomic
 
     found: list[dict[str, Any]] = []
@@ -122,7 +123,8 @@ def write_report(
     for view in views:
         found.append(shown(view, samples=samples, seed=seed))
         inputs += view.files
-    write_atomic(target, page(result, found).encode("utf-8"), inputs, within=within)
+    checked = result() if callable(result) else result
+    write_atomic(target, page(checked, found).encode("utf-8"), inputs, within=within)
     return found
 
 

@@ -235,3 +235,27 @@ class Judgments:
 def _batched(rows: Iterator[Judgment], size: int = 4096) -> Iterator[Batch]:
     while batch := list(islice(rows, size)):
         yield Batch.of_rows(batch)
+
+
+class FirstPass:
+    """A view's `batches` whose first pass is read as its dataset is checked (catalog.Format's
+    `checked`): the first call hands on that pass, later calls read the files anew. The check's
+    findings are complete once the first pass has been read to its end; `finish` reads what is
+    left of it, so that a consumer that stops early (or never starts) leaves no check half run."""
+
+    def __init__(self, first: Iterator[Batch], again: Callable[[], Iterator[Batch]]) -> None:
+        self.first: Iterator[Batch] | None = first
+        self.again = again
+        self.handed: Iterator[Batch] | None = None
+
+    def __call__(self) -> Iterator[Batch]:
+        if self.first is None:
+            return self.again()
+        self.handed, self.first = self.first, None
+        return self.handed
+
+    def finish(self) -> None:
+        rest = self.first if self.first is not None else self.handed
+        self.first = self.handed = None
+        for _ in rest or ():
+            pass

@@ -15,6 +15,7 @@ FORMAT = Format(
     "compare the human data with the trials and the flow.",
     check="humanjudge_schema.formats.coggym.check:check",
     judgments="humanjudge_schema.formats.coggym.judgments:judgments",
+    checked="humanjudge_schema.formats.coggym.judgments:checked",
     aggregation=Aggregation(
         "humanjudge_schema.formats.coggym.aggregate:aggregate_experiment",
         what="a CogGym experiment folder",

@@ -56,7 +56,17 @@ _BATCH = 8192
 
 def judgments(unit: Unit) -> Judgments:
     ctx = Context(discover(unit.root), root=unit.root)
-    exp = load_experiment(unit, ctx)  # read as validate reads it
+    return _view(unit, load_experiment(unit, ctx), ctx)  # read as validate reads it
+
+
+def checked(unit: Unit, ctx: Context) -> Judgments:
+    """The experiment checked into ctx and its judgments, read from the model the check built."""
+    from .check import checked as check
+
+    return _view(unit, check(unit, ctx), ctx)
+
+
+def _view(unit: Unit, exp: Experiment, ctx: Context) -> Judgments:
     questions = _questions(exp)
     kind: RaterKind = "person" if _everyone(exp) else "position"
     return Judgments(

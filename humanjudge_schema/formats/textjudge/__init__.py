@@ -23,6 +23,7 @@ FORMAT = Format(
     "their aggregates. A JSON file is recognised as a dataset by its keys.",
     check="humanjudge_schema.formats.textjudge.check:check",
     judgments="humanjudge_schema.formats.textjudge.judgments:judgments",
+    checked="humanjudge_schema.formats.textjudge.judgments:checked",
     aggregation=Aggregation(
         "humanjudge_schema.formats.textjudge.aggregate:aggregate_dataset",
         what="a TextJudge dataset (.json)",

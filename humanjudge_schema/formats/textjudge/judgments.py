@@ -9,18 +9,20 @@ time, as the check reads it, so memory stays bounded.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import repeat
 from pathlib import Path
 from typing import Any
 
 from ...config import discover
+from ...engine import Context
 from ...finding import escape_token
-from ...judgments.view import Batch, Judgments, Level, Question, positions
+from ...judgments.view import Batch, FirstPass, Judgments, Level, Question, positions
 from ...kinds import Unit
 from ...readers.files import display_path, read_bytes
 from ...readers.jsonfile import JsonDocument, document
 from . import stream
+from .check import opened
 
 AGGREGATES = ("mean_human", "majority_human")  # what a score object stores beside its scores
 _SCALARS = frozenset({int, float, str, bool, type(None)})  # what a score may be, schema or not
@@ -32,15 +34,60 @@ def judgments(unit: Unit) -> Judgments:
     path = unit.files[0]
     limit = discover(unit.root).max_document_bytes  # the file is read as validate reads it
     seen = _Seen()
+    return _view(unit, _questions(path, limit), lambda: _batches(path, limit, seen), seen)
+
+
+def checked(unit: Unit, ctx: Context) -> Judgments:
+    """The dataset checked into ctx and its judgments, in one reading: the view's first pass
+    over its batches reads the runs the check reads, as the check goes (check.opened)."""
+    path = unit.files[0]
+    limit = ctx.config.max_document_bytes
+    seen = _Seen()
+    top, runs = opened(path, ctx)
+    seen.unread = None
+    if top is None:
+        seen.unread = _unread(path, limit)
+    elif not isinstance(top, dict):
+        seen.unread = _NOT_AN_OBJECT
+    first = _batches_of(top, runs, path, seen) if isinstance(top, dict) else _drained(runs)
+    again = _Again(path, limit, seen)
+    return _view(unit, _declared(top), FirstPass(first, again), seen)
+
+
+def _view(unit: Unit, questions: dict[str, Question], batches: Callable[[], Iterator[Batch]], seen: _Seen) -> Judgments:
     # A score's position in individual_human_scores names no annotator: raters are not compared.
     return Judgments(
         "textjudge",
         display_path(unit.root),
-        questions=_questions(path, limit),
+        questions=questions,
         raters="position",
-        batches=lambda: _batches(path, limit, seen),
+        batches=batches,
         none=seen.why,
     )
+
+
+class _Again:
+    """A pass after the first: the file read anew."""
+
+    def __init__(self, path: Path, limit: int, seen: _Seen) -> None:
+        self.path, self.limit, self.seen = path, limit, seen
+
+    def __call__(self) -> Iterator[Batch]:
+        return _batches(self.path, self.limit, self.seen)
+
+
+def _drained(runs: Iterator[Any]) -> Iterator[Batch]:
+    """No batch, the check's runs read to their end."""
+    for _ in runs:
+        pass
+    yield from ()
+
+
+def _unread(path: Path, limit: int) -> str:
+    """Why a file that is not JSON gives no judgment (the check reported what it is)."""
+    seen = _Seen()
+    _runs(path, limit, seen)
+    return seen.unread or "the file cannot be read"
 
 
 class _Seen:
@@ -66,6 +113,9 @@ class _Seen:
         return "no instance holds individual_human_scores"
 
 
+_NOT_AN_OBJECT = "its top level is not an object (humanjudge validate lists the schema errors)"
+
+
 def _runs(
     path: Path, limit: int, seen: _Seen | None = None
 ) -> tuple[dict[str, Any], Iterator[tuple[list[Any], int]]] | None:
@@ -89,7 +139,7 @@ def _runs(
         seen.unread = f"the file is not JSON ({n} error{'' if n == 1 else 's'}; humanjudge validate lists them)"
         return None
     if not isinstance(whole.data, dict):
-        seen.unread = "its top level is not an object (humanjudge validate lists the schema errors)"
+        seen.unread = _NOT_AN_OBJECT
         return None
     seen.unread = None
     instances = whole.data.get("instances")
@@ -113,9 +163,13 @@ def _guarded(runs: Iterator[tuple[list[Any], int]], path: Path, raw: bytes) -> I
 def _questions(path: Path, limit: int) -> dict[str, Question]:
     """The declared metrics; the view reads the declarations only (they come first)."""
     found = _runs(path, limit)
-    if found is None:
+    return {} if found is None else _declared(found[0])
+
+
+def _declared(data: Any) -> dict[str, Question]:
+    """The metrics the top-level object declares."""
+    if not isinstance(data, dict):
         return {}
-    data, _ = found
     out: dict[str, Question] = {}
     for decl in data.get("annotations") or ():
         if isinstance(decl, dict) and isinstance(decl.get("metric"), str):
@@ -160,9 +214,12 @@ def _batches(path: Path, limit: int, seen: _Seen) -> Iterator[Batch]:
     """One batch per run of instances; each list of scores becomes its rows in C-level extends.
     What a file without scores holds instead is noted in `seen`."""
     found = _runs(path, limit, seen)
-    if found is None:
-        return
-    top, runs = found
+    if found is not None:
+        yield from _batches_of(*found, path, seen)
+
+
+def _batches_of(top: dict[str, Any], runs: Iterator[tuple[list[Any], int]], path: Path, seen: _Seen) -> Iterator[Batch]:
+    """The batches of the runs of the file's instances (`_batches`)."""
     seen.instances = 0 if isinstance(top.get("instances"), list) else None
     seen.aggregates, seen.unscored = set(), False
     dataset = file = display_path(path)
