@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
@@ -223,6 +223,33 @@ def _parallel(
     return [Finding(*row) for i in range(len(units)) for row in by_unit[i]]
 
 
+def read_checked(unit: Unit, config: Config, cwd: str | None = None) -> tuple[Any, Callable[[], list[Finding]]]:
+    """The unit's judgments (None where its format has none) read as the unit is checked, and
+    the call that gives the unit's findings (`check_unit`'s) once they have been read, finishing
+    whatever of the check the reader left. Where the format reads its judgments apart from its
+    check, or the quality checks are asked for, the check runs first and the view reads anew."""
+    from .coverage import screen
+
+    fmt = catalog.get(unit.family)
+    if fmt.checked is None or config.quality:
+        found = check_unit(unit, config, cwd)
+        return fmt.view(unit), lambda: found
+    ctx = Context(config, cwd, unit.root)
+    with paused():
+        screened = screen(unit, ctx)
+        view = fmt.checked_view(screened, ctx) if screened.files else fmt.view(unit)
+    if not screened.files:
+        found = ctx.findings()
+        return view, lambda: found
+
+    def done() -> list[Finding]:
+        with paused():
+            finish(view)
+        return ctx.findings()
+
+    return view, done
+
+
 class Reading:
     """`validate` and the judgments' views of the same paths in one reading of each dataset's
     files, for the commands that need both (export, report): `view(unit)` gives a dataset's view,
@@ -246,37 +273,24 @@ class Reading:
         self.cwd = cwd
         self.index = {(u.family, u.root): i for i, u in enumerate(self.units)}
         self.found: dict[int, list[Finding]] = {}
-        self.open: tuple[int, Context, Any] | None = None
+        self.open: tuple[int, Callable[[], list[Finding]]] | None = None
 
     def view(self, unit: Unit) -> Any:
         """The unit's judgments (None when its format's reader gives none), its check running
         as they are read."""
         self._close()
         i = self.index.get((unit.family, unit.root))
-        fmt = catalog.get(unit.family)
-        if i is None or i in self.found or fmt.checked is None or self.configs[i].quality:
-            if i is not None and i not in self.found:
-                self.found[i] = check_unit(self.units[i], self.configs[i], self.cwd)
-            return fmt.view(unit)
-        from .coverage import screen
-
-        ctx = Context(self.configs[i], self.cwd, unit.root)
-        with paused():
-            screened = screen(self.units[i], ctx)
-        if not screened.files:
-            self.found[i] = ctx.findings()
-            return fmt.view(unit)
-        view = fmt.checked_view(screened, ctx)
-        self.open = (i, ctx, view)
+        if i is None or i in self.found:
+            return catalog.get(unit.family).view(unit)
+        view, done = read_checked(self.units[i], self.configs[i], self.cwd)
+        self.open = (i, done)
         return view
 
     def _close(self) -> None:
         if self.open is not None:
-            i, ctx, view = self.open
+            i, done = self.open
             self.open = None
-            with paused():
-                finish(view)
-            self.found[i] = ctx.findings()
+            self.found[i] = done()
 
     def result(self) -> Result:
         """What `validate` finds in the paths: the datasets read, then the others checked."""

@@ -10,8 +10,10 @@ from typing import Any
 
 from .. import catalog
 from ..config import Config, discover
+from ..finding import Finding
 from ..gcpause import paused
 from ..judgments.view import Batch, Judgments
+from ..kinds import Unit
 from .figures import findings_of, measure, not_matching
 from .lines import add_lines
 from .match import Changes, Matcher, Side, aggregate_changes
@@ -74,12 +76,9 @@ def _dataset(
     if p.old is not None and p.new is not None and identical(p.old, p.new):
         out.status = "unchanged"
         return out
-    # validation first, while the heap is small: after the matching pass it takes half as long
-    # again, among the millions of objects the pass left behind
-    old_findings = findings_of(p.old, config, old_root)
-    new_findings = findings_of(p.new, config, new_root)
-    fmt = catalog.get(p.family)
-    views = [None if u is None or fmt.judgments is None else fmt.view(u) for u in (p.old, p.new)]
+    # each version checked as the matching pass reads its judgments: its files are read once
+    read = [_read_checked(u, config) for u in (p.old, p.new)]
+    views = [view for view, _ in read]
     kinds = {v.rater_kind for v in views if v is not None}
     out.rater_kind = "position" if "position" in kinds else next(iter(kinds), None)
     if out.rater_kind == "position":
@@ -92,6 +91,8 @@ def _dataset(
     changes = Changes(examples)
     with paused():  # the pass keeps millions of keys alive (gcpause.py)
         Matcher(old_side, new_side, changes).run()
+    old_findings = findings_of(read[0][1](), old_root)
+    new_findings = findings_of(read[1][1](), new_root)
     out.judgments = (sum(old_side.counts.values()), sum(new_side.counts.values()))
     out.questions = _questions(old_side, new_side, changes, examples)
     if out.rater_kind == "person" and _shifted(out.questions):
@@ -125,6 +126,16 @@ def _dataset(
             q.new = news.get(q.question)
             _compare_figures(q)
     return out
+
+
+def _read_checked(unit: Unit | None, config: Config) -> tuple[Judgments | None, Callable[[], list[Finding]]]:
+    """A version's view of a dataset, and its findings once the view has been read (none for a
+    version without the dataset)."""
+    if unit is None:
+        return None, list
+    from ..validation import read_checked
+
+    return read_checked(unit, config)
 
 
 def _shifted(questions: list[QuestionDiff]) -> bool:

@@ -11,9 +11,8 @@ from itertools import compress
 from pathlib import Path
 from typing import Any
 
-from ..config import Config
+from ..finding import Finding
 from ..judgments.view import Batch, Judgments
-from ..kinds import Unit
 from .model import Figures, FindingChange
 from .pairing import relative
 
@@ -76,15 +75,11 @@ def overlap(a: list[float] | None, b: list[float] | None) -> bool:
 TOUCHING = 1e-9
 
 
-def findings_of(unit: Unit | None, config: Config, root: Path) -> list[FindingChange]:
-    """The unit's validation findings, their files relative to the version's root."""
-    if unit is None:
-        return []
-    from ..validation import check_unit
-
+def findings_of(found: list[Finding], root: Path) -> list[FindingChange]:
+    """A unit's validation findings, their files relative to the version's root."""
     shown: dict[str, str] = {}
     out = []
-    for f in check_unit(unit, config):
+    for f in found:
         if f.file not in shown:
             shown[f.file] = relative(Path(os.path.abspath(f.file)), root)
         out.append(FindingChange(f.code, f.severity.value, shown[f.file], f.pointer, f.line, f.message, f.count))

@@ -77,9 +77,10 @@ def _whole(path: Path, raw: Any, ctx: Context) -> tuple[Any, Runs]:
         ctx.add(code, doc, ptr, message)
     data = doc.data
     instances = data.get("instances") if isinstance(data, dict) else None
-    if usable(data, errors):
+    instances = instances if isinstance(instances, list) else []
+    if usable(data, errors):  # instances is a list then
         return data, checked_runs(Dataset(doc, ctx.config.tolerance, data), iter([(instances, 0)]), ctx)
-    return data, iter([(instances if isinstance(instances, list) else [], 0)])
+    return data, iter([(instances, 0)])
 
 
 def checked_runs(ds: Dataset, runs: Iterable[tuple[list[Any], int]], ctx: Context) -> Runs:
