@@ -66,9 +66,9 @@ def export(
     """Write every individual judgment of the datasets as rows of one shape.
 
     Columns: format, dataset, item, rater, question, option, value, file, pointer, line. The
-    datasets are validated first: the findings go to standard error, what is well formed is
-    exported, a line on standard error says how much was written, and the exit code is
-    validate's (1 when there are errors).
+    datasets are validated as they are read: the findings go to standard error after the rows,
+    what is well formed is exported, a line on standard error says how much was written, and the
+    exit code is validate's (1 when there are errors).
     """
     from ..config import ConfigError
     from ..judgments.export import missing
