@@ -23,9 +23,8 @@ from ...readers.files import display_path, read_bytes
 from ...readers.jsonfile import JsonDocument, document
 from . import stream
 from .check import opened
+from .flatten import AGGREGATES, SCALARS, flatten
 
-AGGREGATES = ("mean_human", "majority_human")  # what a score object stores beside its scores
-_SCALARS = frozenset({int, float, str, bool, type(None)})  # what a score may be, schema or not
 # The measurement level each category implies for agreement.
 LEVELS: dict[str, Level] = {"categorical": "nominal", "graded": "ordinal", "continuous": "interval"}
 
@@ -229,6 +228,13 @@ def _batches_of(top: dict[str, Any], runs: Iterator[tuple[list[Any], int]], path
     for instances, offset in runs:
         if seen.instances is not None:
             seen.instances += len(instances)
+        flat = flatten(instances, offset)  # the usual shape, in C-level passes
+        if flat is not None:
+            if flat[0]:
+                yield Batch(same_individual, flat[0])
+            if flat[1]:
+                yield Batch(same_aggregate, flat[1])
+            continue
         items: list[Any] = []
         raters: list[int] = []
         metrics: list[str] = []
@@ -251,7 +257,7 @@ def _batches_of(top: dict[str, Any], runs: Iterator[tuple[list[Any], int]], path
                 n = len(listed)
                 places: Any = range(n)
                 texts: Any = positions(n)
-                if not _SCALARS.issuperset(map(type, listed)):  # not a score: the schema reports it
+                if not SCALARS.issuperset(map(type, listed)):  # not a score: the schema reports it
                     places = [j for j, x in enumerate(listed) if not isinstance(x, (dict, list))]
                     listed = [listed[j] for j in places]
                     texts, n = map(str, places), len(places)
@@ -277,7 +283,7 @@ def _aggregates(
     base = f"/instances/{i}/annotations/{escape_token(metric)}/"
     for name in held:
         value = scores[name]
-        if type(value) in _SCALARS:
+        if type(value) in SCALARS:
             stored["item"].append(item)
             stored["question"].append(metric)
             stored["value"].append(value)

@@ -1,0 +1,126 @@
+"""A run of TextJudge instances read in C-level passes (flatten.py) gives the rows, in the order,
+the view gives reading it instance by instance, whatever the run holds: flatten takes the shapes
+it knows and leaves the others to the loop."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from humanjudge_schema.formats.textjudge import judgments as textjudge_view
+from humanjudge_schema.formats.textjudge.flatten import flatten
+from humanjudge_schema.judgments import datasets
+
+from .conftest import CORPUS, ROOT
+
+
+def _rows(path: Path) -> list[tuple[Any, ...]]:
+    return [tuple(r) for view in datasets([path], kind="textjudge") for r in view.rows()]
+
+
+def _both(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    fast = _rows(path)
+    with monkeypatch.context() as m:
+        m.setattr(textjudge_view, "flatten", lambda instances, offset: None)
+        slow = _rows(path)
+    return fast, slow
+
+
+def _files() -> list[Path]:
+    found = sorted((ROOT / "tests" / "cases" / "textjudge").rglob("*.json"))
+    found += sorted((ROOT / "examples" / "textjudge").rglob("*.json"))
+    return [p for p in found if p.name != "expected.json"]
+
+
+@pytest.mark.parametrize("path", _files(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_case_gives_the_rows_of_the_loop(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast, slow = _both(path, monkeypatch)
+    assert fast == slow
+
+
+def test_the_corpus_gives_the_rows_of_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = CORPUS / "judgebench"
+    if not folder.is_dir():
+        pytest.skip(f"no corpus at {folder}")
+    fast, slow = _both(folder, monkeypatch)
+    assert fast == slow and len(fast) > 100_000
+
+
+_scalar = st.one_of(
+    st.integers(-3, 7), st.sampled_from(["Yes", "No", "a/b~c"]), st.none(), st.booleans(), st.floats(0, 5)
+)
+_score = st.one_of(_scalar, st.lists(_scalar, max_size=2), st.dictionaries(st.just("x"), _scalar, max_size=1))
+_scores_object = st.fixed_dictionaries(
+    {},
+    optional={
+        "individual_human_scores": st.one_of(
+            st.lists(_score, max_size=4), st.lists(_scalar, min_size=1, max_size=5), _scalar
+        ),
+        "mean_human": st.one_of(_scalar, st.lists(_scalar, max_size=1)),
+        "majority_human": _scalar,
+    },
+)
+_instance = st.one_of(
+    st.fixed_dictionaries(
+        {"annotations": st.dictionaries(st.sampled_from(["fluency", "a/b", "c~d"]), _scores_object, max_size=3)},
+        optional={"id": st.one_of(st.integers(0, 9), st.text(max_size=2), st.none(), st.booleans(), st.floats(0, 1))},
+    ),
+    st.just([]),
+    st.just({"id": 1}),
+    st.just({"id": 2, "annotations": []}),
+    st.fixed_dictionaries({"id": st.integers(0, 9), "annotations": st.dictionaries(st.just("m"), _scalar, max_size=1)}),
+)
+
+# the shape flatten takes, with what it must still leave out (an aggregate that is no value)
+_usual = st.fixed_dictionaries(
+    {
+        "id": st.one_of(st.integers(0, 9), st.text(max_size=2)),
+        "annotations": st.dictionaries(
+            st.sampled_from(["fluency", "a/b", "c~d"]),
+            st.fixed_dictionaries(
+                {"individual_human_scores": st.lists(_scalar, min_size=1, max_size=5)},
+                optional={"mean_human": st.one_of(_scalar, st.lists(_scalar, max_size=1)), "majority_human": _scalar},
+            ),
+            max_size=3,
+        ),
+    }
+)
+
+
+@given(instances=st.one_of(st.lists(_usual, max_size=6), st.lists(_instance, max_size=6)))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_any_run_gives_the_rows_of_the_loop(instances: list[Any], tmp_path_factory: pytest.TempPathFactory) -> None:
+    path = tmp_path_factory.mktemp("flat") / "dataset.json"
+    path.write_text(json.dumps({"annotations": [{"metric": "fluency"}], "instances": instances}))
+    fast = _rows(path)
+    original = textjudge_view.flatten
+    textjudge_view.flatten = lambda instances, offset: None  # type: ignore[assignment]
+    try:
+        slow = _rows(path)
+    finally:
+        textjudge_view.flatten = original
+    assert fast == slow
+
+
+def test_the_usual_shape_is_flattened_and_an_unusual_one_left_to_the_loop() -> None:
+    usual = [{"id": 7, "annotations": {"a/b": {"mean_human": 2.5, "individual_human_scores": [2, 3]}}}]
+    individual, stored = flatten(usual, 40) or ({}, {})
+    assert individual["pointer"] == [
+        "/instances/40/annotations/a~1b/individual_human_scores/0",
+        "/instances/40/annotations/a~1b/individual_human_scores/1",
+    ]
+    assert individual["item"] == [7, 7] and individual["rater"] == [0, 1] and individual["value"] == [2, 3]
+    assert stored == {
+        "item": [7],
+        "question": ["a/b"],
+        "value": [2.5],
+        "pointer": ["/instances/40/annotations/a~1b/mean_human"],
+    }
+    assert flatten([{"annotations": {"a": {"individual_human_scores": []}}, "id": 1}], 0) is None
+    assert flatten([{"annotations": {"a": {"individual_human_scores": [[1]]}}, "id": 1}], 0) is None
+    assert flatten([{"annotations": {"a": {"individual_human_scores": [1]}}}], 0) is None  # no id
