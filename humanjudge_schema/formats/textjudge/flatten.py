@@ -48,7 +48,7 @@ def flatten(instances: list[Any], offset: int) -> tuple[Columns, Columns] | None
         return {}, {}
     if set(map(type, objs)) != _DICT:
         return None
-    lists = list(map(dict.get, objs, repeat("individual_human_scores")))
+    lists: list[Any] = list(map(dict.get, objs, repeat("individual_human_scores")))
     if set(map(type, lists)) != _LIST:
         return None
     lengths = list(map(len, lists))
@@ -60,7 +60,7 @@ def flatten(instances: list[Any], offset: int) -> tuple[Columns, Columns] | None
     escaped = {m: escape_token(m) for m in set(metrics)}
     prefixes = list(map("/instances/{}/annotations/{}/".format, obj_index, map(escaped.__getitem__, metrics)))
     bases = map(add, prefixes, repeat("individual_human_scores/"))
-    individual = {
+    individual: Columns = {
         "item": list(chain.from_iterable(map(repeat, obj_items, lengths))),
         "rater": list(chain.from_iterable(map(range, lengths))),
         "question": list(chain.from_iterable(map(repeat, metrics, lengths))),
