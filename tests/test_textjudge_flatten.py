@@ -26,7 +26,7 @@ def _rows(path: Path) -> list[tuple[Any, ...]]:
 def _both(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     fast = _rows(path)
     with monkeypatch.context() as m:
-        m.setattr(textjudge_view, "flatten", lambda instances, offset: None)
+        m.setattr(textjudge_view, "flatten", lambda instances, offset, pointers=True: None)
         slow = _rows(path)
     return fast, slow
 
@@ -99,7 +99,7 @@ def test_any_run_gives_the_rows_of_the_loop(instances: list[Any], tmp_path_facto
     path.write_text(json.dumps({"annotations": [{"metric": "fluency"}], "instances": instances}))
     fast = _rows(path)
     original = textjudge_view.flatten
-    textjudge_view.flatten = lambda instances, offset: None  # type: ignore[assignment]
+    textjudge_view.flatten = lambda instances, offset, pointers=True: None  # type: ignore[assignment]
     try:
         slow = _rows(path)
     finally:
@@ -124,3 +124,19 @@ def test_the_usual_shape_is_flattened_and_an_unusual_one_left_to_the_loop() -> N
     assert flatten([{"annotations": {"a": {"individual_human_scores": []}}, "id": 1}], 0) is None
     assert flatten([{"annotations": {"a": {"individual_human_scores": [[1]]}}, "id": 1}], 0) is None
     assert flatten([{"annotations": {"a": {"individual_human_scores": [1]}}}], 0) is None  # no id
+
+
+@pytest.mark.parametrize("loop", [False, True])
+def test_a_pass_without_pointers_leaves_out_only_theirs(loop: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The statistics' pass asks for no pointers (Judgments.without): the individual judgments
+    come without theirs, the stored aggregates and every other column as they are."""
+    if loop:
+        monkeypatch.setattr(textjudge_view, "flatten", lambda instances, offset, pointers=True: None)
+    folder = ROOT / "examples" / "textjudge"
+    for view in datasets([folder], kind="textjudge"):
+        rows = [tuple(r) for r in view.rows()]
+        with view.without("pointer"):
+            bare = [tuple(r) for r in view.rows()]
+        assert view.needs == {} and rows == [tuple(r) for r in view.rows()]
+        expected = [r[:8] + ("",) + r[9:] if r[10] == "individual" else r for r in rows]
+        assert bare == expected and any(r[10] == "individual" for r in rows)

@@ -186,7 +186,9 @@ class Gathered:
         out = cls(view)
         columns: dict[str, _Columns] = {}
         seen = 0
-        with paused():  # the columns hold millions of references (gcpause.py)
+        # the columns hold millions of references (gcpause.py); where a judgment is, which only a
+        # finding needs, is looked up afterwards (locate), so this pass may go without pointers
+        with paused(), view.without("pointer"):
             for batch in view.in_batches():
                 if batch.size:
                     seen += out._add(batch, columns, seen)

@@ -18,6 +18,7 @@ but a part whose place cannot be known (a response array under no known question
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import chain, islice, repeat
 from pathlib import Path
@@ -180,6 +181,21 @@ class Judgments:
     # Said of a dataset whose rows are all aggregates, by `judgments.views` ("only aggregates
     # stored (majority_human): agreement cannot be computed").
     note: str | None = None
+    # What the pass being read needs, one dict shared by every copy of the view, which a format's
+    # reader may look at as it reads (`without`): {"pointer": False} lets it leave out where each
+    # individual judgment is (its pointer ""), for a pass that never shows it.
+    needs: dict[str, bool] = field(default_factory=dict)
+
+    @contextmanager
+    def without(self, *columns: str) -> Iterator[None]:
+        """Passes read inside the block may leave out these columns (see `needs`)."""
+        before = dict(self.needs)
+        self.needs.update(dict.fromkeys(columns, False))
+        try:
+            yield
+        finally:
+            self.needs.clear()
+            self.needs.update(before)
 
     @property
     def rater_kind(self) -> RaterKind:

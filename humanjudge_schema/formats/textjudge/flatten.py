@@ -29,9 +29,10 @@ AGGREGATES = ("mean_human", "majority_human")  # what a score object stores besi
 Columns = dict[str, list[Any]]
 
 
-def flatten(instances: list[Any], offset: int) -> tuple[Columns, Columns] | None:
+def flatten(instances: list[Any], offset: int, pointers: bool = True) -> tuple[Columns, Columns] | None:
     """The individual judgments and the stored aggregates of a run (item, rater, question,
-    value, pointer; the aggregates without rater), or None where the run is of another shape."""
+    value, pointer; the aggregates without rater; the individual judgments without pointer when
+    `pointers` is False), or None where the run is of another shape."""
     if not instances or set(map(type, instances)) != _DICT:
         return None
     try:
@@ -65,10 +66,10 @@ def flatten(instances: list[Any], offset: int) -> tuple[Columns, Columns] | None
         "rater": list(chain.from_iterable(map(range, lengths))),
         "question": list(chain.from_iterable(map(repeat, metrics, lengths))),
         "value": values,
-        "pointer": list(
-            map(add, chain.from_iterable(map(repeat, bases, lengths)), chain.from_iterable(map(positions, lengths)))
-        ),
     }
+    if pointers:
+        places = chain.from_iterable(map(positions, lengths))
+        individual["pointer"] = list(map(add, chain.from_iterable(map(repeat, bases, lengths)), places))
     return individual, _stored(objs, obj_items, metrics, prefixes)
 
 

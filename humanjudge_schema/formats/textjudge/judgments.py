@@ -32,8 +32,8 @@ LEVELS: dict[str, Level] = {"categorical": "nominal", "graded": "ordinal", "cont
 def judgments(unit: Unit) -> Judgments:
     path = unit.files[0]
     limit = discover(unit.root).max_document_bytes  # the file is read as validate reads it
-    seen = _Seen()
-    return _view(unit, _questions(path, limit), lambda: _batches(path, limit, seen), seen)
+    seen, needs = _Seen(), dict[str, bool]()
+    return _view(unit, _questions(path, limit), lambda: _batches(path, limit, seen, needs), seen, needs)
 
 
 def checked(unit: Unit, ctx: Context) -> Judgments:
@@ -48,12 +48,19 @@ def checked(unit: Unit, ctx: Context) -> Judgments:
         seen.unread = _unread(path, limit)
     elif not isinstance(top, dict):
         seen.unread = _NOT_AN_OBJECT
-    first = _batches_of(top, runs, path, seen) if isinstance(top, dict) else _drained(runs)
-    again = _Again(path, limit, seen)
-    return _view(unit, _declared(top), FirstPass(first, again), seen)
+    needs: dict[str, bool] = {}
+    first = _batches_of(top, runs, path, seen, needs) if isinstance(top, dict) else _drained(runs)
+    again = _Again(path, limit, seen, needs)
+    return _view(unit, _declared(top), FirstPass(first, again), seen, needs)
 
 
-def _view(unit: Unit, questions: dict[str, Question], batches: Callable[[], Iterator[Batch]], seen: _Seen) -> Judgments:
+def _view(
+    unit: Unit,
+    questions: dict[str, Question],
+    batches: Callable[[], Iterator[Batch]],
+    seen: _Seen,
+    needs: dict[str, bool],
+) -> Judgments:
     # A score's position in individual_human_scores names no annotator: raters are not compared.
     return Judgments(
         "textjudge",
@@ -62,17 +69,18 @@ def _view(unit: Unit, questions: dict[str, Question], batches: Callable[[], Iter
         raters="position",
         batches=batches,
         none=seen.why,
+        needs=needs,
     )
 
 
 class _Again:
     """A pass after the first: the file read anew."""
 
-    def __init__(self, path: Path, limit: int, seen: _Seen) -> None:
-        self.path, self.limit, self.seen = path, limit, seen
+    def __init__(self, path: Path, limit: int, seen: _Seen, needs: dict[str, bool]) -> None:
+        self.path, self.limit, self.seen, self.needs = path, limit, seen, needs
 
     def __call__(self) -> Iterator[Batch]:
-        return _batches(self.path, self.limit, self.seen)
+        return _batches(self.path, self.limit, self.seen, self.needs)
 
 
 def _drained(runs: Iterator[Any]) -> Iterator[Batch]:
@@ -209,16 +217,19 @@ def _question(decl: dict[str, Any]) -> Question:
     return Question(name, None, level_note=f"{said}, and no scale or labels to tell its level from")
 
 
-def _batches(path: Path, limit: int, seen: _Seen) -> Iterator[Batch]:
+def _batches(path: Path, limit: int, seen: _Seen, needs: dict[str, bool]) -> Iterator[Batch]:
     """One batch per run of instances; each list of scores becomes its rows in C-level extends.
     What a file without scores holds instead is noted in `seen`."""
     found = _runs(path, limit, seen)
     if found is not None:
-        yield from _batches_of(*found, path, seen)
+        yield from _batches_of(*found, path, seen, needs)
 
 
-def _batches_of(top: dict[str, Any], runs: Iterator[tuple[list[Any], int]], path: Path, seen: _Seen) -> Iterator[Batch]:
-    """The batches of the runs of the file's instances (`_batches`)."""
+def _batches_of(
+    top: dict[str, Any], runs: Iterator[tuple[list[Any], int]], path: Path, seen: _Seen, needs: dict[str, bool]
+) -> Iterator[Batch]:
+    """The batches of the runs of the file's instances (`_batches`); the individual judgments
+    without their pointers where the pass does not need them (`Judgments.needs`)."""
     seen.instances = 0 if isinstance(top.get("instances"), list) else None
     seen.aggregates, seen.unscored = set(), False
     dataset = file = display_path(path)
@@ -228,10 +239,12 @@ def _batches_of(top: dict[str, Any], runs: Iterator[tuple[list[Any], int]], path
     for instances, offset in runs:
         if seen.instances is not None:
             seen.instances += len(instances)
-        flat = flatten(instances, offset)  # the usual shape, in C-level passes
+        pointers = needs.get("pointer", True)
+        unplaced = same_individual if pointers else same_individual | {"pointer": ""}
+        flat = flatten(instances, offset, pointers)  # the usual shape, in C-level passes
         if flat is not None:
             if flat[0]:
-                yield Batch(same_individual, flat[0])
+                yield Batch(unplaced, flat[0])
             if flat[1]:
                 yield Batch(same_aggregate, flat[1])
             continue
@@ -239,7 +252,7 @@ def _batches_of(top: dict[str, Any], runs: Iterator[tuple[list[Any], int]], path
         raters: list[int] = []
         metrics: list[str] = []
         values: list[Any] = []
-        pointers: list[str] = []
+        located: list[str] = []
         stored: dict[str, list[Any]] = {"item": [], "question": [], "value": [], "pointer": []}
         for i, inst in enumerate(instances, offset):
             if not isinstance(inst, dict) or not isinstance(inst.get("annotations"), dict):
@@ -267,10 +280,11 @@ def _batches_of(top: dict[str, Any], runs: Iterator[tuple[list[Any], int]], path
                 raters.extend(places)
                 metrics.extend(repeat(metric, n))
                 values.extend(listed)
-                pointers.extend(map(base.__add__, texts))
+                if pointers:
+                    located.extend(map(base.__add__, texts))
         if values:
-            lists = {"item": items, "rater": raters, "question": metrics, "value": values, "pointer": pointers}
-            yield Batch(same_individual, lists)
+            lists = {"item": items, "rater": raters, "question": metrics, "value": values}
+            yield Batch(unplaced, lists | {"pointer": located} if pointers else lists)
         if stored["value"]:
             yield Batch(same_aggregate, stored)
 
