@@ -138,5 +138,5 @@ def test_a_pass_without_pointers_leaves_out_only_theirs(loop: bool, monkeypatch:
         with view.without("pointer"):
             bare = [tuple(r) for r in view.rows()]
         assert view.needs == {} and rows == [tuple(r) for r in view.rows()]
-        expected = [r[:8] + ("",) + r[9:] if r[10] == "individual" else r for r in rows]
+        expected = [(*r[:8], "", *r[9:]) if r[10] == "individual" else r for r in rows]
         assert bare == expected and any(r[10] == "individual" for r in rows)
