@@ -18,6 +18,7 @@ found; tests/test_textjudge_stream.py checks every case and corpus file both way
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 import re
@@ -28,7 +29,9 @@ from typing import Any
 import orjson
 
 from ...engine import schema_errors
+from ...finding import escape_token, split_pointer
 from ...readers.jsonfile import BROKEN, JsonDocument, has_duplicates, parse
+from ...readers.locate import LineIndex, locate
 from ...schemas import compile_schema, load_schema
 from .prompts import SCHEMA, usable
 
@@ -106,6 +109,51 @@ def _instances_validator() -> Any:
     )
 
 
+class RunsDocument(JsonDocument):
+    """The dataset read run by run: its top level without the instances (`data`), and where each
+    run read so far starts, in bytes and in instances, so that a finding about an instance is
+    located within its run's bytes instead of by walking the whole file up to it."""
+
+    def __init__(self, path: Path, raw: bytes, data: Any, spans: list[tuple[int, int]]) -> None:
+        super().__init__(path, raw, data)
+        self.spans = spans
+        self.firsts: list[int] = []  # the index of each read run's first instance
+        self.ends = 0  # one past the last instance read
+
+    def positions(self, pointers: list[str]) -> dict[str, tuple[int, int]]:
+        by_run: dict[int, list[tuple[str, str]]] = {}
+        rest: list[str] = []
+        for p in pointers:
+            tokens = split_pointer(p)
+            k = int(tokens[1]) if len(tokens) > 1 and tokens[0] == "instances" and tokens[1].isdigit() else -1
+            run = bisect.bisect_right(self.firsts, k) - 1 if k >= 0 else -1
+            if run < 0 or (run == len(self.firsts) - 1 and k >= self.ends):
+                rest.append(p)
+                continue
+            inner = "/" + "/".join(escape_token(t) for t in [str(k - self.firsts[run]), *tokens[2:]])
+            by_run.setdefault(run, []).append((p, inner))
+        out = super().positions(rest) if rest else {}
+        for run, wanted in by_run.items():
+            out.update(self._in_run(run, wanted))
+        return out
+
+    def _in_run(self, run: int, wanted: list[tuple[str, str]]) -> dict[str, tuple[int, int]]:
+        """The positions of pointers inside one run, from its bytes alone: its text is parsed as
+        an array (a `[` before it), and its offsets moved to where the run starts in the file."""
+        a, b = self.spans[run]
+        text = "[" + self.raw[a:b].decode("utf-8", "replace") + "]"
+        found = locate(text, [inner for _, inner in wanted])
+        index = LineIndex(text)
+        line0 = self.raw.count(b"\n", 0, a)
+        column0 = len(self.raw[self.raw.rfind(b"\n", 0, a) + 1 : a].decode("utf-8", "replace"))
+        out: dict[str, tuple[int, int]] = {}
+        for p, inner in wanted:
+            if inner in found:
+                line, column = index.position(found[inner])
+                out[p] = (line0 + 1, column0 + column - 1) if line == 1 else (line0 + line, column)
+        return out
+
+
 def open_in_runs(path: Path, raw: bytes) -> tuple[JsonDocument, Iterator[tuple[list[Any], int]]]:
     """The dataset without its instances, and its runs of instances: (instances, index of the
     first). Raises GiveUp, here or while the runs are read, when the file must be checked whole."""
@@ -115,10 +163,11 @@ def open_in_runs(path: Path, raw: bytes) -> tuple[JsonDocument, Iterator[tuple[l
         raise GiveUp
     if schema_errors(SCHEMA, data) or not usable(data, []):
         raise GiveUp
-    return JsonDocument(path, raw, data), _runs(raw, spans)
+    doc = RunsDocument(path, raw, data, spans)
+    return doc, _runs(raw, spans, doc)
 
 
-def _runs(raw: bytes, spans: list[tuple[int, int]]) -> Iterator[tuple[list[Any], int]]:
+def _runs(raw: bytes, spans: list[tuple[int, int]], doc: RunsDocument) -> Iterator[tuple[list[Any], int]]:
     validator = _instances_validator()
     offset = 0
     for a, b in spans:
@@ -129,5 +178,7 @@ def _runs(raw: bytes, spans: list[tuple[int, int]]) -> Iterator[tuple[list[Any],
             raise GiveUp from None
         if has_duplicates(text, instances) or not validator.is_valid(instances):
             raise GiveUp
+        doc.firsts.append(offset)
+        doc.ends = offset + len(instances)
         yield instances, offset
         offset += len(instances)
