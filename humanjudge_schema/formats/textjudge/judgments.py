@@ -33,7 +33,11 @@ def judgments(unit: Unit) -> Judgments:
     path = unit.files[0]
     limit = discover(unit.root).max_document_bytes  # the file is read as validate reads it
     seen, needs = _Seen(), dict[str, bool]()
-    return _view(unit, _questions(path, limit), lambda: _batches(path, limit, seen, needs), seen, needs)
+    # the file opened once for its declarations and the first pass over its judgments
+    found = _runs(path, limit, seen)
+    questions = {} if found is None else _declared(found[0])
+    first = iter(()) if found is None else _batches_of(*found, path, seen, needs)
+    return _view(unit, questions, FirstPass(first, _Again(path, limit, seen, needs)), seen, needs)
 
 
 def checked(unit: Unit, ctx: Context) -> Judgments:
@@ -165,12 +169,6 @@ def _guarded(runs: Iterator[tuple[list[Any], int]], path: Path, raw: bytes) -> I
         doc, _ = document(path, raw)
         if isinstance(doc, JsonDocument) and isinstance(doc.data, dict) and isinstance(doc.data.get("instances"), list):
             yield doc.data["instances"][done:], done
-
-
-def _questions(path: Path, limit: int) -> dict[str, Question]:
-    """The declared metrics; the view reads the declarations only (they come first)."""
-    found = _runs(path, limit)
-    return {} if found is None else _declared(found[0])
 
 
 def _declared(data: Any) -> dict[str, Question]:
