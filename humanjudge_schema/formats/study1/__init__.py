@@ -16,6 +16,7 @@ FORMAT = Format(
     "responses and styles must resolve across them.",
     check="humanjudge_schema.formats.study1.check:check",
     judgments="humanjudge_schema.formats.study1.judgments:judgments",
+    checked="humanjudge_schema.formats.study1.judgments:checked",
     files=(
         DatasetFile(
             "study1_tasks.jsonl.gz",

@@ -14,11 +14,13 @@ the record's line of the decompressed file.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from ...config import discover
+from ...engine import Context
 from ...finding import pointer
 from ...judgments.view import Judgment, Judgments, Question
 from ...kinds import Unit
@@ -52,6 +54,18 @@ def judgments(unit: Unit) -> Judgments:
     return Judgments("study1", dataset, rows, dict(QUESTIONS), raters="person", none=partial(_why_none, unit))
 
 
+def checked(unit: Unit, ctx: Context) -> Judgments:
+    """The folder checked into ctx and its ratings, read from the tasks' records the check kept."""
+    from .check import checked as check
+
+    study = check(unit, ctx)
+    dataset = display_path(unit.root)
+    tasks = unit.file(TASKS)
+    file = display_path(tasks) if tasks is not None else ""
+    rows = partial(_judgments, study.rated, dataset, file)
+    return Judgments("study1", dataset, rows, dict(QUESTIONS), raters="person", none=partial(_why_none, unit))
+
+
 def _why_none(unit: Unit) -> str:
     if unit.file(TASKS) is None:
         others = ", ".join(sorted(f.name for f in unit.files))
@@ -62,10 +76,14 @@ def _why_none(unit: Unit) -> str:
 def _rows(path: Path | None, dataset: str, limit: int) -> Iterator[Judgment]:
     if path is None:
         return
-    file = display_path(path)
-    for index, line, record, _ in GzipJsonLines(path, limit):
-        if type(record) is not dict:  # a broken line, or JSON that is not a task: validation says so
-            continue
+    records = ((index, line, record) for index, line, record, _ in GzipJsonLines(path, limit))
+    # a broken line, or JSON that is not a task, is no task: validation says so
+    yield from _judgments((r for r in records if type(r[2]) is dict), dataset, display_path(path))
+
+
+def _judgments(records: Iterable[tuple[int, int, dict[str, Any]]], dataset: str, file: str) -> Iterator[Judgment]:
+    """The ratings of the tasks' records that are objects."""
+    for index, line, record in records:
         topic, worker = record.get("topic"), record.get("worker")
         if not isinstance(topic, str) or not isinstance(worker, str):  # a rating of no known item or rater
             continue

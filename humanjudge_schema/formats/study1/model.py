@@ -74,6 +74,9 @@ class Study:
     human_doc: StreamedDocument | None = None
     complete: dict[str, bool] = field(default_factory=dict)  # file name -> read to its end
     tasks: list[Record] = field(default_factory=list)
+    # the tasks' records that are objects, as (index, line, record): their ratings are the
+    # judgments' view's rows (judgments.py), read from here instead of from the file again
+    rated: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
     topics: list[Record] = field(default_factory=list)
     llm: list[Record] = field(default_factory=list)
     runs: list[Run] = field(default_factory=list)
@@ -141,6 +144,8 @@ def _read_tasks(ctx: Context, study: Study, path: Path) -> None:
     for doc, index, line, value, raw in _read(ctx, study, path, "tasks"):
         study.tasks.append(Record(index, _str(value, "response"), _str(value, "topic"), _str(value, "style")))
         doc.remember(index, line, raw)
+        if type(value) is dict:
+            study.rated.append((index, line, value))
 
 
 def _read_retrieval(ctx: Context, study: Study, path: Path) -> None:
