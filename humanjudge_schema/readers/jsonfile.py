@@ -137,11 +137,13 @@ class JsonDocument:
     path: Path
     raw: bytes
     data: Any
+    # whether its parse found no key twice in one object: positions then stop looking once found
+    unique: bool = False
 
     def positions(self, pointers: list[str]) -> dict[str, tuple[int, int]]:
         text = self.raw.decode("utf-8", "replace")
         index = LineIndex(text)
-        return {p: index.position(o) for p, o in locate(text, pointers).items()}
+        return {p: index.position(o) for p, o in locate(text, pointers, unique=self.unique).items()}
 
 
 @dataclass
@@ -223,4 +225,5 @@ def document(path: Path, raw: bytes | Problem) -> tuple[JsonDocument | JsonlDocu
     data, problems = parse(raw)
     if data is BROKEN:
         return None, problems
-    return JsonDocument(path, raw[3:] if raw.startswith(BOM) else raw, data), problems
+    unique = not any(p.code == "parse/duplicate-key" for p in problems)
+    return JsonDocument(path, raw[3:] if raw.startswith(BOM) else raw, data, unique), problems

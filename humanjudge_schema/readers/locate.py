@@ -42,11 +42,17 @@ def _skip(text: str, idx: int) -> int:
     return len(text)
 
 
-def locate(text: str, pointers: Iterable[str]) -> dict[str, int]:
+class _Found(Exception):
+    """Every pointer has been found, in a text with no key twice in one object."""
+
+
+def locate(text: str, pointers: Iterable[str], *, unique: bool = False) -> dict[str, int]:
     """Offsets of the values (or, for object members, of the keys) the pointers name.
 
     A pointer whose target does not exist in the text is left out. When a key occurs twice in
-    one object, the last occurrence is reported: it is the one every parser keeps.
+    one object, the last occurrence is reported: it is the one every parser keeps. With
+    `unique` (the text's parse found no key twice in one object), the walk ends once every
+    pointer is found, instead of at the end of the text.
     """
     targets: dict[tuple[str, ...], str] = {}
     for p in pointers:
@@ -60,6 +66,8 @@ def locate(text: str, pointers: Iterable[str]) -> dict[str, int]:
         idx = _WS.match(text, idx).end()  # type: ignore[union-attr]
         if not recorded and path in targets:
             found[targets[path]] = idx
+        if unique and len(found) == len(targets):
+            raise _Found
         if path not in prefixes or idx >= len(text):
             return _skip(text, idx)
         ch = text[idx]
@@ -71,6 +79,8 @@ def locate(text: str, pointers: Iterable[str]) -> dict[str, int]:
                 child = (*path, key)
                 if child in targets:
                     found[targets[child]] = key_at
+                    if unique and len(found) == len(targets):
+                        raise _Found
                 idx = _WS.match(text, idx).end()  # type: ignore[union-attr]
                 idx = value(idx + 1, child, child in targets)  # past ':'
                 idx = _WS.match(text, idx).end()  # type: ignore[union-attr]
@@ -90,7 +100,7 @@ def locate(text: str, pointers: Iterable[str]) -> dict[str, int]:
         return _skip(text, idx)
 
     # A position is a courtesy: a text the walk cannot follow must never hide the finding itself.
-    with contextlib.suppress(ValueError, IndexError, RecursionError):
+    with contextlib.suppress(ValueError, IndexError, RecursionError, _Found):
         value(0, (), False)
     return found
 

@@ -115,7 +115,7 @@ class RunsDocument(JsonDocument):
     located within its run's bytes instead of by walking the whole file up to it."""
 
     def __init__(self, path: Path, raw: bytes, data: Any, spans: list[tuple[int, int]]) -> None:
-        super().__init__(path, raw, data)
+        super().__init__(path, raw, data, True)  # a key twice in one object makes the runs give up
         self.spans = spans
         self.firsts: list[int] = []  # the index of each read run's first instance
         self.ends = 0  # one past the last instance read
@@ -142,7 +142,7 @@ class RunsDocument(JsonDocument):
         an array (a `[` before it), and its offsets moved to where the run starts in the file."""
         a, b = self.spans[run]
         text = "[" + self.raw[a:b].decode("utf-8", "replace") + "]"
-        found = locate(text, [inner for _, inner in wanted])
+        found = locate(text, [inner for _, inner in wanted], unique=True)
         index = LineIndex(text)
         line0 = self.raw.count(b"\n", 0, a)
         column0 = len(self.raw[self.raw.rfind(b"\n", 0, a) + 1 : a].decode("utf-8", "replace"))
