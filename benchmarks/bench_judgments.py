@@ -13,10 +13,10 @@ command's time as a multiple of validate's.
 
 With --floor, what export cannot go below, measured in this process after the runs: the one
 reading of the files that checks every dataset and gives its judgments (validation.Reading: the
-findings and every batch of every dataset), plus writing the rows with the fastest writer found: pyarrow's CSV writer and Parquet writer given Arrow
-tables built beforehand (not timed; Arrow quotes every text cell, a few per cent more bytes than
-ours), and for JSON Lines the bytes export wrote, written again (no library writes JSON faster
-than holding it).
+findings and every batch of every dataset), plus writing the rows with the fastest writer
+found: pyarrow's CSV writer and Parquet writer given Arrow tables built beforehand (not timed;
+Arrow quotes every text cell, a few per cent more bytes than ours), and for JSON Lines the bytes
+export wrote, written again (no library writes JSON faster than holding it).
 """
 
 from __future__ import annotations
