@@ -223,11 +223,15 @@ def _parallel(
     return [Finding(*row) for i in range(len(units)) for row in by_unit[i]]
 
 
-def read_checked(unit: Unit, config: Config, cwd: str | None = None) -> tuple[Any, Callable[[], list[Finding]]]:
+def read_checked(
+    unit: Unit, config: Config, cwd: str | None = None, keep: list[object] | None = None
+) -> tuple[Any, Callable[[], list[Finding]]]:
     """The unit's judgments (None where its format has none) read as the unit is checked, and
     the call that gives the unit's findings (`check_unit`'s) once they have been read, finishing
     whatever of the check the reader left. Where the format reads its judgments apart from its
-    check, or the quality checks are asked for, the check runs first and the view reads anew."""
+    check, or the quality checks are asked for, the check runs first and the view reads anew.
+    With `keep`, the documents a check run along the view parsed are added to it once the check
+    is done (to locate more pointers in them without reading the files again)."""
     from .coverage import screen
 
     fmt = catalog.get(unit.family)
@@ -245,6 +249,8 @@ def read_checked(unit: Unit, config: Config, cwd: str | None = None) -> tuple[An
     def done() -> list[Finding]:
         with paused():
             finish(view)
+        if keep is not None:
+            keep.extend(ctx.documents)
         return ctx.findings()
 
     return view, done

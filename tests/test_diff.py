@@ -73,7 +73,19 @@ def _only_changes(ds: dict[str, Any]) -> dict[str, tuple[int, int, int]]:
 # value changed -------------------------------------------------------------------------------
 
 
-def test_textjudge_value_changed(tmp_path: Path) -> None:
+def _line_of_element(path: Path, after: str, array: str, k: int) -> int:
+    """The 1-based line of element k of the first `array` key after the line holding `after`,
+    in a file written with json.dumps(indent=1) (each element on a line of its own)."""
+    lines = path.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if after in line)
+    at = next(i for i in range(start, len(lines)) if f'"{array}": [' in lines[i])
+    return at + 1 + k + 1
+
+
+@pytest.mark.parametrize("in_runs", [False, True])
+def test_textjudge_value_changed(tmp_path: Path, in_runs: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if in_runs:  # read a run of instances at a time, as a large file is
+        monkeypatch.setattr("humanjudge_schema.formats.textjudge.stream.STREAM_FROM", 0)
     old, new = _versions(tmp_path, "textjudge")
     _json(
         new / "data/dataset.json",
@@ -93,7 +105,7 @@ def test_textjudge_value_changed(tmp_path: Path) -> None:
         "data/dataset.json",
         "/instances/0/annotations/fluency/individual_human_scores/1",
     )
-    assert isinstance(e["line"], int)
+    assert e["line"] == _line_of_element(new / "data/dataset.json", '"fluency": {', "individual_human_scores", 1)
     assert any("positions" in n for n in ds["notes"])
 
 
@@ -106,6 +118,7 @@ def test_coggym_value_changed(tmp_path: Path) -> None:
     (e,) = _question(ds, "goal_confidence")["examples"]
     assert (e["item"], e["rater"], e["old"], e["new"]) == ("trial_1", 1, 70, 71)
     assert (e["file"], e["pointer"]) == ("data/human_data_ind.json", "/trial_1/goal_confidence/1")
+    assert e["line"] == _line_of_element(new / "data/human_data_ind.json", '"trial_1": {', "goal_confidence", 1)
     # the stored mean was not recomputed: validation says so, as a finding the change introduces
     assert [f["code"] for f in ds["findings_new"]] == ["coggym/mean-value"]
 

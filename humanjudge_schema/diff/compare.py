@@ -76,8 +76,10 @@ def _dataset(
     if p.old is not None and p.new is not None and identical(p.old, p.new):
         out.status = "unchanged"
         return out
-    # each version checked as the matching pass reads its judgments: its files are read once
-    read = [_read_checked(u, config) for u in (p.old, p.new)]
+    # each version checked as the matching pass reads its judgments: its files are read once, and
+    # the lines of the examples are found in the documents its check parsed
+    parsed: list[object] = []
+    read = [_read_checked(u, config, parsed) for u in (p.old, p.new)]
     views = [view for view, _ in read]
     kinds = {v.rater_kind for v in views if v is not None}
     out.rater_kind = "position" if "position" in kinds else next(iter(kinds), None)
@@ -105,7 +107,7 @@ def _dataset(
     # whether a stored aggregate matches is known where the format checks its aggregates
     checked = catalog.get(p.family).aggregation is not None
     _aggregates(out, old_side, new_side, new_findings, examples, checked)
-    add_lines(out, old_root, new_root)
+    add_lines(out, old_root, new_root, parsed)
     measured = [q for q in out.questions if not q.empty and not (q.renamed_from and not q.changed)]
     if stats == "never":
         measured = []
@@ -128,14 +130,16 @@ def _dataset(
     return out
 
 
-def _read_checked(unit: Unit | None, config: Config) -> tuple[Judgments | None, Callable[[], list[Finding]]]:
+def _read_checked(
+    unit: Unit | None, config: Config, parsed: list[object]
+) -> tuple[Judgments | None, Callable[[], list[Finding]]]:
     """A version's view of a dataset, and its findings once the view has been read (none for a
-    version without the dataset)."""
+    version without the dataset); the documents its check parsed are added to `parsed`."""
     if unit is None:
         return None, list
     from ..validation import read_checked
 
-    return read_checked(unit, config)
+    return read_checked(unit, config, keep=parsed)
 
 
 def _shifted(questions: list[QuestionDiff]) -> bool:

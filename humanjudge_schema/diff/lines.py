@@ -3,6 +3,7 @@ read whole): located in the file's text only for the few judgments shown."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -11,8 +12,9 @@ from typing import Any
 from .model import DatasetDiff, Example
 
 
-def add_lines(found: DatasetDiff, old_root: Path, new_root: Path) -> None:
-    """Fill in the line of each example (and of each aggregate example) that has none."""
+def add_lines(found: DatasetDiff, old_root: Path, new_root: Path, parsed: Iterable[object] = ()) -> None:
+    """Fill in the line of each example (and of each aggregate example) that has none, from the
+    documents the versions' checks parsed where one is the file (`parsed`), else from the file."""
     wanted: dict[tuple[Path, str], set[str]] = {}
 
     def want(root: Path, file: str | None, pointer: str | None, line: int | None) -> None:
@@ -29,7 +31,11 @@ def add_lines(found: DatasetDiff, old_root: Path, new_root: Path) -> None:
         want(old_root if a["side"] == "old" else new_root, a["file"], a["pointer"], a["line"])
     if not wanted:
         return
-    lines = {key: _lines(key[0] / key[1], pointers) for key, pointers in wanted.items()}
+    documents = {os.path.abspath(path): doc for doc in parsed if isinstance(path := getattr(doc, "path", None), Path)}
+    lines = {
+        key: _lines(key[0] / key[1], pointers, documents.get(os.path.abspath(key[0] / key[1])))
+        for key, pointers in wanted.items()
+    }
 
     def line(root: Path, file: str | None, pointer: str | None, known: int | None) -> int | None:
         if known is not None or file is None or pointer is None:
@@ -46,10 +52,12 @@ def _with_lines(e: Example, old_root: Path, new_root: Path, line: Any) -> Exampl
     return replace(e, line=line(old_root if e.side == "old" else new_root, e.file, e.pointer, e.line))
 
 
-def _lines(path: Path, pointers: Iterable[str]) -> dict[str, int]:
+def _lines(path: Path, pointers: Iterable[str], doc: Any = None) -> dict[str, int]:
     from ..readers.files import read_bytes
     from ..readers.locate import locate
 
+    if doc is not None and hasattr(doc, "positions"):  # parsed by the check: located there
+        return {p: line for p, (line, _) in doc.positions(sorted(pointers)).items() if line is not None}
     data = read_bytes(path)
     if not isinstance(data, bytes):
         return {}
