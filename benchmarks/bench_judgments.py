@@ -12,7 +12,7 @@ to Parquet (into a file; Parquet where pyarrow is installed); stats (with --samp
 command's time as a multiple of validate's.
 
 With --floor, what export cannot go below, measured in this process after the runs: the one
-reading of the files that checks every dataset and gives its judgments (validation.Reading: the
+reading of the files that checks every dataset and gives its judgments (reading.Reading: the
 findings and every batch of every dataset), plus writing the rows with the fastest writer
 found: pyarrow's CSV writer and Parquet writer given Arrow tables built beforehand (not timed;
 Arrow quotes every text cell, a few per cent more bytes than ours), and for JSON Lines the bytes
@@ -98,7 +98,7 @@ def floor(path: Path, out: Path) -> dict[str, float]:
     from humanjudge_schema import judgments
     from humanjudge_schema.gcpause import paused
     from humanjudge_schema.judgments.export import arrow_schema, arrow_table, typed
-    from humanjudge_schema.validation import Reading
+    from humanjudge_schema.reading import Reading
 
     schema = arrow_schema()
     reading = csv = parquet = 0.0

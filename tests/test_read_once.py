@@ -18,7 +18,8 @@ import pytest
 from humanjudge_schema import catalog
 from humanjudge_schema.formats.textjudge import stream as textjudge_stream
 from humanjudge_schema.judgments.view import FirstPass
-from humanjudge_schema.validation import Reading, validate
+from humanjudge_schema.reading import Reading
+from humanjudge_schema.validation import validate
 
 from .conftest import CORPUS, ROOT
 from .helpers import tiny_dataset

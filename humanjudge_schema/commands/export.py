@@ -89,7 +89,7 @@ def export(
     if progress is None and output is None and sys.stdout.isatty():
         progress = False  # the rows go to the terminal: no bar across them
     from ..gcpause import paused
-    from ..validation import Reading
+    from ..reading import Reading
     from ..workers import jobs_of
 
     try:

@@ -62,7 +62,7 @@ def report(
     from ..judgments.html import page, write_report
     from ..kinds import UsageError
     from ..progress import on_stderr, views
-    from ..validation import Reading
+    from ..reading import Reading
     from ..validation import validate as run
     from ..workers import jobs_of
     from ..writing import WriteError, write_atomic

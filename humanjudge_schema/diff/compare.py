@@ -137,7 +137,7 @@ def _read_checked(
     version without the dataset); the documents its check parsed are added to `parsed`."""
     if unit is None:
         return None, list
-    from ..validation import read_checked
+    from ..reading import read_checked
 
     return read_checked(unit, config, keep=parsed)
 

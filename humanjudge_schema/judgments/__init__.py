@@ -60,7 +60,7 @@ def views(found: Iterable[Unit | Dataset], view_of: Callable[[Unit], Any] | None
     """The judgments of each dataset, read one dataset at a time. A `Dataset` is read up to its
     first judgment first (that judgment is not read again: the view hands it on first); one with
     none is told why and left out. A plain unit's view is handed on as it is, judgments or not.
-    `view_of` gives a unit's view (default: its format's; validation.Reading's reads it as the
+    `view_of` gives a unit's view (default: its format's; reading.Reading's reads it as the
     dataset is checked)."""
     from .. import catalog
 

@@ -115,7 +115,7 @@ def write_report(
     """Write the report of the datasets to `target` (whole or not at all, never over one of
     their files, and inside `within` when it is given) and return what it shows of each
     (`stats.describe`, with its files). `result` may be asked for once the views have been read
-    (validation.Reading: the datasets checked as they are read)."""
+    (reading.Reading: the datasets checked as they are read)."""
     from ..writing import write_atomic
 
     found: list[dict[str, Any]] = []
