@@ -14,7 +14,7 @@ from .engine import Context
 from .finding import Finding
 from .gcpause import paused
 from .kinds import Unit, survey
-from .validation import Result, check_unit, finish
+from .validation import Result, as_row, check_unit, finish
 
 
 def read_checked(
@@ -48,6 +48,13 @@ def read_checked(
         return ctx.findings()
 
     return view, done
+
+
+def read_in_worker(unit: Unit, cwd: str) -> tuple[Any, Callable[[], list[tuple[Any, ...]]]]:
+    """`read_checked` in a worker process of --jobs: the view, and the call that gives the unit's
+    findings as plain tuples, for `Reading.record` in the main process."""
+    view, done = read_checked(unit, discover(unit.root), cwd)
+    return view, lambda: list(map(as_row, done()))
 
 
 class Reading:
@@ -85,6 +92,12 @@ class Reading:
         view, done = read_checked(self.units[i], self.configs[i], self.cwd)
         self.open = (i, done)
         return view
+
+    def record(self, unit: Unit, rows: list[tuple[Any, ...]]) -> None:
+        """The findings of a unit read and checked in a worker process (`read_in_worker`)."""
+        i = self.index.get((unit.family, unit.root))
+        if i is not None:
+            self.found[i] = [Finding(*row) for row in rows]
 
     def _close(self) -> None:
         if self.open is not None:

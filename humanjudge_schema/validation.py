@@ -110,13 +110,13 @@ def _quality(view: Any, unit: Unit, ctx: Context) -> None:
 
 
 _Row = tuple[Any, ...]  # a Finding's fields, in order
-_FIELDS = attrgetter(*(f.name for f in dataclasses.fields(Finding)))
+# A finding as the plain tuple that crosses the process boundary (Finding(*row) makes it again):
+# cheaper to pickle than a dataclass, and safe on every Python version the package supports.
+as_row = attrgetter(*(f.name for f in dataclasses.fields(Finding)))
 
 
 def _check_in_worker(unit: Unit, config: Config, cwd: str | None) -> list[_Row]:
-    # Plain tuples cross the process boundary: cheaper to pickle than dataclasses, and safe
-    # on every Python version the package supports.
-    return list(map(_FIELDS, check_unit(unit, config, cwd)))
+    return list(map(as_row, check_unit(unit, config, cwd)))
 
 
 def validate(

@@ -74,7 +74,6 @@ def export(
     from ..judgments.export import missing
     from ..kinds import UsageError
     from ..progress import on_stderr
-    from ..validation import validate as run
     from ..writing import WriteError
 
     named = to or _format_of(output)
@@ -89,7 +88,7 @@ def export(
     if progress is None and output is None and sys.stdout.isatty():
         progress = False  # the rows go to the terminal: no bar across them
     from ..gcpause import paused
-    from ..reading import Reading
+    from ..reading import Reading, read_in_worker
     from ..workers import jobs_of
 
     try:
@@ -98,8 +97,6 @@ def export(
         if output is not None:
             check_output(output, [f for unit in found for f in unit.files], force, None if named else _unknown(output))
         parallel = jobs_of(jobs) > 1 and len(found) > 1
-        if parallel:  # checked first, in the workers of validate, then exported in others
-            result = run(list(paths), kind=kind, progress=on_stderr(progress, "checking "), jobs=jobs)
     except (UsageError, ConfigError) as exc:
         fail(str(exc))
     inputs = [f for unit in found for f in unit.files]
@@ -107,8 +104,9 @@ def export(
     datasets: list[int] = []
     stored: list[int] = []  # the stored aggregate rows among them (means, majorities)
     try:
-        if parallel:
-            n, aggregates, read = _in_parallel(found, to, output, inputs, not no_formulas, jobs_of(jobs), bar)
+        if parallel:  # each dataset checked and exported in a worker, read once there
+            checked = (read_in_worker, reading.record)
+            n, aggregates, read = _in_parallel(found, to, output, inputs, not no_formulas, jobs_of(jobs), bar, checked)
             datasets, stored = [1] * read, [aggregates]
         else:
             # each dataset checked as its judgments are read: its files are read once
@@ -120,8 +118,7 @@ def export(
                 n = _write(rows, to, output, inputs, formulas=not no_formulas)
     except WriteError as exc:
         fail(str(exc))
-    if not parallel:
-        result = reading.result()
+    result = reading.result()
     if not quiet:  # after what was said of each dataset as it was read, as one job says them
         _findings(result)
     if output is None:
@@ -200,14 +197,21 @@ def _write(rows: Iterator[Batch], to: str, output: Path | None, inputs: list[Pat
 
 
 def _in_parallel(
-    found: list[Any], to: str, output: Path | None, inputs: list[Path], formulas: bool, jobs: int, bar: Bar | None
+    found: list[Any],
+    to: str,
+    output: Path | None,
+    inputs: list[Path],
+    formulas: bool,
+    jobs: int,
+    bar: Bar | None,
+    checked: Any,
 ) -> tuple[int, int, int]:
-    """export --jobs: the datasets exported in worker processes (judgments/export_jobs.py)."""
+    """export --jobs: the datasets checked and exported in worker processes (judgments/export_jobs.py)."""
     from ..judgments.export_jobs import export_parallel
     from ..writing import open_atomic
 
     def run(out: Any) -> tuple[int, int, int]:
-        return export_parallel(found, to, out, formulas=formulas, jobs=jobs, folder=folder, bar=bar)
+        return export_parallel(found, to, out, formulas=formulas, jobs=jobs, folder=folder, bar=bar, checked=checked)
 
     folder = None if output is None else output.resolve().parent
     if output is None:

@@ -62,8 +62,7 @@ def report(
     from ..judgments.html import page, write_report
     from ..kinds import UsageError
     from ..progress import on_stderr, views
-    from ..reading import Reading
-    from ..validation import validate as run
+    from ..reading import Reading, read_in_worker
     from ..workers import jobs_of
     from ..writing import WriteError, write_atomic
 
@@ -77,15 +76,25 @@ def report(
             None if html else f"-o {output}: the report is an HTML page; name a .html or .htm file",
         )
         bar = on_stderr(progress, "reading ")
-        if jobs_of(jobs) > 1 and len(datasets) > 1:  # the statistics in workers, the plots here
-            result = run(list(paths), kind=kind, progress=on_stderr(progress, "checking "), jobs=jobs)
-            shown = described(datasets, jobs=jobs_of(jobs), bar=bar, samples=samples, seed=seed, raters=True, page=True)
+        # each dataset checked as its judgments are read: its files are read once
+        reading = Reading(list(paths), kind=kind)
+        if jobs_of(jobs) > 1 and len(datasets) > 1:  # checked and described in workers, the plots here
+            checked = (read_in_worker, reading.record)
+            shown = described(
+                datasets,
+                jobs=jobs_of(jobs),
+                bar=bar,
+                samples=samples,
+                seed=seed,
+                raters=True,
+                page=True,
+                checked=checked,
+            )
             found = list(shown)
+            result = reading.result()
             inputs = [f for unit in datasets for f in unit.files]
             write_atomic(output, page(result, found).encode("utf-8"), inputs)
         else:
-            # each dataset checked as its judgments are read: its files are read once
-            reading = Reading(list(paths), kind=kind)
             found = write_report(reading.result, views(datasets, bar, reading.view), output, samples=samples, seed=seed)
             result = reading.result()
     except (UsageError, ConfigError, WriteError) as exc:

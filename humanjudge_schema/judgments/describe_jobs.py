@@ -11,29 +11,45 @@ plots are drawn in the main process: matplotlib's state stays in one process.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import os
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..kinds import Unit
 from . import Dataset, views
-from .export_jobs import in_order, started
+from .export_jobs import Reader, Record, in_order, started
 
 # What a worker hands back: its index, what reading its dataset said (("told", why) or ("noted",
-# note), in order), the dataset's statistics (None when it holds no judgment), and the usage
-# error that stopped it, if any.
-Described = tuple[int, list[tuple[str, Any]], dict[str, Any] | None, Exception | None]
+# note), in order), the dataset's statistics (None when it holds no judgment), the usage error
+# that stopped it, if any, and the findings of its check where it was checked as it was read.
+Described = tuple[int, list[tuple[str, Any]], dict[str, Any] | None, Exception | None, list[tuple[Any, ...]]]
 
 
 def described(
-    found: Sequence[Dataset], *, jobs: int, bar: Any, samples: int, seed: int, raters: bool, page: bool = False
+    found: Sequence[Dataset],
+    *,
+    jobs: int,
+    bar: Any,
+    samples: int,
+    seed: int,
+    raters: bool,
+    page: bool = False,
+    checked: tuple[Reader, Record] | None = None,
 ) -> Iterator[dict[str, Any]]:
     """The statistics of each dataset of `found` that holds judgments, in order, computed by `jobs`
     worker processes: `describe(view, samples=, seed=, raters=)`, and with `page`, what the
-    report shows of it (`html.shown`: its values, raters, files and scales)."""
+    report shows of it (`html.shown`: its values, raters, files and scales). With `checked` (a
+    reader and a record, export_jobs), each worker checks its dataset as it reads it, and the
+    findings are recorded in dataset order."""
     units = [d.unit for d in found]
-    tasks = [(i, d.unit, samples, seed, raters, page) for i, d in enumerate(found)]
+    reader = checked[0] if checked is not None else None
+    cwd = os.getcwd()
+    tasks = [(i, d.unit, samples, seed, raters, page, reader, cwd) for i, d in enumerate(found)]
     with started(jobs, units, bar) as pool:
-        for dataset, (_, said, stats, error) in zip(found, in_order(pool, _describe, tasks, units, bar), strict=True):
+        results = in_order(pool, _describe, tasks, units, bar)
+        for dataset, (_, said, stats, error, findings) in zip(found, results, strict=True):
+            if checked is not None:
+                checked[1](dataset.unit, findings)
             for what, why in said:
                 if what == "told":
                     dataset.told(dataset.unit, why)
@@ -45,22 +61,30 @@ def described(
                 yield stats
 
 
-def _describe(task: tuple[int, Unit, int, int, bool, bool]) -> Described:
-    """In a worker: one dataset read and described, and what its reading said of it."""
+def _describe(task: tuple[int, Unit, int, int, bool, bool, Reader | None, str]) -> Described:
+    """In a worker: one dataset read (and checked, with a reader) and described, and what its
+    reading said of it."""
     from ..kinds import UsageError
     from .html import shown
     from .stats import describe
 
-    index, unit, samples, seed, raters, page = task
+    index, unit, samples, seed, raters, page, reader, cwd = task
     said: list[tuple[str, Any]] = []
     heard = Dataset(unit, lambda _, why: said.append(("told", why)), lambda _, note: said.append(("noted", note)))
+    findings: Callable[[], list[tuple[Any, ...]]] = list
+    stats = None
     try:
-        for view in views([heard]):
+        if reader is not None:
+            view, findings = reader(unit, cwd)
+            read = views([heard], lambda _: view)
+        else:
+            read = views([heard])
+        for view in read:
             if page:  # what the report shows of it, as html.write_report has it
                 stats = shown(view, samples=samples, seed=seed)
             else:
                 stats = describe(view, samples=samples, seed=seed, raters=raters)
-            return index, said, stats, None
+            break
     except UsageError as exc:  # a path it cannot use; a bug is raised by the pool as it is
-        return index, said, None, exc
-    return index, said, None, None
+        return index, said, None, exc, []
+    return index, said, stats, None, findings()

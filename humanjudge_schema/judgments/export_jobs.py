@@ -14,9 +14,10 @@ the parts.
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -28,22 +29,37 @@ from .export import arrow_schema, arrow_table, typed, write_csv, write_jsonl, wr
 from .view import COLUMNS, Batch
 
 # What a worker says of its dataset: its index, rows, stored aggregates, rows of individual
-# judgments, and why it holds none where the format's reader gives no view of it.
-Told = tuple[int, int, int, int, str | None]
+# judgments, why it holds none where the format's reader gives no view of it, and the findings of
+# its check (as tuples) where it was checked as it was read.
+Told = tuple[int, int, int, int, str | None, list[tuple[Any, ...]]]
+# How a worker reads a dataset that is also checked (reading.read_in_worker, handed in by the
+# command: this folder imports nothing of validation), and what hears its findings.
+Reader = Callable[[Unit, str], tuple[Any, Callable[[], list[tuple[Any, ...]]]]]
+Record = Callable[[Unit, list[tuple[Any, ...]]], None]
 
 
 def export_parallel(
-    found: Sequence[Dataset], to: str, out: IO[bytes], *, formulas: bool, jobs: int, folder: Path | None, bar: Any
+    found: Sequence[Dataset],
+    to: str,
+    out: IO[bytes],
+    *,
+    formulas: bool,
+    jobs: int,
+    folder: Path | None,
+    bar: Any,
+    checked: tuple[Reader, Record] | None = None,
 ) -> tuple[int, int, int]:
     """Export `found` with `jobs` worker processes into `out` (binary); the parts go into a
     temporary folder in `folder` (default: the system's). Returns the rows written, the stored
-    aggregates among them, and the datasets that had any, as a serial run counts them."""
+    aggregates among them, and the datasets that had any, as a serial run counts them. With
+    `checked` (a reader and a record), each worker checks its dataset as it reads it, and the
+    findings are recorded in dataset order."""
     units = [d.unit for d in found]
     with (
         started(jobs, units, bar) as pool,
         tempfile.TemporaryDirectory(prefix=".humanjudge-export-", dir=folder) as parts,
     ):
-        told = _in_order(pool, found, to, formulas, Path(parts), bar)
+        told = _in_order(pool, found, to, formulas, Path(parts), bar, checked)
         if to == "parquet":
             counts = [0, 0, 0]
             write_tables(_tables(told, counts), out)
@@ -88,7 +104,7 @@ def in_order(pool: Any, work: Any, tasks: Sequence[tuple[Any, ...]], units: Sequ
 
 def _copied(told: Iterator[tuple[Path, Told]], to: str, out: IO[bytes]) -> tuple[int, int, int]:
     rows = stored = datasets = 0
-    for path, (_, n, aggregates, _, _) in told:
+    for path, (_, n, aggregates, _, _, _) in told:
         if to == "csv" and not datasets:  # after the first dataset with rows, as a serial run
             out.write((",".join(COLUMNS) + "\n").encode())
         with path.open("rb") as part:
@@ -101,7 +117,7 @@ def _copied(told: Iterator[tuple[Path, Told]], to: str, out: IO[bytes]) -> tuple
 def _tables(told: Iterator[tuple[Path, Told]], counts: list[int]) -> Iterator[Any]:
     import pyarrow as pa
 
-    for path, (_, n, aggregates, _, _) in told:
+    for path, (_, n, aggregates, _, _, _) in told:
         with pa.memory_map(str(path)) as source, pa.ipc.open_stream(source) as reader:
             for batch in reader:
                 yield pa.Table.from_batches([batch])
@@ -112,13 +128,23 @@ def _tables(told: Iterator[tuple[Path, Told]], counts: list[int]) -> Iterator[An
 
 
 def _in_order(
-    pool: Any, found: Sequence[Dataset], to: str, formulas: bool, parts: Path, bar: Any
+    pool: Any,
+    found: Sequence[Dataset],
+    to: str,
+    formulas: bool,
+    parts: Path,
+    bar: Any,
+    checked: tuple[Reader, Record] | None,
 ) -> Iterator[tuple[Path, Told]]:
     """The parts of the datasets with rows, in dataset order, each dataset told of first."""
-    tasks = [(i, d.unit, to, formulas, str(parts / str(i))) for i, d in enumerate(found)]
+    reader = checked[0] if checked is not None else None
+    cwd = os.getcwd()
+    tasks = [(i, d.unit, to, formulas, str(parts / str(i)), reader, cwd) for i, d in enumerate(found)]
     for dataset, told in zip(found, in_order(pool, _part, tasks, [d.unit for d in found], bar), strict=True):
-        index, rows, _, individual, unviewed = told
+        index, rows, _, individual, unviewed, findings = told
         unit = dataset.unit
+        if checked is not None:
+            checked[1](unit, findings)
         if unviewed is not None:
             dataset.told(unit, unviewed)
         elif not rows:
@@ -135,13 +161,17 @@ def _why(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
-def _part(task: tuple[int, Unit, str, bool, str]) -> Told:
+def _part(task: tuple[int, Unit, str, bool, str, Reader | None, str]) -> Told:
     """In a worker: one dataset's rows into the file `path` (and, where it holds no individual
-    judgment, why into `path`.why)."""
-    index, unit, to, formulas, path = task
-    view = next(views([unit]), None)
+    judgment, why into `path`.why), and with a reader, the findings of its check."""
+    index, unit, to, formulas, path, reader, cwd = task
+    findings: Callable[[], list[tuple[Any, ...]]] = list
+    if reader is not None:
+        view, findings = reader(unit, cwd)
+    else:
+        view = next(views([unit]), None)
     if view is None:
-        return index, 0, 0, 0, f"the {unit.family} format's reader gives no view of it"
+        return index, 0, 0, 0, f"the {unit.family} format's reader gives no view of it", findings()
     counts = [0, 0]
     batches = _counted(view.in_batches(), counts)
     with open(path, "wb") as out:
@@ -159,7 +189,7 @@ def _part(task: tuple[int, Unit, str, bool, str]) -> Told:
     rows, aggregates = counts
     if rows == aggregates:  # no individual judgment: why, in the format's words, read after the pass
         Path(path + ".why").write_text(why_none(unit, view), encoding="utf-8")
-    return index, rows, aggregates, rows - aggregates, None
+    return index, rows, aggregates, rows - aggregates, None, findings()
 
 
 def _counted(batches: Iterator[Batch], counts: list[int]) -> Iterator[Batch]:
