@@ -63,10 +63,11 @@ def export(
     jobs: int,
     progress: bool | None,
 ) -> None:
-    """Write every individual judgment of the datasets as rows of one shape.
+    """Write the judgments of the datasets (each rater's and the stored aggregates) as rows of one shape.
 
-    Columns: format, dataset, item, rater, question, option, value, file, pointer, line. The
-    datasets are validated as they are read: the findings go to standard error after the rows,
+    Columns: format, dataset, item, rater, question, option, value, file, pointer, line, role
+    (individual or aggregate), rater_kind, and the value typed: value_number, value_bool,
+    value_text. The datasets are validated as they are read: the findings go to standard error after the rows,
     what is well formed is exported, a line on standard error says how much was written, and the
     exit code is validate's (1 when there are errors).
     """
