@@ -32,7 +32,7 @@ def _cleared(height: float, left: float, title: str) -> Iterator[Any]:
 
 def _page(folder: Path, target: Path) -> bytes:
     result = validate([folder])
-    html.write_report(result, views(units([folder])[0]), target, samples=50)
+    html.write_report(lambda: result, views(units([folder])[0]), target, samples=50)
     return target.read_bytes()
 
 

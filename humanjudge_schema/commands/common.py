@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
@@ -80,6 +80,7 @@ def judged(
     kind: str | None,
     skip_unknown: bool = False,
     before_failing: Callable[[], None] | None = None,
+    found: Sequence[Any] | None = None,
 ) -> list[Any]:
     """The datasets under the paths whose format declares judgments, as `judgments.Dataset`s:
     export, stats and report never answer with an empty table for data they could not read.
@@ -87,10 +88,11 @@ def judged(
     for a format that declares no judgments, and as `judgments.views` reaches it for a dataset
     whose files hold none. When no dataset has any, the run stops with exit code 2: here when no
     format declares judgments, else once the last dataset has been read, after `before_failing`
-    (a command that checks the datasets as it reads them says its findings there)."""
+    (a command that checks the datasets as it reads them says its findings there). `found`: the
+    units a `reading.Reading` of the paths found, which are not looked for again."""
     from ..judgments import Dataset, units
 
-    with_view, without = units(list(paths), kind=kind, skip_unknown=skip_unknown)
+    with_view, without = units(list(paths), kind=kind, skip_unknown=skip_unknown, found=found)
     for unit in without:
         _say(unit.root, f"the {unit.family} format declares no judgments")
     if not with_view and without:

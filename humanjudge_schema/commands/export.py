@@ -94,7 +94,8 @@ def export(
 
     try:
         reading = Reading(list(paths), kind=kind)
-        found = judged(paths, kind, before_failing=None if quiet else lambda: _findings(reading.result()))
+        said = None if quiet else lambda: _findings(reading.result())
+        found = judged(paths, kind, before_failing=said, found=reading.units)
         if output is not None:
             check_output(output, [f for unit in found for f in unit.files], force, None if named else _unknown(output))
         parallel = jobs_of(jobs) > 1 and len(found) > 1

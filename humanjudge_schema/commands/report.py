@@ -67,7 +67,9 @@ def report(
     from ..writing import WriteError, write_atomic
 
     try:
-        datasets = judged(paths, kind)
+        # each dataset checked as its judgments are read: its files are read once
+        reading = Reading(list(paths), kind=kind)
+        datasets = judged(paths, kind, found=reading.units)
         html = output.suffix.lower() in SUFFIXES
         check_output(
             output,
@@ -76,9 +78,8 @@ def report(
             None if html else f"-o {output}: the report is an HTML page; name a .html or .htm file",
         )
         bar = on_stderr(progress, "reading ")
-        # each dataset checked as its judgments are read: its files are read once
-        reading = Reading(list(paths), kind=kind)
         if jobs_of(jobs) > 1 and len(datasets) > 1:  # checked and described in workers, the plots here
+            # each worker checks its dataset as it reads it, and hands its findings back
             checked = (read_in_worker, reading.record)
             shown = described(
                 datasets,

@@ -22,17 +22,22 @@ if TYPE_CHECKING:
 
 
 def units(
-    paths: Sequence[Path | str], *, kind: str | None = None, skip_unknown: bool = False
+    paths: Sequence[Path | str],
+    *,
+    kind: str | None = None,
+    skip_unknown: bool = False,
+    found: Sequence[Unit] | None = None,
 ) -> tuple[list[Unit], list[Unit]]:
     """The datasets under the paths, found as `validate` finds them (with `skip_unknown`, files of
-    no format are passed over): those whose format declares a view of its judgments, and the
-    others."""
+    no format are passed over), or `found` where they were found already: those whose format
+    declares a view of its judgments, and the others."""
     from .. import catalog
     from ..kinds import survey
 
     if isinstance(paths, (str, Path)):
         paths = [paths]
-    found = survey([Path(p) for p in paths], kind, skip_empty=skip_unknown).units
+    if found is None:
+        found = survey([Path(p) for p in paths], kind, skip_empty=skip_unknown).units
     with_view = [u for u in found if catalog.get(u.family).judgments is not None]
     return with_view, [u for u in found if catalog.get(u.family).judgments is None]
 

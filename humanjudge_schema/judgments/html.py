@@ -104,7 +104,7 @@ def page(result: Result, datasets: list[dict[str, Any]], title: str = "humanjudg
 
 
 def write_report(
-    result: Result | Callable[[], Result],
+    result: Callable[[], Result],
     views: Iterable[Judgments],
     target: Path,
     *,
@@ -114,8 +114,8 @@ def write_report(
 ) -> list[dict[str, Any]]:
     """Write the report of the datasets to `target` (whole or not at all, never over one of
     their files, and inside `within` when it is given) and return what it shows of each
-    (`stats.describe`, with its files). `result` may be asked for once the views have been read
-    (reading.Reading: the datasets checked as they are read)."""
+    (`stats.describe`, with its files). `result` gives validation's result, asked for once the
+    views have been read (reading.Reading checks the datasets as it reads them)."""
     from ..writing import write_atomic
 
     found: list[dict[str, Any]] = []
@@ -123,8 +123,7 @@ def write_report(
     for view in views:
         found.append(shown(view, samples=samples, seed=seed))
         inputs += view.files
-    checked = result() if callable(result) else result
-    write_atomic(target, page(checked, found).encode("utf-8"), inputs, within=within)
+    write_atomic(target, page(result(), found).encode("utf-8"), inputs, within=within)
     return found
 
 

@@ -320,7 +320,7 @@ def _judgments(paths: Sequence[str], options: Options, result: Result, report: _
         prepare_in(report.workspace, path)
         noted = lambda unit, note: without.append(f"- {code_span(display_path(unit.root))}: {cell(note)}")  # noqa: E731
         read = views([Dataset(unit, told, noted) for unit in with_view])
-        found = write_report(result, read, path, samples=200, within=report.workspace.resolve())
+        found = write_report(lambda: result, read, path, samples=200, within=report.workspace.resolve())
         report.written["report"] = target
         why = ""
     except Exception as exc:  # matplotlib missing, data the report cannot draw: say so, go on

@@ -10,6 +10,7 @@ time, as the check reads it, so memory stays bounded.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from itertools import repeat
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,7 @@ def judgments(unit: Unit) -> Judgments:
     found = _runs(path, limit, seen)
     questions = {} if found is None else _declared(found[0])
     first = iter(()) if found is None else _batches_of(*found, path, seen, needs)
-    return _view(unit, questions, FirstPass(first, _Again(path, limit, seen, needs)), seen, needs)
+    return _view(unit, questions, FirstPass(first, partial(_batches, path, limit, seen, needs)), seen.why, needs)
 
 
 def checked(unit: Unit, ctx: Context) -> Judgments:
@@ -45,24 +46,21 @@ def checked(unit: Unit, ctx: Context) -> Judgments:
     over its batches reads the runs the check reads, as the check goes (check.opened)."""
     path = unit.files[0]
     limit = ctx.config.max_document_bytes
-    seen = _Seen()
-    top, runs = opened(path, ctx)
-    seen.unread = None
-    if top is None:
-        seen.unread = _unread(path, limit)
-    elif not isinstance(top, dict):
-        seen.unread = _NOT_AN_OBJECT
-    needs: dict[str, bool] = {}
-    first = _batches_of(top, runs, path, seen, needs) if isinstance(top, dict) else _drained(runs)
-    again = _Again(path, limit, seen, needs)
-    return _view(unit, _declared(top), FirstPass(first, again), seen, needs)
+    seen, needs = _Seen(), dict[str, bool]()
+    top, runs = opened(path, ctx)  # runs hold instances only where top is an object
+    seen.unread = None if isinstance(top, dict) else _NOT_AN_OBJECT
+    first = _batches_of(top, runs, path, seen, needs) if isinstance(top, dict) else iter(())
+    again = partial(_batches, path, limit, seen, needs)
+    # a file that is not JSON: why, in the words of a reading of it, only when it is asked
+    why = seen.why if top is not None else partial(_unread, path, limit)
+    return _view(unit, _declared(top), FirstPass(first, again), why, needs)
 
 
 def _view(
     unit: Unit,
     questions: dict[str, Question],
     batches: Callable[[], Iterator[Batch]],
-    seen: _Seen,
+    why: Callable[[], str | None],
     needs: dict[str, bool],
 ) -> Judgments:
     # A score's position in individual_human_scores names no annotator: raters are not compared.
@@ -72,26 +70,9 @@ def _view(
         questions=questions,
         raters="position",
         batches=batches,
-        none=seen.why,
+        none=why,
         needs=needs,
     )
-
-
-class _Again:
-    """A pass after the first: the file read anew."""
-
-    def __init__(self, path: Path, limit: int, seen: _Seen, needs: dict[str, bool]) -> None:
-        self.path, self.limit, self.seen, self.needs = path, limit, seen, needs
-
-    def __call__(self) -> Iterator[Batch]:
-        return _batches(self.path, self.limit, self.seen, self.needs)
-
-
-def _drained(runs: Iterator[Any]) -> Iterator[Batch]:
-    """No batch, the check's runs read to their end."""
-    for _ in runs:
-        pass
-    yield from ()
 
 
 def _unread(path: Path, limit: int) -> str:
