@@ -12,12 +12,12 @@ plots are drawn in the main process: matplotlib's state stays in one process.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..kinds import Unit
 from . import Dataset, views
-from .export_jobs import Reader, Record, in_order, started
+from .export_jobs import Reader, Record, in_order, started, worker_view
 
 # What a worker hands back: its index, what reading its dataset said (("told", why) or ("noted",
 # note), in order), the dataset's statistics (None when it holds no judgment), the usage error
@@ -71,20 +71,14 @@ def _describe(task: tuple[int, Unit, int, int, bool, bool, Reader | None, str]) 
     index, unit, samples, seed, raters, page, reader, cwd = task
     said: list[tuple[str, Any]] = []
     heard = Dataset(unit, lambda _, why: said.append(("told", why)), lambda _, note: said.append(("noted", note)))
-    findings: Callable[[], list[tuple[Any, ...]]] = list
     stats = None
     try:
-        if reader is not None:
-            view, findings = reader(unit, cwd)
-            read = views([heard], lambda _: view)
-        else:
-            read = views([heard])
-        for view in read:
-            if page:  # what the report shows of it, as html.write_report has it
-                stats = shown(view, samples=samples, seed=seed)
-            else:
-                stats = describe(view, samples=samples, seed=seed, raters=raters)
-            break
+        view_of, findings = worker_view(unit, reader, cwd)
+        view = next(views([heard], view_of), None)  # None: it holds no judgment (said to `heard`)
+        if view is not None and page:  # what the report shows of it, as html.write_report has it
+            stats = shown(view, samples=samples, seed=seed)
+        elif view is not None:
+            stats = describe(view, samples=samples, seed=seed, raters=raters)
     except UsageError as exc:  # a path it cannot use; a bug is raised by the pool as it is
         return index, said, None, exc, []
     return index, said, stats, None, findings()

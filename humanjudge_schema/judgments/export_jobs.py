@@ -165,11 +165,8 @@ def _part(task: tuple[int, Unit, str, bool, str, Reader | None, str]) -> Told:
     """In a worker: one dataset's rows into the file `path` (and, where it holds no individual
     judgment, why into `path`.why), and with a reader, the findings of its check."""
     index, unit, to, formulas, path, reader, cwd = task
-    findings: Callable[[], list[tuple[Any, ...]]] = list
-    if reader is not None:
-        view, findings = reader(unit, cwd)
-    else:
-        view = next(views([unit]), None)
+    view_of, findings = worker_view(unit, reader, cwd)
+    view = next(views([unit], view_of), None)
     if view is None:
         return index, 0, 0, 0, f"the {unit.family} format's reader gives no view of it", findings()
     counts = [0, 0]
@@ -190,6 +187,18 @@ def _part(task: tuple[int, Unit, str, bool, str, Reader | None, str]) -> Told:
     if rows == aggregates:  # no individual judgment: why, in the format's words, read after the pass
         Path(path + ".why").write_text(why_none(unit, view), encoding="utf-8")
     return index, rows, aggregates, rows - aggregates, None, findings()
+
+
+def worker_view(
+    unit: Unit, reader: Reader | None, cwd: str
+) -> tuple[Callable[[Unit], Any] | None, Callable[[], list[tuple[Any, ...]]]]:
+    """In a worker: how its dataset's view is read (`judgments.views`' view_of; None: its
+    format's view, with no check) and the call that gives the findings of its check once the
+    view has been read (none without a reader)."""
+    if reader is None:
+        return None, list
+    view, findings = reader(unit, cwd)
+    return (lambda _: view), findings
 
 
 def _counted(batches: Iterator[Batch], counts: list[int]) -> Iterator[Batch]:
