@@ -10,7 +10,7 @@ from typing import Any
 
 from . import catalog
 from .config import Config, discover, forget
-from .engine import Context
+from .engine import Context, Document
 from .finding import Finding
 from .gcpause import paused
 from .kinds import Unit, survey
@@ -18,7 +18,7 @@ from .validation import Result, as_row, check_unit, finish
 
 
 def read_checked(
-    unit: Unit, config: Config, cwd: str | None = None, keep: list[object] | None = None
+    unit: Unit, config: Config, cwd: str | None = None, keep: list[Document] | None = None
 ) -> tuple[Any, Callable[[], list[Finding]]]:
     """The unit's judgments (None where its format has none) read as the unit is checked, and
     the call that gives the unit's findings (`check_unit`'s) once they have been read, finishing

@@ -10,6 +10,7 @@ from typing import Any
 
 from .. import catalog
 from ..config import Config, discover
+from ..engine import Document
 from ..finding import Finding
 from ..gcpause import paused
 from ..judgments.view import Batch, Judgments
@@ -78,7 +79,7 @@ def _dataset(
         return out
     # each version checked as the matching pass reads its judgments: its files are read once, and
     # the lines of the examples are found in the documents its check parsed
-    parsed: list[object] = []
+    parsed: list[Document] = []
     read = [_read_checked(u, config, parsed) for u in (p.old, p.new)]
     views = [view for view, _ in read]
     kinds = {v.rater_kind for v in views if v is not None}
@@ -131,7 +132,7 @@ def _dataset(
 
 
 def _read_checked(
-    unit: Unit | None, config: Config, parsed: list[object]
+    unit: Unit | None, config: Config, parsed: list[Document]
 ) -> tuple[Judgments | None, Callable[[], list[Finding]]]:
     """A version's view of a dataset, and its findings once the view has been read (none for a
     version without the dataset); the documents its check parsed are added to `parsed`."""

@@ -9,10 +9,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ..engine import Document
 from .model import DatasetDiff, Example
 
 
-def add_lines(found: DatasetDiff, old_root: Path, new_root: Path, parsed: Iterable[object] = ()) -> None:
+def add_lines(found: DatasetDiff, old_root: Path, new_root: Path, parsed: Iterable[Document] = ()) -> None:
     """Fill in the line of each example (and of each aggregate example) that has none, from the
     documents the versions' checks parsed where one is the file (`parsed`), else from the file."""
     wanted: dict[tuple[Path, str], set[str]] = {}
@@ -31,7 +32,7 @@ def add_lines(found: DatasetDiff, old_root: Path, new_root: Path, parsed: Iterab
         want(old_root if a["side"] == "old" else new_root, a["file"], a["pointer"], a["line"])
     if not wanted:
         return
-    documents = {os.path.abspath(path): doc for doc in parsed if isinstance(path := getattr(doc, "path", None), Path)}
+    documents = {os.path.abspath(doc.path): doc for doc in parsed}
     lines = {
         key: _lines(key[0] / key[1], pointers, documents.get(os.path.abspath(key[0] / key[1])))
         for key, pointers in wanted.items()
@@ -52,11 +53,11 @@ def _with_lines(e: Example, old_root: Path, new_root: Path, line: Any) -> Exampl
     return replace(e, line=line(old_root if e.side == "old" else new_root, e.file, e.pointer, e.line))
 
 
-def _lines(path: Path, pointers: Iterable[str], doc: Any = None) -> dict[str, int]:
+def _lines(path: Path, pointers: Iterable[str], doc: Document | None = None) -> dict[str, int]:
     from ..readers.files import read_bytes
     from ..readers.locate import locate
 
-    if doc is not None and hasattr(doc, "positions"):  # parsed by the check: located there
+    if doc is not None:  # parsed by the check: located there
         return {p: line for p, (line, _) in doc.positions(sorted(pointers)).items() if line is not None}
     data = read_bytes(path)
     if not isinstance(data, bytes):
