@@ -179,8 +179,8 @@ def _questions(old: Side, new: Side, changes: Changes, examples: int) -> list[Qu
     matching found, and a question removed whole beside one added whole over the same (item,
     rater, option) keys paired as one renamed."""
     names = list(dict.fromkeys([*old.counts, *new.counts]))
-    items_old, items_new = _by_question(old.items), _by_question(new.items)
-    raters_old, raters_new = _by_question(old.raters), _by_question(new.raters)
+    items_old, items_new = _by_question(old.item_set), _by_question(new.item_set)
+    raters_old, raters_new = _by_question(old.rater_set), _by_question(new.rater_set)
     out: dict[str, QuestionDiff] = {}
     for name in names:
         q = QuestionDiff(name)

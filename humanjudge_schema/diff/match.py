@@ -16,7 +16,7 @@ import math
 from collections import Counter
 from collections.abc import Hashable, Iterator
 from itertools import compress, repeat
-from operator import eq, is_not, itemgetter, ne, not_, or_
+from operator import eq, is_not, ne, not_, or_
 from typing import Any
 
 from ..judgments.view import Batch
@@ -61,19 +61,25 @@ class Side:
     def __init__(self, batches: Iterator[Batch]) -> None:
         self._batches = batches
         self.done = False
-        self.keys: list[Key] = []
+        # the key of each row, a column per part: slices of rows are compared a column at a time,
+        # and a row's key is made a tuple only where the versions part (`key`, `index`)
+        self.questions: list[str] = []
+        self.items: list[Any] = []
+        self.raters: list[Any] = []
+        self.options: list[Any] = []
         self.values: list[Any] = []
         self.files: list[str] = []
         self.pointers: list[str] = []
         self.lines: list[int | None] = []
         self.counts: Counter[str] = Counter()
-        self.items: set[tuple[str, Any]] = set()
-        self.raters: set[tuple[str, Any]] = set()
+        self.item_set: set[tuple[str, Any]] = set()
+        self.rater_set: set[tuple[str, Any]] = set()
+        self._window: tuple[int, list[Key]] = (0, [])  # keys made tuples from a row on (index)
         self.aggregates: dict[Key, tuple[Any, str, str, int | None]] = {}
 
     def fill(self, size: int) -> None:
         """Read until `size` rows are buffered, or the end."""
-        while not self.done and len(self.keys) < size:
+        while not self.done and len(self.questions) < size:
             batch = next(self._batches, None)
             if batch is None:
                 self.done = True
@@ -82,8 +88,37 @@ class Side:
 
     def drop(self, n: int) -> None:
         """Forget the first n buffered rows (matched already)."""
-        for column in (self.keys, self.values, self.files, self.pointers, self.lines):
+        for column in self._columns():
             del column[:n]
+        start, window = self._window
+        self._window = (start - n, window) if start >= n else (0, [])
+
+    def __len__(self) -> int:
+        return len(self.questions)
+
+    def _columns(self) -> tuple[list[Any], ...]:
+        return self.questions, self.items, self.raters, self.options, self.values, self.files, self.pointers, self.lines
+
+    def key(self, i: int) -> Key:
+        return self.questions[i], self.items[i], self.raters[i], self.options[i]
+
+    def keys(self, start: int, stop: int) -> tuple[list[Any], ...]:
+        """The key columns of rows start to stop."""
+        return tuple(column[start:stop] for column in (self.questions, self.items, self.raters, self.options))
+
+    def index(self, key: Key, start: int, stop: int) -> int | None:
+        """The first row from start to stop whose key is `key`. The keys are made tuples a window of
+        rows at a time, kept while the search moves within it: where the versions differ
+        throughout, a row costs one tuple, not a window."""
+        first, window = self._window
+        stop = min(stop, len(self))
+        if not (first <= start and stop <= first + len(window)):
+            first, window = start, list(zip(*self.keys(start, start + 2 * (stop - start)), strict=True))
+            self._window = (first, window)
+        try:
+            return window.index(key, start - first, stop - first) + first
+        except ValueError:
+            return None
 
     def where(self, i: int) -> Where:
         return self.files[i], self.pointers[i], self.lines[i]
@@ -102,7 +137,10 @@ class Side:
             return
         questions = list(batch.column("question"))
         items, raters = batch.column("item"), batch.column("rater")
-        self.keys.extend(zip(questions, items, raters, batch.column("option"), strict=True))
+        self.questions.extend(questions)
+        self.items.extend(items)
+        self.raters.extend(raters)
+        self.options.extend(batch.column("option"))
         self.values.extend(batch.column("value"))
         self.files.extend(batch.column("file"))
         self.pointers.extend(batch.column("pointer"))
@@ -111,7 +149,7 @@ class Side:
         # a column the whole batch shares (one rater's scores, one item's answers) is one value
         names = batch.same.get("question")
         many = dict.fromkeys(questions) if names is None else (names,)
-        for name, column, found in (("item", items, self.items), ("rater", raters, self.raters)):
+        for name, column, found in (("item", items, self.item_set), ("rater", raters, self.rater_set)):
             if name in batch.same:
                 found.update((q, batch.same[name]) for q in many)
             elif names is not None:
@@ -187,15 +225,15 @@ class Matcher:
                 j = 0
             old.fill(i + CHUNK + AHEAD)
             new.fill(j + CHUNK + AHEAD)
-            n = min(len(old.keys) - i, len(new.keys) - j, CHUNK)
+            n = min(len(old) - i, len(new) - j, CHUNK)
             if n <= 0:
                 break
-            a, b = old.keys[i : i + n], new.keys[j : j + n]
+            a, b = old.keys(i, i + n), new.keys(j, j + n)
             if a == b:
                 self._values(i, j, n)
                 i, j = i + n, j + n
                 continue
-            m = next(compress(range(n), map(ne, a, b)))
+            m = _first_difference(a, b)
             self._values(i, j, m)
             i, j = i + m, j + m
             i, j = self._resync(i, j)
@@ -221,15 +259,15 @@ class Matcher:
         for k in compress(range(n), differ):
             if not same(va[k], vb[k]):
                 self.changes.note(
-                    "changed", self.new.keys[j + k], va[k], vb[k], self.new.where(j + k), self.old.where(i + k)
+                    "changed", self.new.key(j + k), va[k], vb[k], self.new.where(j + k), self.old.where(i + k)
                 )
 
     def _resync(self, i: int, j: int) -> tuple[int, int]:
         """Where the keys part: the rows of one version up to the next row of the other are kept
         aside (the nearer of the two), or, when neither is near, one row of each."""
         old, new = self.old, self.new
-        ahead_old = _index(old.keys, new.keys[j], i + 1, i + AHEAD)
-        ahead_new = _index(new.keys, old.keys[i], j + 1, j + AHEAD)
+        ahead_old = old.index(new.key(j), i + 1, i + AHEAD)
+        ahead_new = new.index(old.key(i), j + 1, j + AHEAD)
         if ahead_old is not None and (ahead_new is None or ahead_old - i <= ahead_new - j):
             for k in range(i, ahead_old):
                 self._keep_old(k)
@@ -243,7 +281,7 @@ class Matcher:
         return i + 1, j + 1
 
     def _keep_old(self, i: int) -> None:
-        key, value, where = self.old.keys[i], self.old.values[i], self.old.where(i)
+        key, value, where = self.old.key(i), self.old.values[i], self.old.where(i)
         found = self.kept_new.get(key)
         if found:
             new_value, new_where = found.pop(0)
@@ -255,7 +293,7 @@ class Matcher:
         self.kept_old.setdefault(key, []).append((value, where))
 
     def _keep_new(self, j: int) -> None:
-        key, value, where = self.new.keys[j], self.new.values[j], self.new.where(j)
+        key, value, where = self.new.key(j), self.new.values[j], self.new.where(j)
         found = self.kept_old.get(key)
         if found:
             old_value, old_where = found.pop(0)
@@ -274,18 +312,18 @@ class Matcher:
         changes = self.changes
         while True:
             side.fill(start + CHUNK)
-            end = min(len(side.keys), start + CHUNK)
+            end = min(len(side), start + CHUNK)
             if start >= end:
                 return
             if partners:
                 for k in range(start, end):
                     keep(k)
             else:
-                keys = side.keys[start:end]
-                questions = set(map(itemgetter(0), keys))
+                keys = side.questions[start:end]
+                questions = set(keys)
                 if any(changes.wants(q, kind) for q in questions):
                     for k in range(start, end):
-                        key = keys[k - start]
+                        key = side.key(k)
                         if changes.wants(key[0], kind):
                             value = side.values[k]
                             old, new = (value, None) if kind == "removed" else (None, value)
@@ -293,11 +331,11 @@ class Matcher:
                         else:
                             changes.count(key[0], kind)
                 else:
-                    for question, n in Counter(map(itemgetter(0), keys)).items():
+                    for question, n in Counter(keys).items():
                         changes.count(question, kind, n)
                     if changes.summed:
                         for k in range(start, end):
-                            changes.sums[kind, keys[k - start][0]] += _hash(keys[k - start], side.values[k])
+                            changes.sums[kind, keys[k - start]] += _hash(side.key(k), side.values[k])
             side.drop(end)
             start = 0
 
@@ -306,11 +344,10 @@ def _hash(key: Key, value: Any) -> int:
     return hash((key[1:], hashable(value))) & 0xFFFFFFFFFFFFFFFF
 
 
-def _index(keys: list[Key], key: Key, start: int, stop: int) -> int | None:
-    try:
-        return keys.index(key, start, stop)
-    except ValueError:
-        return None
+def _first_difference(a: tuple[list[Any], ...], b: tuple[list[Any], ...]) -> int:
+    """The first row at which two slices of the same key columns differ (they are not equal):
+    each column that differs is scanned in C up to its first difference."""
+    return min(next(compress(range(len(x)), map(ne, x, y))) for x, y in zip(a, b, strict=True) if x != y)
 
 
 def aggregate_changes(
