@@ -7,6 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from humanjudge_schema.engine import schema_errors
 from humanjudge_schema.readers.csvfile import CsvFile
 from humanjudge_schema.readers.csvtable import Header, chunks, compare
@@ -58,3 +62,37 @@ def test_a_header_without_rows_is_still_compared(tmp_path: Path) -> None:
     headers, reported, valid = _read(path)
     assert [h.missing for h in headers] == [["clue_accuracy"]] and reported == [] and valid == []
     assert compare(SCHEMA, ["session_id", "notes"], 3).unknown == ["notes"]
+
+
+_CELLS = st.sampled_from(["a", "", "1", '"q ""x"""', '"two\nlines"', '"cr\rlf\r\n"', '"a,b"', "x y"])
+# rows of the header's width (the usual chunk, read in bulk), or of any width (blank and ragged
+# rows: a chunk looked at row by row)
+_ROWS = st.one_of(
+    st.lists(st.lists(_CELLS, min_size=3, max_size=3), max_size=40),
+    st.lists(st.lists(_CELLS, min_size=0, max_size=5), max_size=40),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=_ROWS, ending=st.sampled_from(["\n", "\r\n", "\r"]), size=st.sampled_from([1, 3, 1024]))
+def test_chunks_are_the_rows_with_their_lines(
+    tmp_path_factory: pytest.TempPathFactory, rows: list[list[str]], ending: str, size: int
+) -> None:
+    """A file read in bulk chunks gives what it gives read row by row: the same indices, the
+    lines the rows start on (cells with line breaks, blank and ragged rows among them), the
+    cells, and the same problems."""
+    path = tmp_path_factory.mktemp("chunks") / "t.csv"
+    path.write_bytes(("c1,c2,c3" + ending + ending.join(",".join(r) for r in rows) + ending).encode())
+    by_row, in_chunks = CsvFile(path), CsvFile(path)
+    expected = list(by_row.rows())
+    got = [row for chunk in in_chunks.chunks(size) for row in chunk]
+    assert got == expected
+    assert in_chunks.problems == by_row.problems
+
+
+def test_a_line_break_in_a_cell_moves_the_lines_of_the_rows_after_it(tmp_path: Path) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text('a,b\n1,"x\ny"\n2,z\n3,w\n', encoding="utf-8", newline="")
+    assert [(i, line) for chunk in CsvFile(path).chunks(8) for i, line, _ in chunk] == [(0, 2), (1, 4), (2, 5)]
+    path.write_text('a,b\n1,"x\ny"\n2,z\n\n3,w\n', encoding="utf-8", newline="")
+    assert [(i, line) for chunk in CsvFile(path).chunks(8) for i, line, _ in chunk] == [(0, 2), (1, 4), (2, 6)]

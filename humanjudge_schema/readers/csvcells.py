@@ -202,9 +202,12 @@ class RowBuilder:
         except ValueError:  # a reference the derived schema cannot resolve: rows are checked whole
             return [], None
 
-    def chunk(self, indices: list[int], rows: list[list[str]]) -> Chunk:
-        """Rows (each as long as the header) taken together."""
-        return Chunk(self, indices, list(zip(*rows, strict=True)) if rows else [() for _ in self.header])
+    def chunk(self, indices: list[int], lines: list[int], rows: list[list[str]]) -> Chunk:
+        """Rows (each as long as the header) taken together, with their indices and the lines they
+        start on."""
+        chunk = Chunk(self, indices, list(zip(*rows, strict=True)) if rows else [() for _ in self.header])
+        chunk.lines = lines
+        return chunk
 
 
 class Chunk:
@@ -221,6 +224,7 @@ class Chunk:
         objects: list[dict[str, Any]] | None = None,
     ) -> None:
         self.builder, self.indices, self.texts = builder, indices, texts
+        self.lines: list[int] = []  # the line each row starts on, where known
         self._objects = objects
         self._columns: dict[str, list[Any]] = {}
         self._distinct: dict[int, dict[str, Any]] = {}
@@ -303,7 +307,9 @@ class Chunk:
 
     def only(self, keep: list[bool]) -> Chunk:
         """The rows marked in `keep`."""
-        return Chunk(self.builder, list(compress(self.indices, keep)), None, list(compress(self.objects, keep)))
+        chunk = Chunk(self.builder, list(compress(self.indices, keep)), None, list(compress(self.objects, keep)))
+        chunk.lines = list(compress(self.lines, keep))
+        return chunk
 
 
 @functools.cache

@@ -16,7 +16,7 @@ import io
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import islice
+from itertools import accumulate, islice
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -105,10 +105,12 @@ class CsvFile:
                 if not self._error(exc, self.end + 1, reader.line_num):
                     return
 
-    def chunks(self, size: int = 1024) -> Iterator[list[tuple[int, list[str]]]]:
-        """(0-based data row index, cells) of every row, `size` rows at a time. Rows are read in
-        bulk and looked at one by one only when a chunk holds something unusual (a blank or
-        ragged row, the header again, an error): in the usual chunk no Python runs per row."""
+    def chunks(self, size: int = 1024) -> Iterator[list[tuple[int, int, list[str]]]]:
+        """(0-based data row index, line the row starts on, cells) of every row, as `rows()`
+        gives them, `size` rows at a time. Rows are read in bulk and looked at one by one only
+        when a chunk holds something unusual (a blank or ragged row, the header again, an error):
+        in the usual chunk no Python runs per row (per row with a line break inside a cell, to
+        count its lines)."""
         yield from self._reading(None, lambda reader: self._bulk(reader, size))
 
     def _reading(self, capture: list[str] | None, walk: Callable[[Any], Iterator[Any]]) -> Iterator[Any]:
@@ -120,7 +122,7 @@ class CsvFile:
         with f:
             yield from walk(reader)
 
-    def _bulk(self, reader: Any, size: int) -> Iterator[list[tuple[int, list[str]]]]:
+    def _bulk(self, reader: Any, size: int) -> Iterator[list[tuple[int, int, list[str]]]]:
         while not self.stopped:
             rows: list[list[str]] = []
             error: csv.Error | None = None
@@ -146,10 +148,14 @@ class CsvFile:
             if error is None and self._plain(rows):
                 if self.blanks:
                     self._blank()
-                first = self.index + 1
+                first, start = self.index + 1, self.end + 1
                 self.index += len(rows)
                 self.end = reader.line_num
-                yield list(zip(range(first, first + len(rows)), rows, strict=True))
+                if self.end - start + 1 == len(rows):  # a line each
+                    lines: Iterable[int] = range(start, start + len(rows))
+                else:  # some cell holds a line break
+                    lines = accumulate(map(_lines, rows[:-1]), initial=start)
+                yield list(zip(range(first, first + len(rows)), lines, rows, strict=True))
                 continue
             out = []
             single = len(rows) == 1 and error is None
@@ -158,7 +164,7 @@ class CsvFile:
                 end = reader.line_num if single else self.end + _lines(cells)
                 row = self._one(cells, start, end)
                 if row is not None:
-                    out.append((row[0], row[2]))
+                    out.append(row)
                 if self.stopped:
                     break
             if out:

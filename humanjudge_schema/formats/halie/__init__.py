@@ -16,6 +16,7 @@ FORMAT = Format(
     "declares; the files of a folder are then checked against each other.",
     check="humanjudge_schema.formats.halie.check:check",
     judgments="humanjudge_schema.formats.halie.judgments:judgments",
+    checked="humanjudge_schema.formats.halie.judgments:checked",
     files=(
         DatasetFile("event_blocks.csv", "halie/v1/*/event-blocks", "each row", required=True, without=_SESSIONS),
         DatasetFile(

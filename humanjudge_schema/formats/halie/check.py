@@ -10,7 +10,7 @@ from ...engine import Context
 from ...kinds import Unit
 from ...registry import rules_of, scopes_of
 from . import rules  # noqa: F401  (importing the rules registers them)
-from .model import OnRows, RowRule, Rows, Table, Task, load_task
+from .model import OnRows, Reading, RowRule, Rows, Table, Task, begin_task, read_task
 
 
 class _RowRules:
@@ -37,6 +37,13 @@ def _row_rules(task: str, file: str, late: bool) -> list[RowRule]:
 
 
 def check(unit: Unit, ctx: Context) -> None:
-    task = load_task(unit, ctx, _RowRules(ctx))
+    for _ in checking(unit, ctx, begin_task(unit, ctx)):
+        pass
+
+
+def checking(unit: Unit, ctx: Context, task: Task) -> Reading[None]:
+    """The check, handing on each chunk of rows of each file as it is read (a view of the
+    judgments reads them, model.Reading); the rules over the task run after the last."""
+    yield from read_task(unit, ctx, task, _RowRules(ctx))
     for r in rules_of("halie", "task"):
         ctx.run(r, task)

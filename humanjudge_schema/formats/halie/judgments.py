@@ -19,20 +19,21 @@ point as findings do: `/<data row index>/<column>`, on the line the cell starts 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from ...engine import Context
 from ...finding import pointer
-from ...judgments.view import Judgment, Judgments, Level, Question
+from ...judgments.view import Batch, FirstPass, Judgment, Judgments, Level, Question
 from ...kinds import Unit
 from ...readers.csvcells import Chunk, RowBuilder
 from ...readers.csvfile import CsvFile, read_header
 from ...readers.files import display_path
-from .model import EVENTS, FILES, SURVEY, detect, schema_name
+from .model import EVENTS, FILES, SURVEY, begin_task, detect, schema_name
 
 # Survey columns that say whose session a row is about, not what was answered.
 IDENTIFIERS = frozenset({"session_id", "worker_id", "model", "prompt", "prompt_dataset", "turn_id"})
@@ -89,16 +90,38 @@ class _Table:
 
 
 def judgments(unit: Unit) -> Judgments:
-    """The judgments of a task folder, read anew (a chunk of rows at a time) by each call of
-    `rows()`. A folder whose task cannot be recognised, or a file that cannot be read, gives no
-    rows."""
+    """The judgments of a task folder, read anew (a chunk of rows at a time) by each pass. A
+    folder whose task cannot be recognised, or a file that cannot be read, gives no rows."""
     headers = {f.name: h for f in unit.files if f.name in FILES and (h := read_header(f))}
     task = detect(headers)
-    tables = [] if task is None else [t for f in unit.files if (t := _table(f, task, headers)) is not None]
+    tables = _tables(unit, task, headers)
+    return _view(unit, task, tables, partial(_batches, tables, display_path(unit.root)))
+
+
+def checked(unit: Unit, ctx: Context) -> Judgments:
+    """The folder checked into ctx and its judgments, in one reading: the view's first pass is
+    made of the chunks of rows the check reads, as the check goes (check.checking)."""
+    from .check import checking
+
+    task = begin_task(unit, ctx)
+    tables = _tables(unit, task.task, task.headers)
     dataset = display_path(unit.root)
+    of = {t.path: t for t in tables}  # the files with judgments; the check reads the others too
+    read = checking(unit, ctx, task)
+    rows = (row for t, chunk in read if t.doc.path in of for row in _chunk_rows(of[t.doc.path], chunk, dataset))
+    first = _batched(rows)
+    again = partial(_batches, tables, dataset)
+    return _view(unit, task.task, tables, FirstPass(first, again))
+
+
+def _view(unit: Unit, task: str | None, tables: list[_Table], batches: Callable[[], Iterator[Batch]]) -> Judgments:
     questions = {name: q for t in tables for name, q in t.questions.items()}
     why = partial(_why_none, unit, task, tables)
-    return Judgments("halie", dataset, partial(_rows, tables, dataset), questions, raters="person", none=why)
+    return Judgments("halie", display_path(unit.root), questions=questions, raters="person", batches=batches, none=why)
+
+
+def _tables(unit: Unit, task: str | None, headers: dict[str, list[str]]) -> list[_Table]:
+    return [] if task is None else [t for f in unit.files if (t := _table(f, task, headers)) is not None]
 
 
 def _why_none(unit: Unit, task: str | None, tables: list[_Table]) -> str:
@@ -128,42 +151,49 @@ def _table(path: Path, task: str, headers: dict[str, list[str]]) -> _Table | Non
     return _Table(path, task, schema, questions) if questions else None
 
 
-def _rows(tables: list[_Table], dataset: str) -> Iterator[Judgment]:
-    for table in tables:
-        yield from _file_rows(table, dataset)
+def _batches(tables: list[_Table], dataset: str) -> Iterator[Batch]:
+    return _batched(row for table in tables for row in _file_rows(table, dataset))
+
+
+def _batched(rows: Iterator[Judgment], size: int = 4096) -> Iterator[Batch]:
+    while batch := list(islice(rows, size)):
+        yield Batch.of_rows(batch)
 
 
 def _file_rows(table: _Table, dataset: str) -> Iterator[Judgment]:
     """The judgments of one file in file order, its rows typed a chunk at a time. The reader
     reports nothing here: what it cannot read is left out, and validation says why."""
     csv = CsvFile(table.path)
-    rows = csv.rows()
     builder: RowBuilder | None = None
-    file = display_path(table.path)
-    while batch := list(islice(rows, _CHUNK)):
+    for pending in csv.chunks(_CHUNK):
         if builder is None:
             builder = RowBuilder(csv.header or [], table.schema)
-        chunk = builder.chunk([index for index, _, _ in batch], [cells for _, _, cells in batch])
-        columns = {name: _column(chunk, name) for name in (*table.questions, *_PLACES)}
-        third = THIRD_PARTY.get(table.task, frozenset()) if table.path.name == EVENTS else frozenset()
-        for i, (index, line, cells) in enumerate(batch):
-            item = _item(table, columns, i)
-            if item is None:  # a judgment of no known item: validation reports the empty cell
+        yield from _chunk_rows(table, builder.chunk(*map(list, zip(*pending, strict=True))), dataset)
+
+
+def _chunk_rows(table: _Table, chunk: Chunk, dataset: str) -> Iterator[Judgment]:
+    """The judgments of a chunk of a file's rows."""
+    file = display_path(table.path)
+    columns = {name: _column(chunk, name) for name in (*table.questions, *_PLACES)}
+    third = THIRD_PARTY.get(table.task, frozenset()) if table.path.name == EVENTS else frozenset()
+    breaks = _breaks(chunk)
+    position = chunk.builder.position
+    for i, (index, line) in enumerate(zip(chunk.indices, chunk.lines, strict=True)):
+        item = _item(table, columns, i)
+        if item is None:  # a judgment of no known item: validation reports the empty cell
+            continue
+        for name in table.questions:
+            value = columns[name][i]
+            if value == "" or _not_asked(table.task, name, value):
                 continue
-            for name in table.questions:
-                value = columns[name][i]
-                if value == "" or _not_asked(table.task, name, value):
+            if name in third:
+                role, rater, kind = "aggregate", "", "none"
+            else:
+                role, rater, kind = "individual", columns["worker_id"][i], "person"
+                if rater == "":
                     continue
-                if name in third:
-                    role, rater, kind = "aggregate", "", "none"
-                else:
-                    role, rater, kind = "individual", columns["worker_id"][i], "person"
-                    if rater == "":
-                        continue
-                k = builder.position[name]
-                where = pointer(index, name)
-                at = _line(line, cells, k)
-                yield Judgment("halie", dataset, item, rater, name, "", value, file, where, at, role, kind)
+            at = _line(line, chunk, breaks, i, position[name]) if breaks else line
+            yield Judgment("halie", dataset, item, rater, name, "", value, file, pointer(index, name), at, role, kind)
 
 
 def _column(chunk: Chunk, name: str) -> list[Any] | tuple[str, ...]:
@@ -203,11 +233,15 @@ def _not_asked(task: str, column: str, value: Any) -> bool:
     return (task, column) in NOT_ASKED and value == NOT_ASKED[task, column]
 
 
-def _line(start: int, cells: list[str], k: int) -> int:
-    """The line cell `k` of a row starting on line `start` starts on: one more per line break in
-    the cells before it (quoted cells may span lines)."""
-    head = cells[:k]
-    if not any("\n" in c or "\r" in c for c in head):
-        return start
-    text = ",".join(head)
+def _breaks(chunk: Chunk) -> list[int]:
+    """The columns of a chunk with a line break in some cell (quoted cells may span lines)."""
+    assert chunk.texts is not None
+    return [k for k, cells in enumerate(chunk.texts) if "\n" in (text := "".join(cells)) or "\r" in text]
+
+
+def _line(start: int, chunk: Chunk, breaks: list[int], i: int, k: int) -> int:
+    """The line cell `k` of row `i` of a chunk starts on, the row starting on line `start`: one
+    more per line break in the cells before it."""
+    assert chunk.texts is not None
+    text = ",".join(chunk.texts[c][i] for c in breaks if c < k)
     return start + text.count("\n") + text.count("\r") - text.count("\r\n")

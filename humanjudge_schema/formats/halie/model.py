@@ -11,13 +11,13 @@ task's norm_order_id needs the size of each session, so its event blocks are rea
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from functools import reduce
 from itertools import compress, pairwise, repeat
 from operator import add, and_, eq, itemgetter, ne, not_, or_
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ...engine import Context, Hit, schema_errors
 from ...kinds import Unit
@@ -36,6 +36,7 @@ BLOCK_ID = {"dialogue": ("turn_id", 1)}
 _CHUNK = 1024  # schema-valid rows handed to the row rules at a time
 _DETECT = 0.5  # smallest share of shared columns (Jaccard) to recognise a task by a header
 
+_T = TypeVar("_T")
 Rows = Chunk  # schema-valid rows: (row index, row object) pairs, and columns
 RowRule = Callable[..., Iterator[Hit]]
 
@@ -157,6 +158,7 @@ class Task:
     tables: dict[str, Table] = field(default_factory=dict)
     unexpected: list[Path] = field(default_factory=list)  # files the task does not have
     unknown: Spot | None = None  # where the task could not be recognised
+    headers: dict[str, list[str]] = field(default_factory=dict)  # of its files, by name
 
     def others(self) -> Iterator[Table]:
         """The tables compared with the event blocks: survey responses and accuracies."""
@@ -300,8 +302,9 @@ def _chunks(ctx: Context, table: Table, csv: CsvFile, report: bool = True) -> It
     return chunks(csv, table.schema, _CHUNK, schema_errors, row_error if report else None, lambda h: _header(table, h))
 
 
-def _read(ctx: Context, task: Task, path: Path, schema: str, row_rules: RowRules) -> Table:
-    """Read one file once (twice for rules that need whole sessions), keeping only evidence."""
+def _read(ctx: Context, task: Task, path: Path, schema: str, row_rules: RowRules) -> Reading[Table]:
+    """Read one file once (twice for rules that need whole sessions), keeping only evidence;
+    each chunk of rows is handed on once its row rules have run."""
     assert task.task is not None
     table = Table(path.name, task.task, schema, CsvDocument(path, []), True, [], 1)
     now, late = row_rules.of(task.task, path.name, False), row_rules.of(task.task, path.name, True)
@@ -310,6 +313,7 @@ def _read(ctx: Context, task: Task, path: Path, schema: str, row_rules: RowRules
         _track(table, chunk, valid)
         if now:
             row_rules.run(now, task, table, chunk if valid is None else chunk.only(valid))
+        yield table, chunk
     table.complete = csv.complete
     ctx.problems(path, csv.problems)
     if late and table.complete and not table.missing:
@@ -319,11 +323,20 @@ def _read(ctx: Context, task: Task, path: Path, schema: str, row_rules: RowRules
     return table
 
 
-def load_task(unit: Unit, ctx: Context, row_rules: RowRules) -> Task:
-    """Recognise the task, then read, parse and schema-check its files (findings go to ctx),
-    handing the rows of each file to the row rules as they are read."""
+# What a reading of the task's files hands on as it goes: each chunk of rows of each file, with
+# the table it is of (a view builds its judgments from them), and at the end what it read.
+Reading = Generator[tuple[Table, Chunk], None, _T]
+
+
+def begin_task(unit: Unit, ctx: Context) -> Task:
+    """The task recognised from the files' headers, nothing else read yet."""
     headers = {f.name: h for f in unit.files if f.name in FILES and (h := read_header(f))}
-    task = Task(unit.root, detect(headers), ctx.config.tolerance)
+    return Task(unit.root, detect(headers), ctx.config.tolerance, headers=headers)
+
+
+def read_task(unit: Unit, ctx: Context, task: Task, row_rules: RowRules) -> Reading[Task]:
+    """Read, parse and schema-check the task's files (findings go to ctx), handing the rows of
+    each file to the row rules, and on, as they are read."""
     if task.task is None:
         for f in unit.files:
             csv = CsvFile(f)
@@ -338,5 +351,5 @@ def load_task(unit: Unit, ctx: Context, row_rules: RowRules) -> Task:
         if name is None:
             task.unexpected.append(f)
         else:
-            task.tables[f.name] = _read(ctx, task, f, name, row_rules)
+            task.tables[f.name] = yield from _read(ctx, task, f, name, row_rules)
     return task
