@@ -93,13 +93,12 @@ def _files(folder: Path) -> Iterator[tuple[Path, str]]:
 def test_a_chunk_is_valid_by_column_exactly_when_every_row_is(folder: Path) -> None:
     for path, name in _files(folder):
         csv_file = CsvFile(path)
-        rows = [cells for chunk in csv_file.chunks(1024) for _, _, cells in chunk]
+        rows = [cells for chunk in csv_file.chunks(1024) for _, cells in chunk]
         assert csv_file.header is not None
         builder = RowBuilder(csv_file.header, name)
         for size in (1, 2, 5):
             for k in range(0, len(rows), size):
-                indices = list(range(k, k + len(rows[k : k + size])))
-                chunk = builder.chunk(indices, indices, rows[k : k + size])
+                chunk = builder.chunk(list(range(k, k + len(rows[k : k + size]))), rows[k : k + size])
                 every = all(validator(name).is_valid(row) for _, row in chunk)
                 assert chunk.valid() == every, (path, k, size)
 

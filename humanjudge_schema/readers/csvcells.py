@@ -202,11 +202,11 @@ class RowBuilder:
         except ValueError:  # a reference the derived schema cannot resolve: rows are checked whole
             return [], None
 
-    def chunk(self, indices: list[int], lines: list[int], rows: list[list[str]]) -> Chunk:
-        """Rows (each as long as the header) taken together, with their indices and the lines they
-        start on."""
+    def chunk(self, indices: list[int], rows: list[list[str]], lines: Callable[[], list[int]] = list) -> Chunk:
+        """Rows (each as long as the header) taken together, with their indices and the call that
+        gives the lines they start on (CsvFile.chunk_lines)."""
         chunk = Chunk(self, indices, list(zip(*rows, strict=True)) if rows else [() for _ in self.header])
-        chunk.lines = lines
+        chunk.find_lines = lines
         return chunk
 
 
@@ -224,7 +224,7 @@ class Chunk:
         objects: list[dict[str, Any]] | None = None,
     ) -> None:
         self.builder, self.indices, self.texts = builder, indices, texts
-        self.lines: list[int] = []  # the line each row starts on, where known
+        self.find_lines: Callable[[], list[int]] = list  # the line each row starts on (RowBuilder.chunk)
         self._objects = objects
         self._columns: dict[str, list[Any]] = {}
         self._distinct: dict[int, dict[str, Any]] = {}
@@ -274,6 +274,11 @@ class Chunk:
             self._columns[name] = values
         return self._columns[name]
 
+    @functools.cached_property
+    def lines(self) -> list[int]:
+        """The line each row starts on."""
+        return self.find_lines()
+
     @property
     def objects(self) -> list[dict[str, Any]]:
         """The row objects, in order."""
@@ -308,7 +313,7 @@ class Chunk:
     def only(self, keep: list[bool]) -> Chunk:
         """The rows marked in `keep`."""
         chunk = Chunk(self.builder, list(compress(self.indices, keep)), None, list(compress(self.objects, keep)))
-        chunk.lines = list(compress(self.lines, keep))
+        chunk.find_lines = lambda: list(compress(self.lines, keep))
         return chunk
 
 

@@ -16,6 +16,7 @@ import io
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from itertools import accumulate, islice
 from operator import itemgetter
 from pathlib import Path
@@ -80,6 +81,7 @@ class CsvFile:
         # end is not a row, so they are reported when a row follows)
         self.blank_from, self.blanks = 0, 0
         self.stopped = False
+        self.chunk_lines: Callable[[], list[int]] = list  # of the chunk chunks() gave last (see there)
 
     def rows(self, capture: list[str] | None = None) -> Iterator[tuple[int, int, list[str]]]:
         """Rows with their lines, one at a time. With `capture`, the raw lines of the current
@@ -105,12 +107,13 @@ class CsvFile:
                 if not self._error(exc, self.end + 1, reader.line_num):
                     return
 
-    def chunks(self, size: int = 1024) -> Iterator[list[tuple[int, int, list[str]]]]:
-        """(0-based data row index, line the row starts on, cells) of every row, as `rows()`
-        gives them, `size` rows at a time. Rows are read in bulk and looked at one by one only
-        when a chunk holds something unusual (a blank or ragged row, the header again, an error):
-        in the usual chunk no Python runs per row (per row with a line break inside a cell, to
-        count its lines)."""
+    def chunks(self, size: int = 1024) -> Iterator[list[tuple[int, list[str]]]]:
+        """(0-based data row index, cells) of every row, as `rows()` gives them, `size` rows at a
+        time. Rows are read in bulk and looked at one by one only when a chunk holds something
+        unusual (a blank or ragged row, the header again, an error): in the usual chunk no Python
+        runs per row. With each chunk, `chunk_lines` is set to the call that gives the line each
+        of its rows starts on (counted only when asked: a row with a line break in a cell costs a
+        count of its lines)."""
         yield from self._reading(None, lambda reader: self._bulk(reader, size))
 
     def _reading(self, capture: list[str] | None, walk: Callable[[Any], Iterator[Any]]) -> Iterator[Any]:
@@ -122,7 +125,7 @@ class CsvFile:
         with f:
             yield from walk(reader)
 
-    def _bulk(self, reader: Any, size: int) -> Iterator[list[tuple[int, int, list[str]]]]:
+    def _bulk(self, reader: Any, size: int) -> Iterator[list[tuple[int, list[str]]]]:
         while not self.stopped:
             rows: list[list[str]] = []
             error: csv.Error | None = None
@@ -151,23 +154,22 @@ class CsvFile:
                 first, start = self.index + 1, self.end + 1
                 self.index += len(rows)
                 self.end = reader.line_num
-                if self.end - start + 1 == len(rows):  # a line each
-                    lines: Iterable[int] = range(start, start + len(rows))
-                else:  # some cell holds a line break
-                    lines = accumulate(map(_lines, rows[:-1]), initial=start)
-                yield list(zip(range(first, first + len(rows)), lines, rows, strict=True))
+                self.chunk_lines = partial(_starts, start, self.end, rows)
+                yield list(zip(range(first, first + len(rows)), rows, strict=True))
                 continue
-            out = []
+            out, starts = [], []
             single = len(rows) == 1 and error is None
             for cells in rows:
                 start = self.end + 1
                 end = reader.line_num if single else self.end + _lines(cells)
                 row = self._one(cells, start, end)
                 if row is not None:
-                    out.append(row)
+                    out.append((row[0], row[2]))
+                    starts.append(row[1])
                 if self.stopped:
                     break
             if out:
+                self.chunk_lines = partial(list, starts)
                 yield out
             if error is not None and not self._error(error, self.end + 1, reader.line_num):
                 return
@@ -303,6 +305,13 @@ class CsvFile:
             seen.add(name)
         self.header = cells
         return cells
+
+
+def _starts(start: int, end: int, rows: list[list[str]]) -> list[int]:
+    """The lines rows read together from line `start` to `end` start on."""
+    if end - start + 1 == len(rows):  # a line each
+        return list(range(start, end + 1))
+    return list(accumulate(map(_lines, rows[:-1]), initial=start))
 
 
 def _lines(cells: list[str]) -> int:

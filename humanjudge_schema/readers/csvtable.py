@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from ..schemas import load_schema, validator
@@ -65,7 +66,7 @@ def chunks(
             on_header(header)
             builder = RowBuilder(header.columns, schema)
             required = {f'"{c}" is a required property' for c in header.missing}
-        chunk = builder.chunk(*map(list, zip(*pending, strict=True)))
+        chunk = builder.chunk(list(map(itemgetter(0), pending)), list(map(itemgetter(1), pending)), csv.chunk_lines)
         if not csv.padded and chunk.valid():
             yield chunk, None
             continue

@@ -168,7 +168,8 @@ def _file_rows(table: _Table, dataset: str) -> Iterator[Judgment]:
     for pending in csv.chunks(_CHUNK):
         if builder is None:
             builder = RowBuilder(csv.header or [], table.schema)
-        yield from _chunk_rows(table, builder.chunk(*map(list, zip(*pending, strict=True))), dataset)
+        indices, rows = (list(column) for column in zip(*pending, strict=True))
+        yield from _chunk_rows(table, builder.chunk(indices, rows, csv.chunk_lines), dataset)
 
 
 def _chunk_rows(table: _Table, chunk: Chunk, dataset: str) -> Iterator[Judgment]:
