@@ -1,7 +1,7 @@
 """What `humanjudge report` costs per question and per plot, on TextJudge datasets of many small
 questions (benchmarks/gen_questions.py: 1,000 and 3,000 by default, 5 items of 3 raters each):
 
-    pip install -e '.[bench,report]'
+    pip install -e '.[bench]'
     python benchmarks/bench_report.py                     # 1,000 and 3,000 questions
     python benchmarks/bench_report.py --questions 1000 --repeat 1
 
@@ -10,8 +10,8 @@ Per data set, in fresh processes, best of --repeat runs in alternation: `validat
 system), peak MB, and the page's size. Then, in this process, the page alone (`html.page` on
 the statistics computed once) with the plots timed apart: how many drawings were made (a drawing
 is made once per distinct distribution: `Plots.drawn`) and included (at most `html.PLOTTED`),
-what a drawing costs laid out and drawn (`plots.bars` and `plots.histogram`) and of that what
-writing it as SVG costs (`plots._svg`), and what the rest of the page costs per question (its
+what a drawing costs laid out and written (`plots.bars` and `plots.histogram`) and of that what
+joining its pieces costs (`plots._svg`), and what the rest of the page costs per question (its
 card, or the table of its answers beyond the plotted ones).
 """
 
@@ -59,7 +59,9 @@ def page_alone(folder: Path, repeat: int) -> dict[str, float]:
 
     result = validate([folder])
     with tempfile.TemporaryDirectory() as tmp:
-        described = html.write_report(result, views(found_units([folder])[0]), Path(tmp, "page.html"), samples=1000)
+        described = html.write_report(
+            lambda: result, views(found_units([folder])[0]), Path(tmp, "page.html"), samples=1000
+        )
     best: dict[str, float] = {}
     originals = plots.bars, plots.histogram, plots._svg
     try:

@@ -688,7 +688,6 @@ def test_a_fenced_block_no_line_can_close() -> None:
 
 
 def test_the_report_input_writes_the_report_and_a_table_per_question(runner: Runner) -> None:
-    pytest.importorskip("matplotlib")
     ws = runner.workspace
     shutil.copytree(EXAMPLES / "valid", ws / "exp")
     proc = runner.validate(HUMANJUDGE_PATHS="exp", HUMANJUDGE_REPORT="reports/judgments.html")
@@ -713,7 +712,6 @@ def test_a_report_that_cannot_be_written_leaves_validation_standing(runner: Runn
 
 
 def test_the_summary_names_a_dataset_without_judgments(runner: Runner) -> None:
-    pytest.importorskip("matplotlib")
     ws = runner.workspace
     shutil.copytree(EXAMPLES / "valid", ws / "exp")
     shutil.copytree(EXAMPLES / "valid", ws / "means")

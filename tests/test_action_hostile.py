@@ -44,7 +44,6 @@ def _hostile_commit(ws: Path, marker: Path) -> None:
 
 
 def test_a_matplotlibrc_in_the_pull_request_runs_nothing(pull_request: tuple[Runner, str], tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     runner, base = pull_request
     marker = tmp_path / "marker"
     _hostile_commit(runner.workspace, marker)
@@ -67,7 +66,6 @@ def _plot_in(folder: Path, env: dict[str, str]) -> bytes:
 
 
 def test_no_rc_file_of_the_folder_or_the_user_changes_a_plot(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     clean = tmp_path / "clean"
     clean.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("MPL", "MATPLOTLIB"))}
@@ -83,7 +81,6 @@ def test_no_rc_file_of_the_folder_or_the_user_changes_a_plot(tmp_path: Path) -> 
 
 
 def test_a_matplotlibrc_that_never_ends_is_not_read(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     (tmp_path / "matplotlibrc").symlink_to("/dev/zero")
     code = "from humanjudge_schema.judgments import plots; print(len(plots.bars([('a', 1)], 'q')))"
     proc = subprocess.run([sys.executable, "-I", "-c", code], cwd=tmp_path, capture_output=True, timeout=60)
@@ -95,7 +92,6 @@ def test_a_matplotlibrc_that_never_ends_is_not_read(tmp_path: Path) -> None:
 
 
 def test_a_link_at_the_report_path_is_removed_not_uploaded(pull_request: tuple[Runner, str]) -> None:
-    pytest.importorskip("matplotlib")
     runner, base = pull_request
     ws = runner.workspace
     (ws / "report.html").symlink_to(".git/config")
@@ -112,7 +108,6 @@ def test_a_link_at_the_report_path_is_removed_not_uploaded(pull_request: tuple[R
 
 @pytest.mark.parametrize("change_data", [True, False])
 def test_a_committed_report_is_never_taken_for_this_runs(pull_request: tuple[Runner, str], change_data: bool) -> None:
-    pytest.importorskip("matplotlib")
     runner, base = pull_request
     ws = runner.workspace
     (ws / "report.html").write_text("<p>all green, trust me</p>\n")
@@ -132,7 +127,6 @@ def test_a_committed_report_is_never_taken_for_this_runs(pull_request: tuple[Run
 
 @pytest.mark.parametrize("input_name", ["HUMANJUDGE_SARIF", "HUMANJUDGE_REPORT"])
 def test_a_folder_linked_out_of_the_workspace_is_refused(runner: Runner, tmp_path: Path, input_name: str) -> None:
-    pytest.importorskip("matplotlib")
     ws = runner.workspace
     shutil.copytree(EXAMPLES / "valid", ws / "exp")
     outside = tmp_path / "outside"

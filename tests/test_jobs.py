@@ -312,7 +312,6 @@ def test_stats_with_jobs_and_no_judgments_anywhere(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("folder", ["examples", "exported"])
 def test_report_with_jobs_writes_the_page_of_one(folder: str, exported: Path, tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     where = ROOT / "examples" if folder == "examples" else exported
     one = run("report", str(where), "-o", str(tmp_path / "one.html"), "-j", "1", cwd=where)
     two = run("report", str(where), "-o", str(tmp_path / "two.html"), "--jobs", "2", cwd=where)
@@ -326,8 +325,6 @@ def test_report_with_jobs_writes_the_page_of_one(folder: str, exported: Path, tm
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("command", ["stats", "report"])
 def test_an_interrupted_parallel_description_leaves_no_worker_behind(command: str, tmp_path: Path) -> None:
-    if command == "report":
-        pytest.importorskip("matplotlib")
     data = _four(tmp_path)
     args = ["-o", "report.html"] if command == "report" else []
 

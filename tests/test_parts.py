@@ -10,7 +10,6 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import pytest
 from click.testing import CliRunner
 
 from humanjudge_schema.commands import cli
@@ -170,7 +169,6 @@ def test_coggym_options_that_differ_between_trials_are_numbered(tmp_path: Path) 
 
 
 def test_the_report_tables_each_option(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     folder = _experiment(tmp_path, [[1, 1, 0, 0], [1, 0, 0, 0], [1, 1, 0, 1]])
     page = tmp_path / "r.html"
     out = CliRunner().invoke(cli, ["report", str(folder), "-o", str(page), "--samples", "20"])

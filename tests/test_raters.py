@@ -317,7 +317,6 @@ def test_the_section_of_a_real_dataset(tmp_path: Path) -> None:
 
 
 def test_the_report_has_a_raters_section_per_dataset(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     from click.testing import CliRunner
 
     from humanjudge_schema.commands import cli

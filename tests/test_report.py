@@ -21,7 +21,6 @@ BROWSER = shutil.which("chromium") or shutil.which("chromium-browser") or shutil
 
 
 def _report(tmp_path: Path, *paths: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
-    pytest.importorskip("matplotlib")
     tmp_path.mkdir(parents=True, exist_ok=True)
     out = tmp_path / "report.html"
     proc = subprocess.run(

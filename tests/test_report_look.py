@@ -13,13 +13,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import pytest
+from humanjudge_schema.judgments import html_answers, plots
 
 from .conftest import ROOT
-
-pytest.importorskip("matplotlib")
-
-from humanjudge_schema.judgments import html_answers, plots  # needs matplotlib
 
 EXAMPLES = ROOT / "examples"
 

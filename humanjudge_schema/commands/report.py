@@ -49,14 +49,9 @@ def report(
     """Write one HTML page about the datasets: what validation found, and per question the
     distribution of the answers, the agreement and the quality findings.
 
-    The page is self-contained (plots are inline SVG; nothing is fetched). Needs matplotlib:
-    pip install 'humanjudge-schema[report]'. The exit code is validate's.
+    The page is self-contained (plots are inline SVG; nothing is fetched). The exit code is
+    validate's.
     """
-    from ..judgments.export import missing
-
-    # looked for, not imported: matplotlib reads a matplotlibrc in the working folder when imported
-    if why := missing("matplotlib", "report", "report"):
-        fail(why)
     from ..config import ConfigError
     from ..judgments.describe_jobs import described
     from ..judgments.html import page, write_report

@@ -6,7 +6,7 @@ hears what that reading says of it (why it holds no judgment, that no agreement 
 from its stored aggregates); the main process says the same to the dataset's own `told` and
 `noted`, in dataset order, so that stderr and the exit code are a serial run's. A usage error
 met in a worker is raised in the main process where a serial run would meet it. The report's
-plots are drawn in the main process: matplotlib's state stays in one process.
+plots are drawn in the main process (a fraction of a millisecond each).
 """
 
 from __future__ import annotations

@@ -361,7 +361,7 @@ def _float(number: int | float) -> float:
 
 def missing(module: str, extra: str, purpose: str) -> str | None:
     """What to install when `module` is not there (found without importing it), else None:
-    "report needs matplotlib: pip install 'humanjudge-schema[report]'"."""
+    "export --to parquet needs pyarrow: pip install 'humanjudge-schema[parquet]'"."""
     from importlib.util import find_spec
 
     if find_spec(module) is not None:

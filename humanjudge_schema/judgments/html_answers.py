@@ -23,8 +23,8 @@ from collections.abc import Hashable
 from html import escape
 from typing import Any
 
-# Plots on one page (each about 20 KB and, drawn, a tenth of a second); the questions after
-# them show their answers as a table.
+# Plots on one page (each 2-6 KB); the questions after them show their answers as a table, so
+# that the page's size is bounded whatever the number of questions.
 PLOTTED = 200
 # Answers listed in such a table, and the characters shown of a value or a message.
 TABLED_VALUES = 8
@@ -107,7 +107,7 @@ class Plots:
                         "ignore", RuntimeWarning
                     )  # numpy's overflow notes: the plot is refused instead
                     svg = self.drawn[key] = _own_ids(draw())
-            except (ValueError, OverflowError) as exc:  # values matplotlib cannot lay out
+            except (ValueError, OverflowError) as exc:  # values a plot cannot lay out
                 return _answers(values, f"not plotted: {exc}")
         self.included += 1
         label = f' aria-label="{text(described, MESSAGE_CHARS)}"' if described else ""

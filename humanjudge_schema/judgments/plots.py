@@ -1,118 +1,83 @@
-"""Distribution plots as inline SVG, drawn with matplotlib (the `report` extra). Imported only by
-`humanjudge report`: matplotlib takes half a second to import, and nothing else needs it.
+"""Distribution plots as inline SVG, written directly: a bar chart and a histogram are a few
+rectangles, lines and texts, which this module lays out itself.
 
-matplotlib is configured by this module alone. Left to itself it reads a `matplotlibrc` from the
-working folder (a pull request's checkout, in the GitHub Action), from MATPLOTLIBRC and from the
-user's configuration folder, and some of its settings run code (`figure.hooks` imports and calls
-any installed function on every figure made through pyplot). So matplotlib is imported from an
-empty folder with MATPLOTLIBRC naming its own default file, pyplot is never used (a `Figure` is
-drawn by the SVG canvas directly: no hooks, no backend to resolve), and every figure is drawn
-inside an rc context of the package's defaults plus the settings below, whatever the process's
-rcParams hold. Maths syntax is off: a label `Pay $5 or $10` is that text, never TeX.
+A plotting library costs what these two figures do not need: matplotlib took 0.7 s of CPU to
+import and 40 ms to draw a figure, and it reads configuration from places a pull request can
+write to (a `matplotlibrc` in the working folder, some of whose settings run code), which the
+report had to fence off. Written here, a figure costs a fraction of a millisecond and reads
+nothing. Its text is text (the page's font, selectable, found by a search), every piece of it
+from the data escaped, and no piece of it can start markup; the same data gives the same bytes.
 
-The SVG carries its text as paths (no font to load) and no date or random ids, so a report is
-self-contained and the same data gives the same bytes. Each figure is laid out from the widths of
-its labels (measured as text paths, not drawn), so it is drawn once: cropping it to what was drawn
-(`bbox_inches="tight"`) drew it twice, and doubled the cost of a plot.
+Text is laid out without a font at hand: its width is estimated from the characters (a narrow
+`i`, a wide `W`, a double width for East Asian wide characters), a little generously, so that a
+label fits the room kept for it in any common sans-serif font.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import io
-import os
-import sys
-import tempfile
+import math
 import textwrap
-from collections.abc import Hashable, Iterator, Sequence
-from contextlib import contextmanager
-from pathlib import Path
-from typing import Any
+import unicodedata
+from collections.abc import Hashable, Sequence
+from html import escape
 
 COLOR = "#3b6ea5"
+INK = "#222"  # axes, ticks and text
 SHOWN_VALUES = 20  # bars of a categorical plot; the rest are summed in one bar
 WIDTH = 4.2 * 72  # a figure's width, in points
 BAR = 0.22 * 72  # the height of a bar's row
 LINE = 9.6  # the height of a line of a label, in points
 LINE_CHARS = 26  # characters on a line of a bar's label: a longer label is wrapped
 LABEL_LINES = 3  # lines of a bar's label: the last is shortened beyond them
+SIZE = 8.0  # the size of text
 COUNT_SIZE = 7.0  # the size of the counts written at the end of the bars
+FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 # Room, in points, for what lies outside the axes: a tick and its pad, the axis label under the
 # tick labels, the title above, and what the last tick label overhangs on the right.
 _TICK = 3.5 + 3.5
 _BELOW = _TICK + 9.6 + 4 + 9.6 + 4
 _TITLE = 14.0
 _RIGHT = 12.0
+_HISTOGRAM = 1.8 * 72  # a histogram's height, in points
 
-# What the report's plots change from matplotlib's defaults.
-_SETTINGS: dict[str, Any] = {
-    "svg.fonttype": "path",
-    "svg.hashsalt": "humanjudge",
-    "font.size": 8,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "text.usetex": False,
-    "text.parse_math": False,  # '$x^{$' is a label, not maths to parse (or fail on)
-    "axes.formatter.use_mathtext": False,
-    "figure.hooks": [],
+# Advance widths of a sans-serif font, in ems, by character (DejaVu Sans and Helvetica are within
+# a tenth of these); characters not listed take _WIDE for East Asian wide ones, else _OTHER.
+_NARROW = dict.fromkeys("iljI.,:;'|!`", 0.3)
+_SEMI = dict.fromkeys('frt()[]{} -"/\\*', 0.4)
+_BROAD = dict.fromkeys("mwMW@%", 0.9)
+_EMS = {
+    **dict.fromkeys("abcdeghknopqsuvxyz", 0.58),
+    **dict.fromkeys("ABCDEFGHJKLNOPQRSTUVXYZ&", 0.72),
+    **dict.fromkeys("0123456789#$+<=>?^_~", 0.64),
+    **_NARROW,
+    **_SEMI,
+    **_BROAD,
 }
+_WIDE = 1.0
+_OTHER = 0.7
 
 
-def _import() -> Any:
-    """matplotlib, imported so that no rc file but its own is read (see the module's doc)."""
-    if "matplotlib" in sys.modules:  # imported by the program using the library: the rc context covers it
-        return sys.modules["matplotlib"]
-    spec = importlib.util.find_spec("matplotlib")
-    if spec is None or not spec.submodule_search_locations:
-        raise ImportError("report needs matplotlib: pip install 'humanjudge-schema[report]'")
-    own = Path(next(iter(spec.submodule_search_locations)), "mpl-data", "matplotlibrc")
-    before_cwd, before_rc = os.getcwd(), os.environ.get("MATPLOTLIBRC")
-    with tempfile.TemporaryDirectory(prefix="humanjudge-mpl-") as empty:
-        os.chdir(empty)  # the first place matplotlib looks for a matplotlibrc
-        os.environ["MATPLOTLIBRC"] = str(own)  # the second: its own defaults, before the user's folder
-        try:
-            import matplotlib
-        finally:
-            os.chdir(before_cwd)
-            if before_rc is None:
-                os.environ.pop("MATPLOTLIBRC", None)
-            else:
-                os.environ["MATPLOTLIBRC"] = before_rc
-    return matplotlib
+def _em(char: str) -> float:
+    width = _EMS.get(char)
+    if width is None:
+        width = _WIDE if unicodedata.east_asian_width(char) in "WF" else _OTHER
+    return width
 
 
-_mpl = _import()
-from matplotlib.backends.backend_svg import FigureCanvasSVG  # noqa: E402  (after the import above)
-from matplotlib.figure import Figure  # noqa: E402
-
-# The package's own defaults (never the rc file read at import), without the backend, which
-# rc_context leaves alone: the SVG canvas is chosen explicitly.
-_RC = {k: v for k, v in _mpl.rcParamsDefault.items() if k != "backend"} | _SETTINGS
+def text_width(text: str, size: float = SIZE) -> float:
+    """An estimate of the width of `text` at `size`, in points (see the module's doc)."""
+    return size * sum(map(_em, text))
 
 
-@contextmanager
-def _figure(height: float, left: float, title: str) -> Iterator[Any]:
-    """A figure of the plots' width and `height` points, and its axes, `left` points from its
-    left edge and room for the axis label below and the title above."""
-    with _mpl.rc_context(rc=_RC):
-        top = 4.0 + (_TITLE if title else 0.0)
-        fig = Figure(figsize=(WIDTH / 72, (height + _BELOW + top) / 72))
-        FigureCanvasSVG(fig)
-        full = height + _BELOW + top
-        left = min(left, WIDTH / 2)  # labels of unusually wide glyphs are cut rather than the bars
-        fig.add_axes((left / WIDTH, _BELOW / full, 1 - (left + _RIGHT) / WIDTH, height / full))
-        # Not cleared after: clearing a figure makes its axes anew, a tenth of a plot's cost, to
-        # free what the cyclic collector frees anyway.
-        yield fig
+def _xml(text: str) -> str:
+    """Text from the data as SVG text: markup escaped, what XML may not hold (control
+    characters, lone surrogates) shown as U+FFFD."""
+    clean = "".join("\ufffd" if _unfit(c) else c for c in text)
+    return escape(clean, quote=True)
 
 
-def _width(texts: Sequence[str], size: float = _SETTINGS["font.size"]) -> float:
-    """The width of the widest text, in points, at `size` (call in the rc context)."""
-    from matplotlib.font_manager import FontProperties
-    from matplotlib.textpath import text_to_path
-
-    prop = FontProperties(size=size)
-    return max((text_to_path.get_text_width_height_descent(t, prop, ismath=False)[0] for t in texts), default=0.0)
+def _unfit(char: str) -> bool:
+    return unicodedata.category(char) in ("Cc", "Cs") and char not in "\t\n"
 
 
 def _label(value: Hashable, width: int = LINE_CHARS) -> str:
@@ -129,14 +94,6 @@ def _label(value: Hashable, width: int = LINE_CHARS) -> str:
     return "\n".join(lines)
 
 
-def _svg(fig: Any) -> str:
-    out = io.StringIO()
-    # no <metadata> block: no date (the same data, the same bytes), no creator links
-    fig.savefig(out, format="svg", metadata=dict.fromkeys(("Date", "Creator", "Format", "Type")))
-    text = out.getvalue()
-    return text[text.index("<svg") :]  # the XML declaration and doctype do not belong in HTML
-
-
 def shown(counts: Sequence[tuple[Hashable, int]]) -> list[tuple[Hashable, int]]:
     """The bars of a plot of `counts`: one per value, or, of more than SHOWN_VALUES, the most
     frequent and one bar of the others."""
@@ -145,6 +102,87 @@ def shown(counts: Sequence[tuple[Hashable, int]]) -> list[tuple[Hashable, int]]:
     top = sorted(counts, key=lambda vc: -vc[1])[: SHOWN_VALUES - 1]
     rest = sum(n for _, n in counts) - sum(n for _, n in top)
     return [*top, (f"{len(counts) - len(top)} others", rest)]
+
+
+def ticks(low: float, high: float, *, integer: bool = False, most: int = 6) -> list[float]:
+    """Round values from at most `low` to at least `high`, at most `most` of them (a step of 1, 2,
+    2.5 or 5 times a power of ten; with `integer`, whole steps only)."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise ValueError("the values are too far apart to be plotted")
+    if high <= low:
+        high = low + 1
+    for step in _steps(high - low, integer):
+        first = math.floor(low / step + 1e-9)
+        last = math.ceil(high / step - 1e-9)
+        if last - first + 1 <= most:
+            digits = max(0, 2 - math.floor(math.log10(step)))  # a step's figures, and one more
+            return [round(k * step, digits) + 0.0 for k in range(first, last + 1)]  # 0.30000000000000004 as 0.3
+    raise ValueError("no ticks for these values")  # not reached: the last step covers any span
+
+
+def _steps(span: float, integer: bool) -> list[float]:
+    power = 10.0 ** math.floor(math.log10(span / 10))
+    steps = [m * power * 10**k for k in range(4) for m in (1, 2, 2.5, 5)]
+    return [s for s in steps if not integer or (s >= 1 and float(s).is_integer())] or [1.0]
+
+
+def number(x: float) -> str:
+    """A tick's label: 3 for 3.0, 0.25, 1e+06 for a million and more."""
+    if float(x).is_integer() and abs(x) < 1e6:
+        return str(int(x))
+    return f"{x:g}"
+
+
+def _f(x: float) -> str:
+    """A coordinate, in points, as short as is exact to a hundredth."""
+    return f"{x:.2f}".rstrip("0").rstrip(".")
+
+
+def _svg(width: float, height: float, parts: list[str]) -> str:
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}pt" height="{_f(height)}pt" '
+        f'viewBox="0 0 {_f(width)} {_f(height)}" font-family="{FONT}" font-size="{_f(SIZE)}" fill="{INK}">'
+    )
+    return head + "".join(parts) + "</svg>"
+
+
+def _text(x: float, y: float, said: str, *, anchor: str = "start", size: float | None = None) -> str:
+    """Text whose middle is at height y (a label's lines, one under the other, centred there)."""
+    lines = said.split("\n")
+    attributes = f' text-anchor="{anchor}"' if anchor != "start" else ""
+    attributes += f' font-size="{_f(size)}"' if size is not None else ""
+    if len(lines) == 1:
+        return f'<text x="{_f(x)}" y="{_f(y)}" dominant-baseline="central"{attributes}>{_xml(said)}</text>'
+    top = y - LINE * (len(lines) - 1) / 2
+    spans = "".join(f'<tspan x="{_f(x)}" y="{_f(top + LINE * k)}">{_xml(line)}</tspan>' for k, line in enumerate(lines))
+    return f'<text dominant-baseline="central"{attributes}>{spans}</text>'
+
+
+def _line(x1: float, y1: float, x2: float, y2: float) -> str:
+    return f'<line x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}" stroke="{INK}" stroke-width="0.8"/>'
+
+
+def _rect(x: float, y: float, width: float, height: float) -> str:
+    return f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(width)}" height="{_f(height)}" fill="{COLOR}"/>'
+
+
+def _frame(left: float, top: float, right: float, bottom: float, title: str) -> list[str]:
+    """The left and bottom axis lines, and the title above the axes."""
+    parts = [_line(left, top, left, bottom), _line(left, bottom, right, bottom)]
+    if title:
+        parts.append(_text(left, top - _TITLE / 2 - 2, title))
+    return parts
+
+
+def _x_axis(
+    left: float, right: float, bottom: float, values: list[float], scale: float, low: float, label: str
+) -> list[str]:
+    parts = []
+    for v in values:
+        x = left + (v - low) * scale
+        parts += [_line(x, bottom, x, bottom + 3.5), _text(x, bottom + _TICK + 4, number(v), anchor="middle")]
+    parts.append(_text((left + right) / 2, bottom + _BELOW - 8, label, anchor="middle"))
+    return parts
 
 
 def bars(counts: Sequence[tuple[Hashable, int]], title: str, *, total: int | None = None, xlabel: str = "") -> str:
@@ -156,41 +194,64 @@ def bars(counts: Sequence[tuple[Hashable, int]], title: str, *, total: int | Non
     said = [f"{n}" + (f" ({n / total:.0%})" if total else "") for _, n in drawn]
     lines = max((label.count("\n") + 1 for label in labels), default=1)
     row = max(BAR, LINE * lines + 4)
-    with _mpl.rc_context(rc=_RC):
-        left = _width([line for label in labels for line in label.split("\n")]) + _TICK + 6
-        room = _width(said, COUNT_SIZE) + 4  # for the widest count, right of its bar
-    with _figure(row * (len(drawn) + 0.6), left, title) as fig:
-        from matplotlib.ticker import MaxNLocator
-
-        (ax,) = fig.axes
-        ax.barh(range(len(drawn)), [n for _, n in drawn], color=COLOR, height=max(0.5, 0.8 * BAR / row))
-        ax.set_yticks(range(len(drawn)), labels)
-        ax.invert_yaxis()
-        most = max((n for _, n in drawn), default=0) or 1
-        inside = WIDTH * ax.get_position().width  # the axes' width, in points
-        ax.set_xlim(0, most * inside / max(inside - room, inside / 2))
-        ax.xaxis.set_major_locator(MaxNLocator("auto", integer=True, steps=[1, 2, 2.5, 5, 10]))
-        for k, text in enumerate(said):
-            ax.annotate(text, (drawn[k][1], k), xytext=(2, 0), textcoords="offset points", va="center", size=COUNT_SIZE)
-        ax.set_xlabel(xlabel or "judgments")
-        ax.set_title(title, loc="left", fontsize=8)
-        return _svg(fig)
+    widest = max((text_width(line) for label in labels for line in label.split("\n")), default=0.0)
+    left = min(widest + _TICK + 6, WIDTH / 2)  # labels of unusually wide glyphs are cut rather than the bars
+    top = 4.0 + (_TITLE if title else 0.0)
+    height = row * (len(drawn) + 0.6)
+    right, bottom = WIDTH - _RIGHT, top + height
+    room = max((text_width(s, COUNT_SIZE) for s in said), default=0.0) + 4  # for the widest count
+    most = max((n for _, n in drawn), default=0) or 1
+    inside = right - left
+    scale = max(inside - room, inside / 2) / most  # the longest bar leaves room for its count
+    marks = [m for m in ticks(0, inside / scale, integer=True) if m * scale <= inside + 0.01]
+    parts = _frame(left, top, right, bottom, title)
+    thick = max(0.5, 0.8 * BAR / row) * row
+    for k, ((_, n), label) in enumerate(zip(drawn, labels, strict=True)):
+        middle = top + row * (k + 0.8)
+        parts.append(_line(left - 3.5, middle, left, middle))
+        parts.append(_text(left - _TICK, middle, label, anchor="end"))
+        parts.append(_rect(left, middle - thick / 2, n * scale, thick))
+        parts.append(_text(left + n * scale + 2, middle, said[k], size=COUNT_SIZE))
+    parts += _x_axis(left, right, bottom, marks, scale, 0.0, xlabel or "judgments")
+    return _svg(WIDTH, bottom + _BELOW, parts)
 
 
 def histogram(counts: Sequence[tuple[float, int]], title: str) -> str:
-    """A histogram of numeric answers, each value weighted by how often it was given."""
-    with _mpl.rc_context(rc=_RC):  # room for the y label and the widest count
-        left = 9.6 + 4 + _width([f"{sum(n for _, n in counts)}.0"]) + _TICK + 2
-    with _figure(1.8 * 72 - _BELOW - 6, left, title) as fig:
-        (ax,) = fig.axes
-        values = [float(v) for v, _ in counts]
-        weights = [n for _, n in counts]
-        bins = min(20, max(1, len(values)))
-        ax.hist(values, bins=bins, weights=weights, color=COLOR)
-        from matplotlib.ticker import MaxNLocator
-
-        ax.yaxis.set_major_locator(MaxNLocator("auto", integer=True, steps=[1, 2, 2.5, 5, 10]))
-        ax.set_xlabel("answer")
-        ax.set_ylabel("judgments")
-        ax.set_title(title, loc="left", fontsize=8)
-        return _svg(fig)
+    """A histogram of numeric answers, each value weighted by how often it was given: at most 20
+    bins of equal width from the least answer to the largest (one bin a unit wide around a
+    single value)."""
+    values = [float(v) for v, _ in counts]
+    low, high = (min(values), max(values)) if values else (0.0, 1.0)
+    if not (math.isfinite(low) and math.isfinite(high) and math.isfinite(high - low)):
+        raise ValueError("the values are too far apart to be plotted")
+    if low == high:
+        low, high = low - 0.5, high + 0.5
+    bins = min(20, max(1, len(values)))
+    width = (high - low) / bins
+    heights = [0] * bins
+    for v, (_, n) in zip(values, counts, strict=True):
+        heights[min(int((v - low) / width), bins - 1)] += n
+    total = sum(heights)
+    left = 9.6 + 4 + text_width(f"{total}.0") + _TICK + 2
+    top = 4.0 + (_TITLE if title else 0.0)
+    plot = _HISTOGRAM - _BELOW - 6
+    right, bottom = WIDTH - _RIGHT, top + plot
+    xs = ticks(low, high)
+    xs = [x for x in xs if low - 1e-9 * abs(high - low) <= x <= high + 1e-9 * abs(high - low)]
+    ys = ticks(0, max(heights) or 1, integer=True)
+    xscale = (right - left) / (high - low)
+    yscale = plot / ys[-1]
+    parts = _frame(left, top, right, bottom, title)
+    for k, n in enumerate(heights):
+        if n:
+            x = left + k * width * xscale
+            parts.append(_rect(x, bottom - n * yscale, width * xscale, n * yscale))
+    parts += _x_axis(left, right, bottom, xs, xscale, low, "answer")
+    for y in ys:
+        at = bottom - y * yscale
+        parts += [_line(left - 3.5, at, left, at), _text(left - _TICK, at, number(y), anchor="end")]
+    parts.append(
+        f'<text transform="translate(9.6 {_f((top + bottom) / 2)}) rotate(-90)" text-anchor="middle" '
+        f'dominant-baseline="central">judgments</text>'
+    )
+    return _svg(WIDTH, bottom + _BELOW, parts)

@@ -323,7 +323,7 @@ def _judgments(paths: Sequence[str], options: Options, result: Result, report: _
         found = write_report(lambda: result, read, path, samples=200, within=report.workspace.resolve())
         report.written["report"] = target
         why = ""
-    except Exception as exc:  # matplotlib missing, data the report cannot draw: say so, go on
+    except Exception as exc:  # data the report cannot draw, a path it cannot write: say so, go on
         why = str(exc) or repr(exc)  # what was at the path is removed by finish()
     if why:
         print(f"::warning title=humanjudge::{escape_data(f'no report: {why}')}")
