@@ -180,7 +180,10 @@ def _x_axis(
     parts = []
     for v in values:
         x = left + (v - low) * scale
-        parts += [_line(x, bottom, x, bottom + 3.5), _text(x, bottom + _TICK + 4, number(v), anchor="middle")]
+        said = number(v)
+        half = text_width(said) / 2
+        at = min(x, WIDTH - half - 1)  # the last label moved in rather than cut at the edge
+        parts += [_line(x, bottom, x, bottom + 3.5), _text(at, bottom + _TICK + 4, said, anchor="middle")]
     parts.append(_text((left + right) / 2, bottom + _BELOW - 8, label, anchor="middle"))
     return parts
 
@@ -235,9 +238,10 @@ def histogram(counts: Sequence[tuple[float, int]], title: str) -> str:
     left = 9.6 + 4 + text_width(f"{total}.0") + _TICK + 2
     top = 4.0 + (_TITLE if title else 0.0)
     plot = _HISTOGRAM - _BELOW - 6
-    right, bottom = WIDTH - _RIGHT, top + plot
     xs = ticks(low, high)
     xs = [x for x in xs if low - 1e-9 * abs(high - low) <= x <= high + 1e-9 * abs(high - low)]
+    # room on the right for half the last tick's label, which sits at the right end when it is high
+    right, bottom = WIDTH - max(_RIGHT, text_width(number(xs[-1])) / 2 + 2 if xs else 0.0), top + plot
     ys = ticks(0, max(heights) or 1, integer=True)
     xscale = (right - left) / (high - low)
     yscale = plot / ys[-1]
