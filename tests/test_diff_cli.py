@@ -106,6 +106,24 @@ def test_nothing_changed_says_so_in_one_line(tmp_path: Path) -> None:
     assert out.output.splitlines()[1] == "No judgment or stored aggregate changed."
 
 
+def test_two_dataset_folders_are_named_by_their_paths(tmp_path: Path) -> None:
+    """Each version given is the dataset itself (its path within the version: "."): the text and
+    the markdown name it by the new version's path, the JSON keeps the path within the versions."""
+    old, new = tmp_path / "before", tmp_path / "after"
+    shutil.copytree(EXAMPLES / "coggym/valid", old)
+    shutil.copytree(EXAMPLES / "coggym/broken", new)
+    text = run(str(old), str(new)).output
+    assert f"changed {new} (coggym): 30 -> 26 judgments" in text.splitlines()
+    md = run(str(old), str(new), "--format", "markdown").output
+    assert f"| <code>{new}</code> | coggym | changed |" in md
+    assert json.loads(run(str(old), str(new), "--format", "json").output)["datasets"][0]["dataset"] == "."
+    shutil.rmtree(new)
+    new.mkdir()
+    (new / "notes.txt").write_text("no dataset here")
+    removed = run(str(old), str(new)).output
+    assert f"removed {old} (coggym): 30 -> 0 judgments" in removed.splitlines()
+
+
 def test_names_from_the_data_are_escaped(tmp_path: Path) -> None:
     old, new = _two(tmp_path)
     for side in (old, new):

@@ -114,12 +114,20 @@ def _finding(prefix: str, f: FindingChange) -> str:
     return f"    {prefix} {_where(f.file, f.line, f.pointer)}: {f.severity} {f.code} {f.message}{count}"
 
 
-def _dataset_lines(d: DatasetDiff) -> list[str]:
+def _name(found: Diff, d: DatasetDiff) -> str:
+    """A dataset as the text names it: its path within the versions, or, where each version is the
+    dataset itself (its path "."), the version's path as it was given."""
+    if d.dataset != ".":
+        return d.dataset
+    return found.old if d.status == "removed" else found.new
+
+
+def _dataset_lines(d: DatasetDiff, name: str) -> list[str]:
     moved = f" (moved from {d.old_dataset})" if d.moved else ""
     old, new = d.judgments
-    lines = [f"{d.status} {d.dataset} ({d.format}){moved}: {old:,} -> {new:,} judgments"]
+    lines = [f"{d.status} {name} ({d.format}){moved}: {old:,} -> {new:,} judgments"]
     if d.status == "unchanged":
-        return [f"unchanged {d.dataset} ({d.format})"]
+        return [f"unchanged {name} ({d.format})"]
     lines += [f"  note: {n}" for n in d.notes]
     for q in d.questions:
         if not q.empty:
@@ -153,7 +161,7 @@ def text(found: Diff) -> str:
     lines = [f"humanjudge diff {found.old} -> {found.new}", headline(found)]
     for d in found.datasets:
         if d.status != "unchanged":
-            lines += _dataset_lines(d)
+            lines += _dataset_lines(d, _name(found, d))
     unchanged = sum(d.status == "unchanged" for d in found.datasets)
     if unchanged:
         lines.append(f"{_plural(unchanged, 'dataset')} unchanged")
@@ -179,17 +187,17 @@ def markdown(found: Diff, *, title: str = "What this change does to the judgment
             moved = f" (moved from {code_span(d.old_dataset or '')})" if d.moved else ""
             totals = [sum(getattr(q, k) for q in d.questions) for k in ("removed", "changed", "added")]
             out.append(
-                f"| {code_span(d.dataset)}{moved} | {cell(d.format)} | {d.status} | {d.judgments[0]:,} → "
+                f"| {code_span(_name(found, d))}{moved} | {cell(d.format)} | {d.status} | {d.judgments[0]:,} → "
                 f"{d.judgments[1]:,} | {totals[0]:,} | {totals[1]:,} | {totals[2]:,} | {d.aggregates.changed:,} |"
             )
     for d in shown:
         if d.status != "changed":
             continue
-        body = [cell(line.strip()) for line in _dataset_lines(d)[1:]]
+        body = [cell(line.strip()) for line in _dataset_lines(d, _name(found, d))[1:]]
         if not body:
             continue
-        out += ["", f"<details><summary>{code_span(d.dataset)}</summary>", "", "<pre>"]
-        out += [_pre(line) for line in _dataset_lines(d)[1:]]
+        out += ["", f"<details><summary>{code_span(_name(found, d))}</summary>", "", "<pre>"]
+        out += [_pre(line) for line in _dataset_lines(d, _name(found, d))[1:]]
         out += ["</pre>", "", "</details>"]
     unchanged = len(found.datasets) - len(shown)
     if unchanged:
