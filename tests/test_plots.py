@@ -5,6 +5,7 @@ the same data, and the page of the examples drawn with every kind of plot."""
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import xml.etree.ElementTree as ET
@@ -116,6 +117,26 @@ def test_ticks_cover_any_span_in_at_most_six_steps(low: float, span: float, inte
 def test_numbers_beyond_a_double_are_refused() -> None:
     with pytest.raises(ValueError):
         plots.histogram([(-1.7e308, 1), (1.7e308, 1)], "")
+
+
+@given(
+    values=st.lists(
+        st.tuples(st.floats(allow_nan=False, allow_infinity=False), st.integers(1, 10**6)), min_size=1, max_size=30
+    )
+)
+def test_a_histogram_of_any_numbers_is_drawn_or_refused_never_broken(values: list[tuple[float, int]]) -> None:
+    """Denormal, nearly equal or huge numbers: a histogram whose every coordinate is a number, or a
+    ValueError the report shows as its table ("not plotted: ...")."""
+    try:
+        svg = plots.histogram(values, "")
+    except ValueError:
+        return
+    root = _parsed(svg)
+    for element in root.iter():
+        for name, value in element.attrib.items():
+            if name in ("x", "y", "x1", "y1", "x2", "y2", "width", "height") and element.tag != f"{SVG}svg":
+                assert math.isfinite(float(value)), (name, value)
+    assert sum(r["height"] for r in _rects(root)) > 0
 
 
 def test_text_widths_grow_with_the_text_and_wide_characters_count_double() -> None:

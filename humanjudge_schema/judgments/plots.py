@@ -116,7 +116,8 @@ def ticks(low: float, high: float, *, integer: bool = False, most: int = 6) -> l
         last = math.ceil(high / step - 1e-9)
         if last - first + 1 <= most:
             digits = max(0, 2 - math.floor(math.log10(step)))  # a step's figures, and one more
-            return [round(k * step, digits) + 0.0 for k in range(first, last + 1)]  # 0.30000000000000004 as 0.3
+            marks = [round(k * step, digits) + 0.0 for k in range(first, last + 1)]  # 0.30000000000000004 as 0.3
+            return [m for m in marks if math.isfinite(m)]  # near the largest double, a step beyond it is not
     raise ValueError("no ticks for these values")  # not reached: the last step covers any span
 
 
@@ -224,11 +225,16 @@ def histogram(counts: Sequence[tuple[float, int]], title: str) -> str:
     bins of equal width from the least answer to the largest (one bin a unit wide around a
     single value)."""
     values = [float(v) for v, _ in counts]
+    if not all(map(math.isfinite, values)):
+        raise ValueError("a value is not a finite number")
     low, high = (min(values), max(values)) if values else (0.0, 1.0)
-    if not (math.isfinite(low) and math.isfinite(high) and math.isfinite(high - low)):
+    if not math.isfinite(high - low):
         raise ValueError("the values are too far apart to be plotted")
-    if low == high:
-        low, high = low - 0.5, high + 0.5
+    if high - low <= max(abs(low), abs(high)) * 1e-12 or high - low < 1e-300:
+        # one value, or values a double barely tells apart: one bin around them, as wide as its
+        # value can be told from its neighbours
+        half = max(0.5, abs(low) * 1e-6)
+        low, high = low - half, low + half
     bins = min(20, max(1, len(values)))
     width = (high - low) / bins
     heights = [0] * bins
