@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 from itertools import repeat
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,7 @@ PARTS: dict[str, Parts] = {"multi-select": "select", "ranking": "rank", "multi-s
 
 
 IND, TRIALS = "human_data_ind.json", "trial.jsonl"
-_CONVERTED = frozenset({"multi-choice", "ranking"})  # answers stored otherwise than exported
+_IDX = itemgetter("idx")
 _BATCH = 8192
 
 
@@ -247,16 +248,28 @@ def _ratings(q: dict[str, Any], responses: list[Any]) -> Iterator[tuple[str | in
             else:
                 yield "", [j], [answer], [str(j)]
         return
-    values = responses if kind not in _CONVERTED else [_value(kind, answer) for answer in responses]
+    if kind == "multi-choice":
+        values = choices(responses)
+    elif kind == "ranking":
+        values = list(map(_ranked, responses))
+    else:
+        values = responses
     yield "", range(len(values)), values, positions(len(values))
 
 
-def _value(kind: str, answer: Any) -> Any:
-    if kind == "multi-choice":
-        return None if answer is None else choice_index(answer)
-    if kind == "ranking":
-        return _ranked(answer)
-    return answer
+_INT = frozenset({int})
+
+
+def choices(responses: list[Any]) -> list[int | None]:
+    """The option index each multi-choice answer chose (`choice_index`; None for no answer): for
+    answers that are all {"idx": N, ...} objects, taken in C."""
+    try:
+        chosen = list(map(_IDX, responses))
+    except (TypeError, KeyError):  # a bare index, a missing answer, an object without idx
+        chosen = None
+    if chosen is not None and set(map(type, chosen)) <= _INT:
+        return chosen
+    return [None if answer is None else choice_index(answer) for answer in responses]
 
 
 def _ranked(answer: Any) -> list[int] | None:
