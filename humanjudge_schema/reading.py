@@ -14,7 +14,7 @@ from .engine import Context, Document
 from .finding import Finding
 from .gcpause import paused
 from .kinds import Unit, survey
-from .validation import Result, as_row, check_unit, finish
+from .validation import Result, as_row, check_unit, finish, result_of
 
 
 def read_checked(
@@ -113,11 +113,4 @@ class Reading:
             if i not in self.found:
                 self.found[i] = check_unit(unit, self.configs[i], self.cwd)
             findings += self.found[i]
-        findings.sort(key=Finding.sort_key)
-        used = tuple(sorted({c.source for c in self.configs if c.source is not None}))
-        unjudged = tuple(
-            u
-            for u, c in zip(self.units, self.configs, strict=True)
-            if c.quality and catalog.get(u.family).judgments is None
-        )
-        return Result(findings, sum(len(u.files) for u in self.units), self.skipped, used, unjudged)
+        return result_of(self.units, self.configs, findings, self.skipped)

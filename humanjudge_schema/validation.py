@@ -163,13 +163,21 @@ def validate(
     units = found.units
     forget()  # within a run configuration files are read once; across runs they may change
     configs = [(config or discover(unit.root)).with_flags(select, ignore, max_per_code, quality) for unit in units]
-    findings = _check_all(units, configs, cwd, jobs, progress, keep)
+    return result_of(units, configs, _check_all(units, configs, cwd, jobs, progress, keep), found.skipped)
+
+
+def result_of(
+    units: Sequence[Unit], configs: Sequence[Config], findings: list[Finding], skipped: Sequence[Skipped]
+) -> Result:
+    """The result of checking `units` with `configs` (in the same order): their findings
+    sorted, the files counted, the configuration files used, and the units whose quality checks
+    were asked for and whose format has no judgments to check."""
     findings.sort(key=Finding.sort_key)
     used = tuple(sorted({c.source for c in configs if c.source is not None}))
     unjudged = tuple(
         u for u, c in zip(units, configs, strict=True) if c.quality and catalog.get(u.family).judgments is None
     )
-    return Result(findings, sum(len(u.files) for u in units), tuple(found.skipped), used, unjudged)
+    return Result(findings, sum(len(u.files) for u in units), tuple(skipped), used, unjudged)
 
 
 def _check_all(

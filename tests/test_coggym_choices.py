@@ -7,8 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from humanjudge_schema.formats.coggym.aggregation import choice_index
-from humanjudge_schema.formats.coggym.judgments import choices
+from humanjudge_schema.formats.coggym.aggregation import choice_index, choices
 
 _SHAPES: list[Any] = [
     {"idx": 0, "label": "A"},

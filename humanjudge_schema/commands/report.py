@@ -54,7 +54,7 @@ def report(
     """
     from ..config import ConfigError
     from ..judgments.describe_jobs import described
-    from ..judgments.html import page, write_report
+    from ..judgments.html import page, shown
     from ..kinds import UsageError
     from ..progress import on_stderr, views
     from ..reading import Reading, read_in_worker
@@ -65,10 +65,11 @@ def report(
         # each dataset checked as its judgments are read: its files are read once
         reading = Reading(list(paths), kind=kind)
         datasets = judged(paths, kind, found=reading.units)
+        inputs = [f for unit in datasets for f in unit.files]
         html = output.suffix.lower() in SUFFIXES
         check_output(
             output,
-            [f for unit in datasets for f in unit.files],
+            inputs,
             force,
             None if html else f"-o {output}: the report is an HTML page; name a .html or .htm file",
         )
@@ -76,23 +77,22 @@ def report(
         if jobs_of(jobs) > 1 and len(datasets) > 1:  # checked and described in workers, the plots here
             # each worker checks its dataset as it reads it, and hands its findings back
             checked = (read_in_worker, reading.record)
-            shown = described(
-                datasets,
-                jobs=jobs_of(jobs),
-                bar=bar,
-                samples=samples,
-                seed=seed,
-                raters=True,
-                page=True,
-                checked=checked,
+            found = list(
+                described(
+                    datasets,
+                    jobs=jobs_of(jobs),
+                    bar=bar,
+                    samples=samples,
+                    seed=seed,
+                    raters=True,
+                    page=True,
+                    checked=checked,
+                )
             )
-            found = list(shown)
-            result = reading.result()
-            inputs = [f for unit in datasets for f in unit.files]
-            write_atomic(output, page(result, found).encode("utf-8"), inputs)
         else:
-            found = write_report(reading.result, views(datasets, bar, reading.view), output, samples=samples, seed=seed)
-            result = reading.result()
+            found = [shown(view, samples=samples, seed=seed) for view in views(datasets, bar, reading.view)]
+        result = reading.result()  # complete once every view has been read
+        write_atomic(output, page(result, found).encode("utf-8"), inputs)
     except (UsageError, ConfigError, WriteError) as exc:
         fail(str(exc))
     flags = sum(len(ds["quality"]) for ds in found)  # as the page's overview counts them

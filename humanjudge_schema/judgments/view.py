@@ -220,7 +220,7 @@ class Judgments:
         """The rows in column batches."""
         if self.batches is not None:
             return map(self._kinded, self.batches())
-        return _batched(self.rows())
+        return batched(self.rows())
 
     def _kind_of(self, role: str, rater: Any) -> str:
         return self.rater_kind if role == "individual" and rater != "" else "none"
@@ -248,7 +248,8 @@ class Judgments:
         return Batch(same, {**batch.lists, "rater_kind": filled})
 
 
-def _batched(rows: Iterator[Judgment], size: int = 4096) -> Iterator[Batch]:
+def batched(rows: Iterator[Judgment], size: int = 4096) -> Iterator[Batch]:
+    """Rows given one at a time, in batches of `size`."""
     while batch := list(islice(rows, size)):
         yield Batch.of_rows(batch)
 

@@ -205,9 +205,7 @@ class RowBuilder:
     def chunk(self, indices: list[int], rows: list[list[str]], lines: Callable[[], list[int]] = list) -> Chunk:
         """Rows (each as long as the header) taken together, with their indices and the call that
         gives the lines they start on (CsvFile.chunk_lines)."""
-        chunk = Chunk(self, indices, list(zip(*rows, strict=True)) if rows else [() for _ in self.header])
-        chunk.find_lines = lines
-        return chunk
+        return Chunk(self, indices, list(zip(*rows, strict=True)) if rows else [() for _ in self.header], lines=lines)
 
 
 class Chunk:
@@ -222,9 +220,10 @@ class Chunk:
         indices: list[int],
         texts: list[tuple[str, ...]] | None,
         objects: list[dict[str, Any]] | None = None,
+        lines: Callable[[], list[int]] = list,
     ) -> None:
         self.builder, self.indices, self.texts = builder, indices, texts
-        self.find_lines: Callable[[], list[int]] = list  # the line each row starts on (RowBuilder.chunk)
+        self._lines_of = lines  # the call that gives the line each row starts on
         self._objects = objects
         self._columns: dict[str, list[Any]] = {}
         self._distinct: dict[int, dict[str, Any]] = {}
@@ -277,7 +276,7 @@ class Chunk:
     @functools.cached_property
     def lines(self) -> list[int]:
         """The line each row starts on."""
-        return self.find_lines()
+        return self._lines_of()
 
     @property
     def objects(self) -> list[dict[str, Any]]:
@@ -312,9 +311,10 @@ class Chunk:
 
     def only(self, keep: list[bool]) -> Chunk:
         """The rows marked in `keep`."""
-        chunk = Chunk(self.builder, list(compress(self.indices, keep)), None, list(compress(self.objects, keep)))
-        chunk.find_lines = lambda: list(compress(self.lines, keep))
-        return chunk
+        objects = list(compress(self.objects, keep))
+        return Chunk(
+            self.builder, list(compress(self.indices, keep)), None, objects, lambda: list(compress(self.lines, keep))
+        )
 
 
 @functools.cache

@@ -316,8 +316,12 @@ def _starts(start: int, end: int, rows: list[list[str]]) -> list[int]:
 
 def _lines(cells: list[str]) -> int:
     """The physical lines a row spans: one, and one more per line break inside its cells."""
-    text = ",".join(cells)
-    return 1 + text.count("\n") + text.count("\r") - text.count("\r\n")
+    return 1 + line_breaks(",".join(cells))
+
+
+def line_breaks(text: str) -> int:
+    """The line breaks in a text as the csv reader counts lines: \n, \r and \r\n one each."""
+    return text.count("\n") + text.count("\r") - text.count("\r\n")
 
 
 def _capturing(lines: Iterable[str], into: list[str]) -> Iterator[str]:
@@ -381,9 +385,8 @@ class CsvDocument:
                     k = len(self.header) - 1 - self.header[::-1].index(column) if column in self.header else -1
                     if 0 <= k < len(offsets):
                         head = text[: offsets[k]]
-                        breaks = head.count("\n") + head.count("\r") - head.count("\r\n")
                         start = max(head.rfind("\n"), head.rfind("\r")) + 1
-                        out[p] = (line + breaks, offsets[k] - start + 1)
+                        out[p] = (line + line_breaks(head), offsets[k] - start + 1)
                     else:
                         out[p] = (line, 1)
             if index >= last:

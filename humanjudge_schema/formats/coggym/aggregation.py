@@ -54,6 +54,18 @@ def choice_index(answer: Any) -> int | None:
     return answer if isinstance(answer, int) and not isinstance(answer, bool) else None
 
 
+def choices(responses: list[Any]) -> list[int | None]:
+    """The option index each answer chose (`choice_index`; None for no answer): for answers that
+    are all {"idx": N, ...} objects, taken in C."""
+    try:
+        chosen = list(map(_IDX, responses))
+    except (TypeError, KeyError):  # a bare index, a missing answer, an object without idx
+        chosen = None
+    if chosen is not None and set(map(type, chosen)) <= _INT:
+        return chosen
+    return [None if answer is None else choice_index(answer) for answer in responses]
+
+
 def choice_counts(responses: list[Any]) -> tuple[Counter[int], int]:
     """How many answers chose each option index, and how many answers chose one."""
     try:  # all {idx, ...} objects: count in C

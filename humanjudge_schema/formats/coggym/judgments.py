@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 from itertools import repeat
-from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +30,7 @@ from ...finding import escape_token, pointer
 from ...judgments.view import Batch, Judgments, Level, Parts, Question, RaterKind, positions
 from ...kinds import Unit
 from ...readers.files import display_path
-from .aggregation import META_KEYS, choice_index
+from .aggregation import META_KEYS, choices
 from .answers import ratings_of
 from .model import Experiment, load_experiment
 from .parts import broken_of, clicks_of
@@ -51,7 +50,6 @@ PARTS: dict[str, Parts] = {"multi-select": "select", "ranking": "rank", "multi-s
 
 
 IND, TRIALS = "human_data_ind.json", "trial.jsonl"
-_IDX = itemgetter("idx")
 _BATCH = 8192
 
 
@@ -255,21 +253,6 @@ def _ratings(q: dict[str, Any], responses: list[Any]) -> Iterator[tuple[str | in
     else:
         values = responses
     yield "", range(len(values)), values, positions(len(values))
-
-
-_INT = frozenset({int})
-
-
-def choices(responses: list[Any]) -> list[int | None]:
-    """The option index each multi-choice answer chose (`choice_index`; None for no answer): for
-    answers that are all {"idx": N, ...} objects, taken in C."""
-    try:
-        chosen = list(map(_IDX, responses))
-    except (TypeError, KeyError):  # a bare index, a missing answer, an object without idx
-        chosen = None
-    if chosen is not None and set(map(type, chosen)) <= _INT:
-        return chosen
-    return [None if answer is None else choice_index(answer) for answer in responses]
 
 
 def _ranked(answer: Any) -> list[int] | None:

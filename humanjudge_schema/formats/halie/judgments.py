@@ -22,16 +22,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from ...engine import Context
 from ...finding import pointer
-from ...judgments.view import Batch, FirstPass, Judgment, Judgments, Level, Question
+from ...judgments.view import Batch, FirstPass, Judgment, Judgments, Level, Question, batched
 from ...kinds import Unit
 from ...readers.csvcells import Chunk, RowBuilder
-from ...readers.csvfile import CsvFile, read_header
+from ...readers.csvfile import CsvFile, line_breaks, read_header
 from ...readers.files import display_path
 from .model import EVENTS, FILES, SURVEY, begin_task, detect, schema_name
 
@@ -109,7 +108,7 @@ def checked(unit: Unit, ctx: Context) -> Judgments:
     of = {t.path: t for t in tables}  # the files with judgments; the check reads the others too
     read = checking(unit, ctx, task)
     rows = (row for t, chunk in read if t.doc.path in of for row in _chunk_rows(of[t.doc.path], chunk, dataset))
-    first = _batched(rows)
+    first = batched(rows)
     again = partial(_batches, tables, dataset)
     return _view(unit, task.task, tables, FirstPass(first, again))
 
@@ -152,12 +151,7 @@ def _table(path: Path, task: str, headers: dict[str, list[str]]) -> _Table | Non
 
 
 def _batches(tables: list[_Table], dataset: str) -> Iterator[Batch]:
-    return _batched(row for table in tables for row in _file_rows(table, dataset))
-
-
-def _batched(rows: Iterator[Judgment], size: int = 4096) -> Iterator[Batch]:
-    while batch := list(islice(rows, size)):
-        yield Batch.of_rows(batch)
+    return batched(row for table in tables for row in _file_rows(table, dataset))
 
 
 def _file_rows(table: _Table, dataset: str) -> Iterator[Judgment]:
@@ -244,5 +238,4 @@ def _line(start: int, chunk: Chunk, breaks: list[int], i: int, k: int) -> int:
     """The line cell `k` of row `i` of a chunk starts on, the row starting on line `start`: one
     more per line break in the cells before it."""
     assert chunk.texts is not None
-    text = ",".join(chunk.texts[c][i] for c in breaks if c < k)
-    return start + text.count("\n") + text.count("\r") - text.count("\r\n")
+    return start + line_breaks(",".join(chunk.texts[c][i] for c in breaks if c < k))
