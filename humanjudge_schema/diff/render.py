@@ -122,7 +122,8 @@ def _name(found: Diff, d: DatasetDiff) -> str:
     return found.old if d.status == "removed" else found.new
 
 
-def _dataset_lines(d: DatasetDiff, name: str) -> list[str]:
+def _dataset_lines(found: Diff, d: DatasetDiff) -> list[str]:
+    name = _name(found, d)
     moved = f" (moved from {d.old_dataset})" if d.moved else ""
     old, new = d.judgments
     lines = [f"{d.status} {name} ({d.format}){moved}: {old:,} -> {new:,} judgments"]
@@ -161,7 +162,7 @@ def text(found: Diff) -> str:
     lines = [f"humanjudge diff {found.old} -> {found.new}", headline(found)]
     for d in found.datasets:
         if d.status != "unchanged":
-            lines += _dataset_lines(d, _name(found, d))
+            lines += _dataset_lines(found, d)
     unchanged = sum(d.status == "unchanged" for d in found.datasets)
     if unchanged:
         lines.append(f"{_plural(unchanged, 'dataset')} unchanged")
@@ -193,11 +194,12 @@ def markdown(found: Diff, *, title: str = "What this change does to the judgment
     for d in shown:
         if d.status != "changed":
             continue
-        body = [cell(line.strip()) for line in _dataset_lines(d, _name(found, d))[1:]]
+        said = _dataset_lines(found, d)[1:]
+        body = [cell(line.strip()) for line in said]
         if not body:
             continue
         out += ["", f"<details><summary>{code_span(_name(found, d))}</summary>", "", "<pre>"]
-        out += [_pre(line) for line in _dataset_lines(d, _name(found, d))[1:]]
+        out += [_pre(line) for line in said]
         out += ["</pre>", "", "</details>"]
     unchanged = len(found.datasets) - len(shown)
     if unchanged:
