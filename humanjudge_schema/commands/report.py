@@ -54,12 +54,12 @@ def report(
     """
     from ..config import ConfigError
     from ..judgments.describe_jobs import described
-    from ..judgments.html import page, shown
+    from ..judgments.html import shown, write_page
     from ..kinds import UsageError
     from ..progress import on_stderr, views
     from ..reading import Reading, read_in_worker
     from ..workers import jobs_of
-    from ..writing import WriteError, write_atomic
+    from ..writing import WriteError
 
     try:
         # each dataset checked as its judgments are read: its files are read once
@@ -92,7 +92,7 @@ def report(
         else:
             found = [shown(view, samples=samples, seed=seed) for view in views(datasets, bar, reading.view)]
         result = reading.result()  # complete once every view has been read
-        write_atomic(output, page(result, found).encode("utf-8"), inputs)
+        write_page(result, found, output, inputs)
     except (UsageError, ConfigError, WriteError) as exc:
         fail(str(exc))
     flags = sum(len(ds["quality"]) for ds in found)  # as the page's overview counts them

@@ -31,7 +31,7 @@ from .html_raters import raters_section
 from .stats import ac_interval_text, ac_name, ac_text, interval_text, observed_text, raters_text
 from .view import Judgments
 
-__all__ = ["PLOTTED", "TABLED_VALUES", "VALUE_CHARS", "page", "write_report"]
+__all__ = ["PLOTTED", "TABLED_VALUES", "VALUE_CHARS", "page", "shown", "write_page", "write_report"]
 
 
 class Result(Protocol):
@@ -116,15 +116,23 @@ def write_report(
     their files, and inside `within` when it is given) and return what it shows of each
     (`stats.describe`, with its files). `result` gives validation's result, asked for once the
     views have been read (reading.Reading checks the datasets as it reads them)."""
-    from ..writing import write_atomic
-
     found: list[dict[str, Any]] = []
     inputs: list[Path] = []
     for view in views:
         found.append(shown(view, samples=samples, seed=seed))
         inputs += view.files
-    write_atomic(target, page(result(), found).encode("utf-8"), inputs, within=within)
+    write_page(result(), found, target, inputs, within=within)
     return found
+
+
+def write_page(
+    result: Result, found: list[dict[str, Any]], target: Path, inputs: list[Path], *, within: Path | None = None
+) -> None:
+    """Write the page of what `shown` gave of each dataset to `target`: whole or not at all, never
+    over one of `inputs`, and inside `within` when it is given."""
+    from ..writing import write_atomic
+
+    write_atomic(target, page(result, found).encode("utf-8"), inputs, within=within)
 
 
 def shown(view: Judgments, *, samples: int, seed: int = 0) -> dict[str, Any]:
