@@ -5,11 +5,14 @@ TextJudge and CogGym (the baseline shapes of bench_textjudge.py and bench_coggym
     python benchmarks/bench_diff.py
     python benchmarks/bench_diff.py --format coggym --repeat 1
 
-The new version is a copy of the baseline with a few changes (three judgments changed, one
-removed, one stored mean edited), written into benchmarks/data/diff-<format>-new/ when missing.
-Per data set, best of --repeat runs, in alternation: validate of one version; diff of the two
-(--format json, into a file). Printed: seconds, peak MB, and diff's CPU time as a multiple of
-validate's (the target: at most 3).
+Two new versions of each, written into benchmarks/data/ when missing: `few`, a copy of the
+baseline with a few changes (three judgments changed, one removed, one stored mean edited: a
+usual pull request), in diff-<format>-new/; and `many`, changes spread over the whole file (a
+judgment changed in every twentieth item, TextJudge's instances and CogGym's stimuli, and a
+hundred instances, five stimuli, removed near the start), in diff-<format>-many/. Per data set,
+best of --repeat runs, in alternation: validate of one version; diff of the two (--format json,
+into a file). Printed: seconds, peak MB, and diff's CPU time as a multiple of validate's (the
+target: at most 3).
 """
 
 from __future__ import annotations
@@ -49,6 +52,37 @@ def _textjudge_new(old: Path, new: Path) -> None:
     (new / "dataset.json").write_text(json.dumps(doc))
 
 
+def _textjudge_many(old: Path, new: Path) -> None:
+    doc = json.loads((old / "dataset.json").read_text())
+    instances = doc["instances"]
+    for inst in instances[::20]:
+        for annotation in inst.get("annotations", {}).values():
+            scores = annotation.get("individual_human_scores")
+            if isinstance(scores, list) and scores and isinstance(scores[0], (int, float)):
+                scores[0] += 1
+                break
+    del instances[500:600]
+    new.mkdir(parents=True, exist_ok=True)
+    (new / "dataset.json").write_text(json.dumps(doc))
+
+
+def _coggym_many(old: Path, new: Path) -> None:
+    new.mkdir(parents=True, exist_ok=True)
+    for f in old.iterdir():
+        if f.is_file() and not f.name.startswith("."):
+            shutil.copy(f, new / f.name)
+    ind = json.loads((old / "human_data_ind.json").read_text())
+    trials = [k for k in ind if k.startswith("trial")]
+    for key in trials[::20]:
+        for answers in ind[key].values():
+            if isinstance(answers, list) and answers and isinstance(answers[0], (int, float)):
+                answers[0] = answers[0] + 1 if answers[0] < 50 else answers[0] - 1
+                break
+    for key in trials[10:15]:
+        del ind[key]
+    (new / "human_data_ind.json").write_text(json.dumps(ind))
+
+
 def _coggym_new(old: Path, new: Path) -> None:
     new.mkdir(parents=True, exist_ok=True)
     for f in old.iterdir():
@@ -73,30 +107,41 @@ def _coggym_new(old: Path, new: Path) -> None:
     (new / "human_data_mean.json").write_text(json.dumps(mean))
 
 
-def data_sets(hj: str, cj: str) -> dict[str, tuple[Path, Path]]:
-    """format -> (old version, new version), written first when missing."""
+def data_sets(hj: str, cj: str) -> dict[tuple[str, str], tuple[Path, Path]]:
+    """(format, changes) -> (old version, new version), written first when missing."""
     tj = bench_textjudge.shape("baseline", DATA / "textjudge-baseline" / "dataset.json", "", hj, cj, preset="baseline")
     tj.prepare(False)
     cg = bench_coggym.shape("baseline", DATA / "coggym-baseline", "", hj, cj, preset="baseline")
     cg.prepare(False)
-    out = {"textjudge": (tj.path.parent, DATA / "diff-textjudge-new"), "coggym": (cg.path, DATA / "diff-coggym-new")}
-    for fmt, (old, new) in out.items():
+    bases = {"textjudge": tj.path.parent, "coggym": cg.path}
+    makers = {
+        ("textjudge", "few"): _textjudge_new,
+        ("textjudge", "many"): _textjudge_many,
+        ("coggym", "few"): _coggym_new,
+        ("coggym", "many"): _coggym_many,
+    }
+    out = {}
+    for (fmt, changes), make in makers.items():
+        new = DATA / f"diff-{fmt}-{'new' if changes == 'few' else changes}"
         if not new.exists():
-            (_textjudge_new if fmt == "textjudge" else _coggym_new)(old, new)
+            make(bases[fmt], new)
+        out[fmt, changes] = (bases[fmt], new)
     return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--format", action="append", choices=["textjudge", "coggym"])
+    ap.add_argument("--changes", action="append", choices=["few", "many"])
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     hj, cj = tool("humanjudge"), tool("check-jsonschema")
     out = Path(tempfile.mkdtemp())
-    print(f"{'format':<10} {'command':<10} {'seconds':>8} {'CPU s':>7} {'MB':>6} {'x validate':>10}")
-    for fmt, (old, new) in data_sets(hj, cj).items():
-        if args.format and fmt not in args.format:
+    print(f"{'data':<15} {'command':<10} {'seconds':>8} {'CPU s':>7} {'MB':>6} {'x validate':>10}")
+    for (fmt, changes), (old, new) in data_sets(hj, cj).items():
+        if (args.format and fmt not in args.format) or (args.changes and changes not in args.changes):
             continue
+        name = f"{fmt} {changes}"
         commands = {
             "validate": [hj, "validate", str(old)],
             "diff": [hj, "diff", str(old), str(new), "--format", "json", "-o", str(out / "diff.json"), "--force"],
@@ -104,12 +149,12 @@ def main() -> None:
         figures = side_by_side({label: ([cmd], args.repeat) for label, cmd in commands.items()})
         base = figures["validate"].cpu
         for label, f in figures.items():
-            print(f"{fmt:<10} {label:<10} {f.wall:>8.2f} {f.cpu:>7.2f} {f.mb:>6.0f} {f.cpu / base:>10.1f}")
+            print(f"{name:<15} {label:<10} {f.wall:>8.2f} {f.cpu:>7.2f} {f.mb:>6.0f} {f.cpu / base:>10.1f}")
         ratio = figures["diff"].cpu / base
-        print(f"{fmt:<10} target: diff at most {TARGET:g}x validate: {'holds' if ratio <= TARGET else 'MISSED'}")
+        print(f"{name:<15} target: diff at most {TARGET:g}x validate: {'holds' if ratio <= TARGET else 'MISSED'}")
         summary = json.loads((out / "diff.json").read_text())["summary"]
         print(
-            f"{fmt:<10} found: {summary['changed']} changed, {summary['removed']} removed, {summary['added']} added, "
+            f"{name:<15} found: {summary['changed']} changed, {summary['removed']} removed, {summary['added']} added, "
             f"{summary['aggregates_changed']} aggregates changed"
         )
         sys.stdout.flush()

@@ -13,9 +13,10 @@ from ..config import Config, discover
 from ..engine import Document
 from ..finding import Finding
 from ..gcpause import paused
-from ..judgments.view import Batch, Judgments
+from ..judgments.view import Batch, Judgments, Tally
 from ..kinds import Unit
 from .figures import findings_of, measure, not_matching
+from .items import Duplicates, Lockstep
 from .lines import add_lines
 from .match import Changes, Matcher, Side, aggregate_changes
 from .model import KINDS, DatasetDiff, Diff, QuestionDiff, plain
@@ -39,11 +40,14 @@ def compare(
     new_label: str | None = None,
     told: Told | None = None,
     files: tuple[str, str] | None = None,
+    by_item: bool = True,
 ) -> Diff:
     """Compare the datasets under `paths` (relative to each root) in two versions. The datasets
     whose files are byte for byte the same are unchanged, and not read. `config` (default: the
     one found for each dataset in the new version) validates both versions alike. With `files`,
-    the one file named in each root is compared, whatever their names."""
+    the one file named in each root is compared, whatever their names. `by_item` False matches
+    every judgment row by row even where the format gives its items (items.py): the same answer,
+    for the tests to compare with."""
     if files is not None:  # two files, compared as one dataset whatever their names
         old, new = datasets(old_root, files[:1], kind), datasets(new_root, files[1:], kind)
         if len(old) == len(new) == 1 and next(iter(old))[0] == next(iter(new))[0]:
@@ -55,7 +59,7 @@ def compare(
         if told is not None:
             told(p.new_name or p.old_name or "")
         cfg = config or discover(new_root / (p.new_name or p.old_name or "."))
-        out.datasets.append(_dataset(p, old_root, new_root, cfg, examples, samples, seed, stats))
+        out.datasets.append(_dataset(p, old_root, new_root, cfg, examples, samples, seed, stats, by_item))
     order = {"removed": 0, "changed": 1, "added": 2, "unchanged": 3}
     out.datasets.sort(key=lambda d: order[d.status])  # stable: path order within a status
     return out
@@ -68,7 +72,15 @@ MATERIAL = 0.01
 
 
 def _dataset(
-    p: Pair, old_root: Path, new_root: Path, config: Config, examples: int, samples: int, seed: int, stats: str
+    p: Pair,
+    old_root: Path,
+    new_root: Path,
+    config: Config,
+    examples: int,
+    samples: int,
+    seed: int,
+    stats: str,
+    by_item: bool = True,
 ) -> DatasetDiff:
     name = p.new_name if p.new_name is not None else p.old_name
     assert name is not None
@@ -77,10 +89,10 @@ def _dataset(
     if p.old is not None and p.new is not None and identical(p.old, p.new):
         out.status = "unchanged"
         return out
-    # each version checked as the matching pass reads its judgments: its files are read once, and
-    # the lines of the examples are found in the documents its check parsed
-    parsed: list[Document] = []
-    read = [_read_checked(u, config, parsed) for u in (p.old, p.new)]
+    try:
+        parsed, read, old_side, new_side, changes = _matched(p, old_root, new_root, config, examples, by_item)
+    except Duplicates:  # a version names an item twice: every row matched instead
+        parsed, read, old_side, new_side, changes = _matched(p, old_root, new_root, config, examples, False)
     views = [view for view, _ in read]
     kinds = {v.rater_kind for v in views if v is not None}
     out.rater_kind = "position" if "position" in kinds else next(iter(kinds), None)
@@ -89,11 +101,6 @@ def _dataset(
             "raters are positions within an item (the n-th score), not persons: a rater added or removed "
             "is a position, and a score removed from the middle of an item moves the later ones"
         )
-    old_side = Side(_batches(views[0], old_root))
-    new_side = Side(_batches(views[1], new_root))
-    changes = Changes(examples)
-    with paused():  # the pass keeps millions of keys alive (gcpause.py)
-        Matcher(old_side, new_side, changes).run()
     old_findings = findings_of(read[0][1](), old_root)
     new_findings = findings_of(read[1][1](), new_root)
     out.judgments = (sum(old_side.counts.values()), sum(new_side.counts.values()))
@@ -131,6 +138,31 @@ def _dataset(
     return out
 
 
+Read = tuple["Judgments | None", Callable[[], list[Finding]]]
+
+
+def _matched(
+    p: Pair, old_root: Path, new_root: Path, config: Config, examples: int, by_item: bool
+) -> tuple[list[Document], list[Read], Side, Side, Changes]:
+    """Both versions read and their judgments matched: item by item where both views give their
+    items (items.py) and `by_item`, else row by row. Each version is checked as the matching pass
+    reads its judgments: its files are read once, and the lines of the examples are found in the
+    documents its check parsed (returned first)."""
+    parsed: list[Document] = []
+    read = [_read_checked(u, config, parsed) for u in (p.old, p.new)]
+    views = [view for view, _ in read]
+    if by_item and views[0] is not None and views[1] is not None and views[0].items and views[1].items:
+        step = Lockstep(views[0].items(), views[1].items())
+        old_side, new_side = Side(_shown(step.side(0), old_root)), Side(_shown(step.side(1), new_root))
+    else:
+        old_side = Side(_shown(_batches(views[0]), old_root))
+        new_side = Side(_shown(_batches(views[1]), new_root))
+    changes = Changes(examples)
+    with paused():  # the pass keeps millions of keys alive (gcpause.py)
+        Matcher(old_side, new_side, changes).run()
+    return parsed, read, old_side, new_side, changes
+
+
 def _read_checked(
     unit: Unit | None, config: Config, parsed: list[Document]
 ) -> tuple[Judgments | None, Callable[[], list[Finding]]]:
@@ -155,13 +187,17 @@ def _share(q: QuestionDiff, old: Side, new: Side) -> float:
     return (q.removed + q.changed + q.added) / total
 
 
-def _batches(view: Judgments | None, root: Path) -> Iterator[Batch]:
-    """The view's batches with their files shown relative to the version's root."""
-    if view is None:
-        return
+def _batches(view: Judgments | None) -> Iterator[Batch]:
+    return iter(()) if view is None else view.in_batches()
+
+
+def _shown(batches: Iterator[Batch | Tally], root: Path) -> Iterator[Batch | Tally]:
+    """The batches with their files shown relative to the version's root."""
     shown: dict[str, str] = {}
-    for batch in view.in_batches():
-        if "file" in batch.same:
+    for batch in batches:
+        if isinstance(batch, Tally):
+            yield batch
+        elif "file" in batch.same:
             f = batch.same["file"]
             if f not in shown:
                 shown[f] = relative(Path(os.path.abspath(f)), root)
@@ -182,11 +218,12 @@ def _questions(old: Side, new: Side, changes: Changes, examples: int) -> list[Qu
     items_old, items_new = _by_question(old.item_set), _by_question(new.item_set)
     raters_old, raters_new = _by_question(old.rater_set), _by_question(new.rater_set)
     out: dict[str, QuestionDiff] = {}
+    listed = changes.examples
     for name in names:
         q = QuestionDiff(name)
         counts = changes.counts.get(name, {})
         q.added, q.removed, q.changed = counts.get("added", 0), counts.get("removed", 0), counts.get("changed", 0)
-        q.examples = [e for kind in KINDS for e in changes.examples.get(name, {}).get(kind, [])]
+        q.examples = [e for kind in KINDS for e in listed.get(name, {}).get(kind, [])]
         olds, news = items_old.get(name, set()), items_new.get(name, set())
         q.items_added, q.items_removed = _sorted(news - olds), _sorted(olds - news)
         old_raters = raters_old.get(name, set()) - {""}

@@ -19,11 +19,13 @@ from itertools import compress, repeat
 from operator import eq, is_not, ne, not_, or_
 from typing import Any
 
-from ..judgments.view import Batch
+from ..judgments.view import Batch, Tally
 from .model import Example, Kind
 
 Key = tuple[Any, ...]  # (question, item, rater, option)
-Where = tuple[str, str, "int | None"]  # file, pointer, line
+# file, pointer, line, and the row's ordinal, which grows with the version's rows: the examples
+# shown are the first of their kind in the version's order, however matching came upon them
+Where = tuple[str, str, "int | None", int]
 
 CHUNK = 4096  # rows compared at once
 AHEAD = 4096  # how far ahead a row's partner is looked for
@@ -56,9 +58,12 @@ def hashable(value: Any) -> Hashable:
 class Side:
     """One version's judgments as it is read: the individual rows buffered as parallel lists
     for the matcher, and, on the way, what the figures need (judgments per question, the items
-    and raters of each question) and every stored aggregate."""
+    and raters of each question) and every stored aggregate. Where the versions are compared item
+    by item (items.py), the items equal in both come as a Tally instead of rows: what they add
+    to the judgments per question and the raters (their items can be added or removed in
+    neither version, and their rows match)."""
 
-    def __init__(self, batches: Iterator[Batch]) -> None:
+    def __init__(self, batches: Iterator[Batch | Tally]) -> None:
         self._batches = batches
         self.done = False
         # the key of each row, a column per part: slices of rows are compared a column at a time,
@@ -71,6 +76,8 @@ class Side:
         self.files: list[str] = []
         self.pointers: list[str] = []
         self.lines: list[int | None] = []
+        self.ordinals: list[int] = []
+        self.taken = 0  # rows taken in so far
         self.counts: Counter[str] = Counter()
         self.item_set: set[tuple[str, Any]] = set()
         self.rater_set: set[tuple[str, Any]] = set()
@@ -83,6 +90,9 @@ class Side:
             batch = next(self._batches, None)
             if batch is None:
                 self.done = True
+            elif isinstance(batch, Tally):  # items equal in both versions (items.py)
+                self.counts.update(batch.counts)
+                self.rater_set.update(batch.raters)
             elif batch.size:
                 self._take(batch)
 
@@ -97,7 +107,17 @@ class Side:
         return len(self.questions)
 
     def _columns(self) -> tuple[list[Any], ...]:
-        return self.questions, self.items, self.raters, self.options, self.values, self.files, self.pointers, self.lines
+        return (
+            self.questions,
+            self.items,
+            self.raters,
+            self.options,
+            self.values,
+            self.files,
+            self.pointers,
+            self.lines,
+            self.ordinals,
+        )
 
     def key(self, i: int) -> Key:
         return self.questions[i], self.items[i], self.raters[i], self.options[i]
@@ -121,7 +141,7 @@ class Side:
             return None
 
     def where(self, i: int) -> Where:
-        return self.files[i], self.pointers[i], self.lines[i]
+        return self.files[i], self.pointers[i], self.lines[i], self.ordinals[i]
 
     def _take(self, batch: Batch) -> None:
         role = batch.same.get("role")
@@ -145,6 +165,8 @@ class Side:
         self.files.extend(batch.column("file"))
         self.pointers.extend(batch.column("pointer"))
         self.lines.extend(batch.column("line"))
+        self.ordinals.extend(range(self.taken, self.taken + len(questions)))
+        self.taken += len(questions)
         self.counts.update(questions)
         # a column the whole batch shares (one rater's scores, one item's answers) is one value
         names = batch.same.get("question")
@@ -170,12 +192,14 @@ class Side:
 
 
 class Changes:
-    """What matching found, per question: counts of each kind and the first examples."""
+    """What matching found, per question: counts of each kind and the first examples, the
+    judgments of each kind that come first in the version they are shown in (the new one, but
+    for what was removed), in that order, whichever way matching came upon them."""
 
     def __init__(self, examples: int) -> None:
         self.limit = examples
         self.counts: dict[str, dict[Kind, int]] = {}
-        self.examples: dict[str, dict[Kind, list[Example]]] = {}
+        self._found: dict[str, dict[Kind, list[tuple[int, Example]]]] = {}
         # per (kind, question), a sum of the hashes of what was removed or added, whatever the
         # order: a question removed whole and one added whole with the same sum were renamed
         self.sums: Counter[tuple[Kind, str]] = Counter()
@@ -187,19 +211,36 @@ class Changes:
             counts = self.counts[question] = {"removed": 0, "changed": 0, "added": 0}
         counts[kind] += n
 
-    def wants(self, question: str, kind: Kind) -> bool:
-        return len(self.examples.get(question, {}).get(kind, ())) < self.limit
+    @property
+    def examples(self) -> dict[str, dict[Kind, list[Example]]]:
+        """question -> kind -> its examples, in the order of the version they are shown in."""
+        return {
+            question: {kind: [e for _, e in sorted(found, key=_first)] for kind, found in kinds.items()}
+            for question, kinds in self._found.items()
+        }
+
+    def wants(self, question: str, kind: Kind, at: int | None = None) -> bool:
+        """Whether a judgment of this kind would be an example: fewer than the limit are kept, or
+        it comes before one of them (its ordinal `at`; None: it comes after them)."""
+        found = self._found.get(question, {}).get(kind, ())
+        if len(found) < self.limit:
+            return True
+        return at is not None and bool(found) and at < max(found, key=_first)[0]
 
     def note(self, kind: Kind, key: Key, old: Any, new: Any, where: Where, old_where: Where | None = None) -> None:
         question = key[0]
         self.count(question, kind)
         if kind != "changed" and self.summed:
             self.sums[kind, question] += _hash(key, old if kind == "removed" else new)
-        if self.wants(question, kind):
+        at = where[3]
+        if self.wants(question, kind, at):
             side: Any = "old" if kind == "removed" else "new"
-            extra = old_where or (None, None, None)
-            example = Example(kind, key[1], key[2], key[3], old, new, *where, side, *extra)
-            self.examples.setdefault(question, {}).setdefault(kind, []).append(example)
+            extra = old_where[:3] if old_where is not None else (None, None, None)
+            example = Example(kind, key[1], key[2], key[3], old, new, *where[:3], side, *extra)
+            found = self._found.setdefault(question, {}).setdefault(kind, [])
+            if len(found) >= self.limit:
+                found.remove(max(found, key=_first))
+            found.append((at, example))
 
 
 Kept = dict[Key, list[tuple[Any, Where]]]
@@ -321,10 +362,10 @@ class Matcher:
             else:
                 keys = side.questions[start:end]
                 questions = set(keys)
-                if any(changes.wants(q, kind) for q in questions):
+                if any(changes.wants(q, kind, side.ordinals[start]) for q in questions):
                     for k in range(start, end):
                         key = side.key(k)
-                        if changes.wants(key[0], kind):
+                        if changes.wants(key[0], kind, side.ordinals[k]):
                             value = side.values[k]
                             old, new = (value, None) if kind == "removed" else (None, value)
                             changes.note(kind, key, old, new, side.where(k))
@@ -338,6 +379,10 @@ class Matcher:
                             changes.sums[kind, keys[k - start]] += _hash(side.key(k), side.values[k])
             side.drop(end)
             start = 0
+
+
+def _first(found: tuple[int, Example]) -> int:
+    return found[0]
 
 
 def _hash(key: Key, value: Any) -> int:

@@ -185,6 +185,9 @@ class Judgments:
     # reader may look at as it reads (`without`): {"pointer": False} lets it leave out where each
     # individual judgment is (its pointer ""), for a pass that never shows it.
     needs: dict[str, bool] = field(default_factory=dict)
+    # The judgments item by item (ByItem), where the format can give them so: `diff` then
+    # compares two versions an item at a time and makes rows only for the items that differ.
+    items: Callable[[], ByItem] | None = None
 
     @contextmanager
     def without(self, *columns: str) -> Iterator[None]:
@@ -258,21 +261,85 @@ class FirstPass:
     """A view's `batches` whose first pass is read as its dataset is checked (catalog.Format's
     `checked`): the first call hands on that pass, later calls read the files anew. The check's
     findings are complete once the first pass has been read to its end; `finish` reads what is
-    left of it, so that a consumer that stops early (or never starts) leaves no check half run."""
+    left of it, so that a consumer that stops early (or never starts) leaves no check half run.
 
-    def __init__(self, first: Iterator[Batch], again: Callable[[], Iterator[Batch]]) -> None:
-        self.first: Iterator[Batch] | None = first
+    With `make`, `first` and `again` give what a reading of the files yields (TextJudge's runs of
+    instances) and `make` turns it into batches: the view's items (`Judgments.items`) are then
+    read from the same first pass (`source`), and `finish` reads only what is left of the
+    reading, not its rows."""
+
+    def __init__(
+        self,
+        first: Iterator[Any],
+        again: Callable[[], Iterator[Any]],
+        make: Callable[[Iterator[Any]], Iterator[Batch]] | None = None,
+    ) -> None:
+        self.first: Iterator[Any] | None = first
         self.again = again
-        self.handed: Iterator[Batch] | None = None
+        self.make = make
+        self.handed: Iterator[Any] | None = None
 
-    def __call__(self) -> Iterator[Batch]:
+    def source(self) -> Iterator[Any]:
+        """What a reading yields: the check's first pass once, then a new reading each call."""
         if self.first is None:
             return self.again()
         self.handed, self.first = self.first, None
         return self.handed
+
+    def __call__(self) -> Iterator[Batch]:
+        source = self.source()
+        return source if self.make is None else self.make(source)
 
     def finish(self) -> None:
         rest = self.first if self.first is not None else self.handed
         self.first = self.handed = None
         for _ in rest or ():
             pass
+
+
+class Tally(NamedTuple):
+    """What the individual judgments of some items add up to, without their rows: how many per
+    question (in the order the rows would meet them; no question with none) and the (question,
+    rater) pairs among them."""
+
+    counts: dict[str, int]
+    raters: set[tuple[str, Any]]
+
+
+def tally_of(batches: Iterable[Batch]) -> Tally:
+    """The tally of the individual judgments of some batches, counted from their rows."""
+    counts: dict[str, int] = {}
+    raters: set[tuple[str, Any]] = set()
+    for batch in batches:
+        if batch.of_role("individual") == 0:
+            continue
+        rows = zip(batch.column("question"), batch.column("rater"), batch.column("role"), strict=True)
+        for question, rater, role in rows:
+            if role == "individual":
+                counts[question] = counts.get(question, 0) + 1
+                raters.add((question, rater))
+    return Tally(counts, raters)
+
+
+@dataclass(frozen=True)
+class ItemRun:
+    """A run of a view's items in the order its rows give them (TextJudge's instances, CogGym's
+    stimuli): the item of each, as its rows name it; what the item's rows are made from, compared
+    with == (`content`: two items whose content and item are equal give the same rows); and the
+    format's way to make the rows (`rows`) and the tally (`tally`) of the items start to stop."""
+
+    items: list[Any]
+    content: list[Any]
+    rows: Callable[[int, int], Iterator[Batch]]
+    tally: Callable[[int, int], Tally]
+
+
+@dataclass
+class ByItem:
+    """A view's judgments item by item, for comparing two versions before their rows are made
+    (diff/items.py): the runs of items, whose rows, in order, are the view's individual
+    judgments and the aggregates stored within the items, then `rest`, the rows that belong to no
+    run (CogGym's stored means, in a file of their own)."""
+
+    runs: Iterator[ItemRun]
+    rest: Iterator[Batch] = field(default_factory=lambda: iter(()))

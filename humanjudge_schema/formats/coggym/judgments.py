@@ -27,7 +27,7 @@ from typing import Any
 from ...config import discover
 from ...engine import Context
 from ...finding import escape_token, pointer
-from ...judgments.view import Batch, Judgments, Level, Parts, Question, RaterKind, positions
+from ...judgments.view import Batch, ByItem, ItemRun, Judgments, Level, Parts, Question, RaterKind, Tally, positions
 from ...kinds import Unit
 from ...readers.files import display_path
 from .aggregation import META_KEYS, choices
@@ -75,6 +75,7 @@ def _view(unit: Unit, exp: Experiment, ctx: Context) -> Judgments:
         raters=kind,
         batches=lambda: _all_batches(exp, kind),
         none=lambda: _why_none(unit, exp, ctx),
+        items=lambda: ByItem(_item_runs(exp, kind), _mean_batches(exp)),
     )
 
 
@@ -155,8 +156,70 @@ def _everyone(exp: Experiment) -> bool:
 
 
 def _all_batches(exp: Experiment, kind: str) -> Iterator[Batch]:
-    yield from _batches(exp, kind)
+    yield from _batches(exp, kind, _stimuli(exp))
     yield from _mean_batches(exp)
+
+
+def _stimuli(exp: Experiment) -> list[str]:
+    """The stimuli of human_data_ind.json that have rows: under a trial of trial.jsonl."""
+    if exp.ind is None:
+        return []
+    trials = exp.trials
+    return [
+        sid
+        for sid, stimulus in exp.ind.data.items()
+        if sid not in META_KEYS and isinstance(stimulus, dict) and sid in trials
+    ]
+
+
+_RUN = 256  # stimuli compared at a time (diff)
+
+
+def _item_runs(exp: Experiment, kind: str) -> Iterator[ItemRun]:
+    """The view's items: a stimulus an item, compared as its answers, the queries of its trial
+    and the answers that broke their schema (what its rows are made from)."""
+    sids = _stimuli(exp)
+    assert exp.ind is not None or not sids
+    for start in range(0, len(sids), _RUN):
+        run = sids[start : start + _RUN]
+        content = [_content(exp, sid) for sid in run]
+
+        def rows(a: int, b: int, run: list[str] = run) -> Iterator[Batch]:
+            return _batches(exp, kind, run[a:b])
+
+        def tally(a: int, b: int, run: list[str] = run) -> Tally:
+            return _tally(exp, run[a:b])
+
+        yield ItemRun(run, content, rows, tally)
+
+
+def _content(exp: Experiment, sid: str) -> tuple[Any, ...]:
+    assert exp.ind is not None
+    broken = broken_of(exp.ind_data.get(sid))
+    return exp.ind.data[sid], exp.queries(sid), sorted(broken) if broken else None
+
+
+def _tally(exp: Experiment, sids: list[str]) -> Tally:
+    """What the rows of these stimuli add up to (view.Tally), from their arrays' lengths: as
+    many rows as judgment_count counts (ratings_of), and a rater per position of the longest
+    array under the tag (for a multi-slider, the longest of its labels' arrays)."""
+    assert exp.ind is not None
+    counts: dict[str, int] = {}
+    widest: dict[str, int] = {}
+    for sid in sids:
+        queries, intact = exp.queries(sid), exp.ind_data.get(sid)
+        for tag, responses in exp.ind.data[sid].items():
+            q = queries.get(tag)
+            if q is None or not (n := ratings_of(q, responses, tag in broken_of(intact))):
+                continue
+            if q["type"] == "multi-slider":
+                lists = [v for r in responses if isinstance(r, dict) for v in r.values() if isinstance(v, list)]
+                width = max(map(len, lists))
+            else:
+                width = len(responses)
+            counts[tag] = counts.get(tag, 0) + n
+            widest[tag] = max(widest.get(tag, 0), width)
+    return Tally(counts, {(tag, r) for tag, n in widest.items() for r in range(n)})
 
 
 def _mean_batches(exp: Experiment) -> Iterator[Batch]:
@@ -194,7 +257,8 @@ def _mean_batches(exp: Experiment) -> Iterator[Batch]:
         yield Batch(same, lists)
 
 
-def _batches(exp: Experiment, kind: str) -> Iterator[Batch]:
+def _batches(exp: Experiment, kind: str, sids: list[str]) -> Iterator[Batch]:
+    """The individual rows of these stimuli (`_stimuli`), a batch of about _BATCH rows at a time."""
     if exp.ind is None:
         return
     same: dict[str, Any] = {"format": "coggym", "dataset": display_path(exp.folder)}
@@ -202,11 +266,9 @@ def _batches(exp: Experiment, kind: str) -> Iterator[Batch]:
     names = ("item", "rater", "question", "option", "value", "pointer")
     lists: dict[str, list[Any]] = {name: [] for name in names}
     items, raters, tags, options, values, pointers = (lists[name].extend for name in names)
-    for sid, stimulus in exp.ind.data.items():
-        if sid in META_KEYS or not isinstance(stimulus, dict) or sid not in exp.trials:
-            continue
+    for sid in sids:
         queries, intact = exp.queries(sid), exp.ind_data.get(sid)
-        for tag, responses in stimulus.items():
+        for tag, responses in exp.ind.data[sid].items():
             q = queries.get(tag)
             if q is None or ratings_of(q, responses, tag in broken_of(intact)) is None:
                 continue

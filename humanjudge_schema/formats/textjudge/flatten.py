@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from itertools import chain, compress, repeat
 from operator import add, and_, contains, itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...finding import escape_token
-from ...judgments.view import positions
+from ...judgments.view import Tally, positions
 
 _ANNOTATIONS = itemgetter("annotations")
 _IDS = frozenset({int, str})
@@ -29,10 +29,20 @@ AGGREGATES = ("mean_human", "majority_human")  # what a score object stores besi
 Columns = dict[str, list[Any]]
 
 
-def flatten(instances: list[Any], offset: int, pointers: bool = True) -> tuple[Columns, Columns] | None:
-    """The individual judgments and the stored aggregates of a run (item, rater, question,
-    value, pointer; the aggregates without rater; the individual judgments without pointer when
-    `pointers` is False), or None where the run is of another shape."""
+class _Shape(NamedTuple):
+    """A run of the usual shape taken apart: per instance its id and number of score objects;
+    per score object its metric, the object and its number of scores; every score, in order."""
+
+    ids: list[Any]
+    per_instance: list[int]
+    metrics: list[str]
+    objs: list[dict[str, Any]]
+    lengths: list[int]
+    values: list[Any]
+
+
+def _shape(instances: list[Any]) -> _Shape | None:
+    """The run taken apart where it is of the usual shape, else None."""
     if not instances or set(map(type, instances)) != _DICT:
         return None
     try:
@@ -46,7 +56,7 @@ def flatten(instances: list[Any], offset: int, pointers: bool = True) -> tuple[C
     metrics = list(chain.from_iterable(annotations))
     objs = list(chain.from_iterable(map(dict.values, annotations)))
     if not objs:
-        return {}, {}
+        return _Shape(ids, per_instance, [], [], [], [])
     if set(map(type, objs)) != _DICT:
         return None
     lists: list[Any] = list(map(dict.get, objs, repeat("individual_human_scores")))
@@ -56,6 +66,19 @@ def flatten(instances: list[Any], offset: int, pointers: bool = True) -> tuple[C
     values = list(chain.from_iterable(lists))
     if 0 in lengths or not SCALARS.issuperset(map(type, values)):
         return None
+    return _Shape(ids, per_instance, metrics, objs, lengths, values)
+
+
+def flatten(instances: list[Any], offset: int, pointers: bool = True) -> tuple[Columns, Columns] | None:
+    """The individual judgments and the stored aggregates of a run (item, rater, question,
+    value, pointer; the aggregates without rater; the individual judgments without pointer when
+    `pointers` is False), or None where the run is of another shape."""
+    shape = _shape(instances)
+    if shape is None:
+        return None
+    ids, per_instance, metrics, objs, lengths, values = shape
+    if not objs:
+        return {}, {}
     obj_items = list(chain.from_iterable(map(repeat, ids, per_instance)))
     obj_index = list(chain.from_iterable(map(repeat, range(offset, offset + len(instances)), per_instance)))
     escaped = {m: escape_token(m) for m in set(metrics)}
@@ -71,6 +94,21 @@ def flatten(instances: list[Any], offset: int, pointers: bool = True) -> tuple[C
         places = chain.from_iterable(map(positions, lengths))
         individual["pointer"] = list(map(add, chain.from_iterable(map(repeat, bases, lengths)), places))
     return individual, _stored(objs, obj_items, metrics, prefixes)
+
+
+def tally(instances: list[Any]) -> Tally | None:
+    """What the individual judgments of a run of the usual shape add up to (view.Tally), without
+    making their rows; None where the run is of another shape."""
+    shape = _shape(instances)
+    if shape is None:
+        return None
+    counts: dict[str, int] = dict.fromkeys(shape.metrics, 0)
+    widest: dict[str, int] = dict.fromkeys(counts, 0)
+    for metric, n in zip(shape.metrics, shape.lengths, strict=True):
+        counts[metric] += n
+        if n > widest[metric]:
+            widest[metric] = n
+    return Tally(counts, {(metric, r) for metric, n in widest.items() for r in range(n)})
 
 
 def _stored(objs: list[Any], items: list[Any], metrics: list[str], prefixes: list[str]) -> Columns:

@@ -18,13 +18,14 @@ from typing import Any
 from ...config import discover
 from ...engine import Context
 from ...finding import escape_token
-from ...judgments.view import Batch, FirstPass, Judgments, Level, Question, positions
+from ...judgments.view import Batch, ByItem, FirstPass, ItemRun, Judgments, Level, Question, Tally, positions, tally_of
 from ...kinds import Unit
 from ...readers.files import display_path, read_bytes
 from ...readers.jsonfile import JsonDocument, document
 from . import stream
 from .check import opened
 from .flatten import AGGREGATES, SCALARS, flatten
+from .flatten import tally as flatten_tally
 
 # The measurement level each category implies for agreement.
 LEVELS: dict[str, Level] = {"categorical": "nominal", "graded": "ordinal", "continuous": "interval"}
@@ -36,30 +37,44 @@ def judgments(unit: Unit) -> Judgments:
     seen, needs = _Seen(), dict[str, bool]()
     # the file opened once for its declarations and the first pass over its judgments
     found = _runs(path, limit, seen)
-    questions = {} if found is None else _declared(found[0])
-    first = iter(()) if found is None else _batches_of(*found, path, seen, needs)
-    return _view(unit, questions, FirstPass(first, partial(_batches, path, limit, seen, needs)), seen.why, needs)
+    top, runs = found if found is not None else (None, iter(()))
+    return _view(unit, _declared(top), _passes(top, runs, path, limit, seen, needs), seen, seen.why, needs)
 
 
 def checked(unit: Unit, ctx: Context) -> Judgments:
     """The dataset checked into ctx and its judgments, in one reading: the view's first pass
-    over its batches reads the runs the check reads, as the check goes (check.opened)."""
+    over its batches (or its items) reads the runs the check reads, as the check goes
+    (check.opened)."""
     path = unit.files[0]
-    limit = ctx.config.max_document_bytes
     seen, needs = _Seen(), dict[str, bool]()
     top, runs = opened(path, ctx)  # runs hold instances only where top is an object
     seen.unread = None if isinstance(top, dict) else _NOT_AN_OBJECT
-    first = _batches_of(top, runs, path, seen, needs) if isinstance(top, dict) else iter(())
-    again = partial(_batches, path, limit, seen, needs)
+    passes = _passes(top, runs, path, ctx.config.max_document_bytes, seen, needs)
     # a file that is not JSON: why, in the words of a reading of it, only when it is asked
-    why = seen.why if top is not None else partial(_unread, path, limit)
-    return _view(unit, _declared(top), FirstPass(first, again), why, needs)
+    why = seen.why if top is not None else partial(_unread, path, ctx.config.max_document_bytes)
+    return _view(unit, _declared(top), passes, seen, why, needs)
+
+
+def _passes(
+    top: Any, runs: Iterator[tuple[list[Any], int]], path: Path, limit: int, seen: _Seen, needs: dict[str, bool]
+) -> FirstPass:
+    """The passes over the file's runs of instances: the first reads `runs`, a later one reads
+    the file anew; each gives batches, or items (`_by_item`)."""
+    if not isinstance(top, dict):
+        runs = iter(())  # a later reading finds why there are none (seen)
+
+    def again() -> Iterator[tuple[list[Any], int]]:
+        found = _runs(path, limit, seen)
+        return iter(()) if found is None else found[1]
+
+    return FirstPass(runs, again, partial(_batches_of, top, path=path, seen=seen, needs=needs))
 
 
 def _view(
     unit: Unit,
     questions: dict[str, Question],
-    batches: Callable[[], Iterator[Batch]],
+    passes: FirstPass,
+    seen: _Seen,
     why: Callable[[], str | None],
     needs: dict[str, bool],
 ) -> Judgments:
@@ -69,9 +84,10 @@ def _view(
         display_path(unit.root),
         questions=questions,
         raters="position",
-        batches=batches,
+        batches=passes,
         none=why,
         needs=needs,
+        items=partial(_by_item, passes, unit.files[0], seen, needs),
     )
 
 
@@ -196,76 +212,117 @@ def _question(decl: dict[str, Any]) -> Question:
     return Question(name, None, level_note=f"{said}, and no scale or labels to tell its level from")
 
 
-def _batches(path: Path, limit: int, seen: _Seen, needs: dict[str, bool]) -> Iterator[Batch]:
-    """One batch per run of instances; each list of scores becomes its rows in C-level extends.
-    What a file without scores holds instead is noted in `seen`."""
-    found = _runs(path, limit, seen)
-    if found is not None:
-        yield from _batches_of(*found, path, seen, needs)
+def _sames(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What every individual judgment, and every aggregate, of the file shares."""
+    dataset = file = display_path(path)
+    same = {"format": "textjudge", "dataset": dataset, "option": "", "file": file, "line": None}
+    return same | {"role": "individual", "rater_kind": "position"}, same | {
+        "role": "aggregate",
+        "rater_kind": "none",
+        "rater": "",
+    }
 
 
 def _batches_of(
-    top: dict[str, Any], runs: Iterator[tuple[list[Any], int]], path: Path, seen: _Seen, needs: dict[str, bool]
+    top: Any, runs: Iterator[tuple[list[Any], int]], *, path: Path, seen: _Seen, needs: dict[str, bool]
 ) -> Iterator[Batch]:
-    """The batches of the runs of the file's instances (`_batches`); the individual judgments
-    without their pointers where the pass does not need them (`Judgments.needs`)."""
-    seen.instances = 0 if isinstance(top.get("instances"), list) else None
+    """One batch per run of the file's instances (`_run_batches`), and its aggregates'. What a
+    file without scores holds instead is noted in `seen`."""
+    seen.instances = 0 if isinstance(top, dict) and isinstance(top.get("instances"), list) else None
     seen.aggregates, seen.unscored = set(), False
-    dataset = file = display_path(path)
-    same = {"format": "textjudge", "dataset": dataset, "option": "", "file": file, "line": None}
-    same_individual = same | {"role": "individual", "rater_kind": "position"}
-    same_aggregate = same | {"role": "aggregate", "rater_kind": "none", "rater": ""}
+    sames = _sames(path)
     for instances, offset in runs:
         if seen.instances is not None:
             seen.instances += len(instances)
-        pointers = needs.get("pointer", True)
-        unplaced = same_individual if pointers else same_individual | {"pointer": ""}
-        flat = flatten(instances, offset, pointers)  # the usual shape, in C-level passes
-        if flat is not None:
-            if flat[0]:
-                yield Batch(unplaced, flat[0])
-            if flat[1]:
-                yield Batch(same_aggregate, flat[1])
+        yield from _run_batches(instances, offset, sames, seen, needs)
+
+
+def _by_item(passes: FirstPass, path: Path, seen: _Seen, needs: dict[str, bool]) -> ByItem:
+    """The view's items: each run of instances, an instance an item (its id; "" for an instance
+    without an id that is a string or an integer), compared whole."""
+    return ByItem(_item_runs(passes.source(), path, seen, needs))
+
+
+def _item_runs(
+    runs: Iterator[tuple[list[Any], int]], path: Path, seen: _Seen, needs: dict[str, bool]
+) -> Iterator[ItemRun]:
+    sames = _sames(path)
+    seen.instances = None
+    for instances, offset in runs:
+        seen.instances = (seen.instances or 0) + len(instances)
+        ids = [inst.get("id") if isinstance(inst, dict) else None for inst in instances]
+        items = [i if isinstance(i, (str, int)) and not isinstance(i, bool) else "" for i in ids]
+
+        def rows(start: int, stop: int, instances: list[Any] = instances, offset: int = offset) -> Iterator[Batch]:
+            return _run_batches(instances[start:stop], offset + start, sames, _Seen(), needs)
+
+        def tally(start: int, stop: int, instances: list[Any] = instances) -> Tally:
+            part = instances[start:stop]
+            quick = flatten_tally(part)
+            return quick if quick is not None else tally_of(_run_batches(part, 0, sames, _Seen(), needs))
+
+        yield ItemRun(items, instances, rows, tally)
+
+
+def _run_batches(
+    instances: list[Any],
+    offset: int,
+    sames: tuple[dict[str, Any], dict[str, Any]],
+    seen: _Seen,
+    needs: dict[str, bool],
+) -> Iterator[Batch]:
+    """The batches of a run of instances, the first at `offset` in the file: each list of scores
+    becomes its rows in C-level extends; the individual judgments without their pointers where the
+    pass does not need them (`Judgments.needs`)."""
+    same_individual, same_aggregate = sames
+    pointers = needs.get("pointer", True)
+    unplaced = same_individual if pointers else same_individual | {"pointer": ""}
+    flat = flatten(instances, offset, pointers)  # the usual shape, in C-level passes
+    if flat is not None:
+        if flat[0]:
+            yield Batch(unplaced, flat[0])
+        if flat[1]:
+            yield Batch(same_aggregate, flat[1])
+        return
+    items: list[Any] = []
+    raters: list[int] = []
+    metrics: list[str] = []
+    values: list[Any] = []
+    located: list[str] = []
+    stored: dict[str, list[Any]] = {"item": [], "question": [], "value": [], "pointer": []}
+    for i, inst in enumerate(instances, offset):
+        if not isinstance(inst, dict) or not isinstance(inst.get("annotations"), dict):
             continue
-        items: list[Any] = []
-        raters: list[int] = []
-        metrics: list[str] = []
-        values: list[Any] = []
-        located: list[str] = []
-        stored: dict[str, list[Any]] = {"item": [], "question": [], "value": [], "pointer": []}
-        for i, inst in enumerate(instances, offset):
-            if not isinstance(inst, dict) or not isinstance(inst.get("annotations"), dict):
+        ident = inst.get("id")
+        item = ident if isinstance(ident, (str, int)) and not isinstance(ident, bool) else ""
+        for metric, scores in inst["annotations"].items():
+            if isinstance(scores, dict) and (held := [a for a in AGGREGATES if a in scores]):
+                _aggregates(stored, item, i, metric, scores, held)
+            listed = scores.get("individual_human_scores") if isinstance(scores, dict) else None
+            if not isinstance(listed, list) or not listed:
+                if isinstance(scores, dict):  # why there may be no scores: said only if none
+                    seen.aggregates.update(a for a in AGGREGATES if a in scores)
                 continue
-            ident = inst.get("id")
-            item = ident if isinstance(ident, (str, int)) and not isinstance(ident, bool) else ""
-            for metric, scores in inst["annotations"].items():
-                if isinstance(scores, dict) and (held := [a for a in AGGREGATES if a in scores]):
-                    _aggregates(stored, item, i, metric, scores, held)
-                listed = scores.get("individual_human_scores") if isinstance(scores, dict) else None
-                if not isinstance(listed, list) or not listed:
-                    if isinstance(scores, dict):  # why there may be no scores: said only if none
-                        seen.aggregates.update(a for a in AGGREGATES if a in scores)
-                    continue
-                n = len(listed)
-                places: Any = range(n)
-                texts: Any = positions(n)
-                if not SCALARS.issuperset(map(type, listed)):  # not a score: the schema reports it
-                    places = [j for j, x in enumerate(listed) if not isinstance(x, (dict, list))]
-                    listed = [listed[j] for j in places]
-                    texts, n = map(str, places), len(places)
-                    seen.unscored |= not n
-                base = f"/instances/{i}/annotations/{escape_token(metric)}/individual_human_scores/"
-                items.extend(repeat(item, n))
-                raters.extend(places)
-                metrics.extend(repeat(metric, n))
-                values.extend(listed)
-                if pointers:
-                    located.extend(map(base.__add__, texts))
-        if values:
-            lists = {"item": items, "rater": raters, "question": metrics, "value": values}
-            yield Batch(unplaced, lists | {"pointer": located} if pointers else lists)
-        if stored["value"]:
-            yield Batch(same_aggregate, stored)
+            n = len(listed)
+            places: Any = range(n)
+            texts: Any = positions(n)
+            if not SCALARS.issuperset(map(type, listed)):  # not a score: the schema reports it
+                places = [j for j, x in enumerate(listed) if not isinstance(x, (dict, list))]
+                listed = [listed[j] for j in places]
+                texts, n = map(str, places), len(places)
+                seen.unscored |= not n
+            base = f"/instances/{i}/annotations/{escape_token(metric)}/individual_human_scores/"
+            items.extend(repeat(item, n))
+            raters.extend(places)
+            metrics.extend(repeat(metric, n))
+            values.extend(listed)
+            if pointers:
+                located.extend(map(base.__add__, texts))
+    if values:
+        lists = {"item": items, "rater": raters, "question": metrics, "value": values}
+        yield Batch(unplaced, lists | {"pointer": located} if pointers else lists)
+    if stored["value"]:
+        yield Batch(same_aggregate, stored)
 
 
 def _aggregates(
