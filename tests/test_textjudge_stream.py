@@ -188,7 +188,8 @@ def _generated(seed: int) -> dict[str, Any]:
         annotations = {d["metric"]: _score(rng, d) for d in decls if rng.random() < 0.95}
         if rng.random() < 0.05:
             annotations["M0"] = {"individual_human_scores": [], "mean_human": 1}
-        text: Any = {"text": f"t{i}"} if rng.random() < 0.9 else {"other": 1, "text": None}
+        text: Any = {"text": f"t{i}" + rng.choice(["", "é", "日本", "\U0001f600"])}  # columns count characters
+        text = text if rng.random() < 0.9 else {"other": 1, "text": None}
         ident: Any = rng.choice([i, i, i, i - 1, str(i)])
         instances.append({"id": ident, "instance": text, "annotations": annotations})
     return {
@@ -205,7 +206,8 @@ def _generated(seed: int) -> dict[str, Any]:
 def test_generated_datasets_find_the_same_both_ways(seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "dataset.json"
     indent = None if seed % 2 else 2
-    path.write_text(json.dumps(_generated(seed), indent=indent), encoding="utf-8")
+    # on one line or many, the characters beyond ASCII as they are or escaped
+    path.write_text(json.dumps(_generated(seed), indent=indent, ensure_ascii=seed % 3 != 0), encoding="utf-8")
     whole = _whole(path, monkeypatch)
     runs, used = _in_runs(path, monkeypatch, 1 + seed * 37 % 500)
     assert used

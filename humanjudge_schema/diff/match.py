@@ -27,8 +27,11 @@ Key = tuple[Any, ...]  # (question, item, rater, option)
 # shown are the first of their kind in the version's order, however matching came upon them
 Where = tuple[str, str, "int | None", int]
 
-CHUNK = 4096  # rows compared at once
+CHUNK = 4096  # rows compared at once, at most
 AHEAD = 4096  # how far ahead a row's partner is looked for
+# Rows compared at once after the versions parted: doubled while they agree, up to CHUNK, so that
+# a stretch where they differ throughout costs a short slice per row, not a chunk.
+SPAN = 16
 
 
 def same(a: Any, b: Any) -> bool:
@@ -81,7 +84,8 @@ class Side:
         self.counts: Counter[str] = Counter()
         self.item_set: set[tuple[str, Any]] = set()
         self.rater_set: set[tuple[str, Any]] = set()
-        self._window: tuple[int, list[Key]] = (0, [])  # keys made tuples from a row on (index)
+        # keys made tuples from a row on, and the first place of each among them (index)
+        self._window: tuple[int, list[Key], dict[Key, int]] = (0, [], {})
         self.aggregates: dict[Key, tuple[Any, str, str, int | None]] = {}
 
     def fill(self, size: int) -> None:
@@ -100,8 +104,8 @@ class Side:
         """Forget the first n buffered rows (matched already)."""
         for column in self._columns():
             del column[:n]
-        start, window = self._window
-        self._window = (start - n, window) if start >= n else (0, [])
+        start, window, places = self._window
+        self._window = (start - n, window, places) if start >= n else (0, [], {})
 
     def __len__(self) -> int:
         return len(self.questions)
@@ -128,14 +132,21 @@ class Side:
 
     def index(self, key: Key, start: int, stop: int) -> int | None:
         """The first row from start to stop whose key is `key`. The keys are made tuples a window of
-        rows at a time, kept while the search moves within it: where the versions differ
-        throughout, a row costs one tuple, not a window."""
-        first, window = self._window
+        rows at a time, with the first place of each key in a dict, kept while the search moves
+        within the window: where the versions differ throughout, a row costs a tuple and a dict
+        entry, not a scan of the window."""
+        first, window, places = self._window
         stop = min(stop, len(self))
         if not (first <= start and stop <= first + len(window)):
             first, window = start, list(zip(*self.keys(start, start + 2 * (stop - start)), strict=True))
-            self._window = (first, window)
-        try:
+            places = dict(zip(reversed(window), range(len(window) - 1, -1, -1), strict=True))  # first place wins
+            self._window = (first, window, places)
+        at = places.get(key)
+        if at is None or at + first >= stop:
+            return None
+        if at + first >= start:
+            return at + first
+        try:  # the key is there before start too: a key found twice in a version
             return window.index(key, start - first, stop - first) + first
         except ValueError:
             return None
@@ -257,6 +268,7 @@ class Matcher:
     def run(self) -> None:
         old, new = self.old, self.new
         i = j = 0
+        span = CHUNK
         while True:
             if i > 4 * CHUNK:
                 old.drop(i)
@@ -266,18 +278,20 @@ class Matcher:
                 j = 0
             old.fill(i + CHUNK + AHEAD)
             new.fill(j + CHUNK + AHEAD)
-            n = min(len(old) - i, len(new) - j, CHUNK)
+            n = min(len(old) - i, len(new) - j, span)
             if n <= 0:
                 break
             a, b = old.keys(i, i + n), new.keys(j, j + n)
             if a == b:
                 self._values(i, j, n)
                 i, j = i + n, j + n
+                span = min(2 * span, CHUNK)
                 continue
             m = _first_difference(a, b)
             self._values(i, j, m)
             i, j = i + m, j + m
             i, j = self._resync(i, j)
+            span = SPAN
         self.changes.summed = bool(old.counts) and bool(new.counts)
         self._drain(old, i, self.kept_new, "removed")
         self._drain(new, j, self.kept_old, "added")
@@ -317,6 +331,15 @@ class Matcher:
             for k in range(j, ahead_new):
                 self._keep_new(k)
             return i, ahead_new
+        # Neither is near. Where one version has passed the other's row already (its partner
+        # waits, kept aside), only the other moves on: after a long stretch removed or added, the
+        # versions come back in step instead of matching every later row through what is kept.
+        if old.key(i) in self.kept_new:
+            self._keep_old(i)
+            return i + 1, j
+        if new.key(j) in self.kept_old:
+            self._keep_new(j)
+            return i, j + 1
         self._keep_old(i)
         self._keep_new(j)
         return i + 1, j + 1

@@ -119,6 +119,7 @@ class RunsDocument(JsonDocument):
         self.spans = spans
         self.firsts: list[int] = []  # the index of each read run's first instance
         self.ends = 0  # one past the last instance read
+        self._starts: list[tuple[int, int]] = []  # (line, column) at which each run starts, 0-based
 
     def positions(self, pointers: list[str]) -> dict[str, tuple[int, int]]:
         by_run: dict[int, list[tuple[str, str]]] = {}
@@ -144,14 +145,30 @@ class RunsDocument(JsonDocument):
         text = "[" + self.raw[a:b].decode("utf-8", "replace") + "]"
         found = locate(text, [inner for _, inner in wanted], unique=True)
         index = LineIndex(text)
-        line0 = self.raw.count(b"\n", 0, a)
-        column0 = len(self.raw[self.raw.rfind(b"\n", 0, a) + 1 : a].decode("utf-8", "replace"))
+        line0, column0 = self._start(run)
         out: dict[str, tuple[int, int]] = {}
         for p, inner in wanted:
             if inner in found:
                 line, column = index.position(found[inner])
                 out[p] = (line0 + 1, column0 + column - 1) if line == 1 else (line0 + line, column)
         return out
+
+    def _start(self, run: int) -> tuple[int, int]:
+        """The line and the column (in characters) at which a run starts, 0-based, counted on
+        from the run before: each byte of the file is counted once, however many runs hold
+        findings (a file written on one line has its whole start before each run)."""
+        while len(self._starts) <= run:
+            k = len(self._starts)
+            a = self.spans[k][0]
+            before = self.spans[k - 1][0] if k else 0
+            line, column = self._starts[-1] if k else (0, 0)
+            breaks = self.raw.count(b"\n", before, a)
+            if breaks:  # runs start between instances: each slice is whole characters
+                column = len(self.raw[self.raw.rfind(b"\n", before, a) + 1 : a].decode("utf-8", "replace"))
+            else:
+                column += len(self.raw[before:a].decode("utf-8", "replace"))
+            self._starts.append((line + breaks, column))
+        return self._starts[run]
 
 
 def open_in_runs(path: Path, raw: bytes) -> tuple[JsonDocument, Iterator[tuple[list[Any], int]]]:
