@@ -23,6 +23,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import bench_coggym
 import bench_textjudge
@@ -66,37 +67,39 @@ def _textjudge_many(old: Path, new: Path) -> None:
     (new / "dataset.json").write_text(json.dumps(doc))
 
 
-def _coggym_many(old: Path, new: Path) -> None:
+def _coggym_copy(old: Path, new: Path) -> tuple[dict[str, Any], list[str]]:
+    """The old experiment copied into new; its individual data and its stimuli, to edit."""
     new.mkdir(parents=True, exist_ok=True)
     for f in old.iterdir():
         if f.is_file() and not f.name.startswith("."):
             shutil.copy(f, new / f.name)
     ind = json.loads((old / "human_data_ind.json").read_text())
-    trials = [k for k in ind if k.startswith("trial")]
+    return ind, [k for k in ind if k.startswith("trial")]
+
+
+def _nudged(stimulus: dict[str, Any]) -> bool:
+    """The first number answered in a stimulus moved by one; whether it had one."""
+    for answers in stimulus.values():
+        if isinstance(answers, list) and answers and isinstance(answers[0], (int, float)):
+            answers[0] = answers[0] + 1 if answers[0] < 50 else answers[0] - 1
+            return True
+    return False
+
+
+def _coggym_many(old: Path, new: Path) -> None:
+    ind, trials = _coggym_copy(old, new)
     for key in trials[::20]:
-        for answers in ind[key].values():
-            if isinstance(answers, list) and answers and isinstance(answers[0], (int, float)):
-                answers[0] = answers[0] + 1 if answers[0] < 50 else answers[0] - 1
-                break
+        _nudged(ind[key])
     for key in trials[10:15]:
         del ind[key]
     (new / "human_data_ind.json").write_text(json.dumps(ind))
 
 
 def _coggym_new(old: Path, new: Path) -> None:
-    new.mkdir(parents=True, exist_ok=True)
-    for f in old.iterdir():
-        if f.is_file() and not f.name.startswith("."):
-            shutil.copy(f, new / f.name)
-    ind = json.loads((old / "human_data_ind.json").read_text())
-    trials = [k for k in ind if k.startswith("trial")]
+    ind, trials = _coggym_copy(old, new)
     changed = 0
     for key in trials[100:]:
-        for answers in ind[key].values():
-            if isinstance(answers, list) and answers and isinstance(answers[0], (int, float)):
-                answers[0] = answers[0] + 1 if answers[0] < 50 else answers[0] - 1
-                changed += 1
-                break
+        changed += _nudged(ind[key])
         if changed == 3:
             break
     (new / "human_data_ind.json").write_text(json.dumps(ind))

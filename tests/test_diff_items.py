@@ -216,6 +216,13 @@ def _edit_coggym(folder: Path, rng: random.Random) -> None:
     _write_coggym(folder, ind, mean, trials)
 
 
+def _folders(tmp_path: Path) -> tuple[Path, Path]:
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir()
+    new.mkdir()
+    return old, new
+
+
 def _both(old: Path, new: Path) -> None:
     for limit in (5, 10**6):
         fast = compare.compare(old, new, examples=limit, samples=20, stats="always").to_json()
@@ -238,9 +245,7 @@ def test_textjudge_item_by_item_is_row_by_row(seed: int, tmp_path: Path, monkeyp
     if seed % 2:
         _small_windows(monkeypatch)
     data = _textjudge(rng, rng.randint(1, 40))
-    old, new = tmp_path / "old", tmp_path / "new"
-    old.mkdir()
-    new.mkdir()
+    old, new = _folders(tmp_path)
     (old / "dataset.json").write_text(json.dumps(data))
     _edit_textjudge(data, rng)
     (new / "dataset.json").write_text(json.dumps(data))
@@ -262,9 +267,7 @@ def test_coggym_item_by_item_is_row_by_row(seed: int, tmp_path: Path, monkeypatc
 def test_equal_items_make_no_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A change to one instance of many makes the rows of that instance only, in each version."""
     data = _textjudge(random.Random(1), 300)
-    old, new = tmp_path / "old", tmp_path / "new"
-    old.mkdir()
-    new.mkdir()
+    old, new = _folders(tmp_path)
     (old / "dataset.json").write_text(json.dumps(data))
     data["instances"][150]["annotations"]["score"]["individual_human_scores"][0] = 9
     (new / "dataset.json").write_text(json.dumps(data))
@@ -289,9 +292,7 @@ def test_a_true_where_there_was_a_1_is_a_change(tmp_path: Path) -> None:
     """== calls [1] and [true] equal; the items compared as JSON text do not."""
     data = _textjudge(random.Random(2), 50)
     data["instances"][20]["annotations"]["score"]["individual_human_scores"] = [1, 2]
-    old, new = tmp_path / "old", tmp_path / "new"
-    old.mkdir()
-    new.mkdir()
+    old, new = _folders(tmp_path)
     (old / "dataset.json").write_text(json.dumps(data))
     data["instances"][20]["annotations"]["score"]["individual_human_scores"] = [True, 2.0]
     (new / "dataset.json").write_text(json.dumps(data))
@@ -305,9 +306,7 @@ def test_a_true_where_there_was_a_1_is_a_change(tmp_path: Path) -> None:
 def test_an_item_named_twice_is_matched_row_by_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = _textjudge(random.Random(3), 20)
     data["instances"][5]["id"] = data["instances"][15]["id"]
-    old, new = tmp_path / "old", tmp_path / "new"
-    old.mkdir()
-    new.mkdir()
+    old, new = _folders(tmp_path)
     (old / "dataset.json").write_text(json.dumps(data))
     data["instances"][15]["annotations"]["score"]["individual_human_scores"][0] = 9
     (new / "dataset.json").write_text(json.dumps(data))
@@ -337,9 +336,7 @@ def test_the_examples_are_the_first_in_file_order(
     data = _textjudge(random.Random(4), 60)
     for inst in data["instances"]:
         inst["annotations"]["score"]["individual_human_scores"] = [1, 2, 3, 4]
-    old, new = tmp_path / "old", tmp_path / "new"
-    old.mkdir()
-    new.mkdir()
+    old, new = _folders(tmp_path)
     (old / "dataset.json").write_text(json.dumps(data))
     for k in (2, 5):  # a score removed: kept aside until the end, and found removed then
         data["instances"][k]["annotations"]["score"]["individual_human_scores"].pop()

@@ -47,7 +47,6 @@ class Lockstep:
         self.rest = (old.rest, new.rest)
         self.queues: tuple[deque[Iterable[Batch | Tally]], ...] = (deque(), deque())
         self.done = False
-        self.skipped = 0  # items found equal (for the tests and the docs' figures)
         self.window = LEAST
 
     def side(self, k: int) -> Iterator[Batch | Tally]:
@@ -84,7 +83,6 @@ class Lockstep:
                 tally = a.tally(i, i + k)
                 self.queues[0].append((tally,))
                 self.queues[1].append((tally,))
-                self.skipped += k
                 old.at, new.at = i + k, j + k
             else:
                 self._rows(k, k)
