@@ -112,11 +112,20 @@ def ticks(low: float, high: float, *, integer: bool = False, most: int = 6) -> l
     if high <= low:
         high = low + 1
     for step in _steps(high - low, integer):
+        digits = max(0, 2 - math.floor(math.log10(step)))  # a step's figures, and one more
+
+        def mark(k: int, step: float = step, digits: int = digits) -> float:
+            return round(k * step, digits) + 0.0  # 0.30000000000000004 as 0.3
+
+        near = step * 1e-9  # a tick within a billionth of a step of the data is at it
         first = math.floor(low / step + 1e-9)
         last = math.ceil(high / step - 1e-9)
-        if last - first + 1 <= most:
-            digits = max(0, 2 - math.floor(math.log10(step)))  # a step's figures, and one more
-            marks = [round(k * step, digits) + 0.0 for k in range(first, last + 1)]  # 0.30000000000000004 as 0.3
+        # where a step is near the spacing of doubles at the values' size (a span of 1e-4 at
+        # 1e11), k * step rounds past them: one step more at either end, and they are covered
+        first -= mark(first) > low + near
+        last += mark(last) < high - near
+        if last - first + 1 <= most and mark(first) <= low + near and mark(last) >= high - near:
+            marks = [mark(k) for k in range(first, last + 1)]
             return [m for m in marks if math.isfinite(m)]  # near the largest double, a step beyond it is not
     raise ValueError("no ticks for these values")  # not reached: the last step covers any span
 
