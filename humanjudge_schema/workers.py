@@ -38,7 +38,17 @@ def pool(workers: int) -> Any:
 
     alone = threading.active_count() == 1
     method = "fork" if alone and sys.platform.startswith("linux") else "spawn"
-    return multiprocessing.get_context(method).Pool(workers, initializer=_in_worker)
+    # A Ctrl-C while a worker starts reaches it before it can ignore Ctrl-C (_in_worker): Python
+    # code a new process runs first (threading's after-fork hook) would print a traceback. The
+    # workers are started with Ctrl-C held back, and take it up once they ignore it; the main
+    # process gets one that came meanwhile as soon as they have started.
+    held = hasattr(signal, "pthread_sigmask")
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if held else None
+    try:
+        return multiprocessing.get_context(method).Pool(workers, initializer=_in_worker)
+    finally:
+        if before is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _in_worker() -> None:
@@ -47,6 +57,8 @@ def _in_worker() -> None:
     # (SIGTERM) ends a worker at once: a forked worker would otherwise run the handler that the
     # main process's atomic writing installed (writing.py).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held back while it started (pool)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from humanjudge_schema import validate
+from humanjudge_schema import validate, workers
 from humanjudge_schema.progress import Bar, wanted
 
 from .conftest import CASES, ROOT
@@ -333,3 +334,20 @@ def test_an_interrupted_parallel_description_leaves_no_worker_behind(command: st
 
     _interrupted([command, "-j", "2", str(data), *args], tmp_path, working)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]  # no report.html
+
+
+def _signals() -> tuple[object, bool]:
+    return signal.getsignal(signal.SIGINT), signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal masks here")
+def test_workers_start_with_ctrl_c_held_back_then_ignore_it() -> None:
+    """A worker starts with Ctrl-C held back (a Ctrl-C as it forks would otherwise interrupt the
+    Python code a new process runs first, with a traceback), then ignores it; the main process's
+    mask is what it was."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    with workers.pool(1) as running:
+        handler, held = running.apply(_signals)
+    assert handler == signal.SIG_IGN
+    assert not held
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before
