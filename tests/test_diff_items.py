@@ -153,6 +153,8 @@ def _edit_textjudge(data: dict[str, Any], rng: random.Random) -> None:
             inst["annotations"]["renamed"] = inst["annotations"].pop("ok")
         elif what == 8 and rng.random() < 0.3:  # an id named twice: every row matched instead
             inst["id"] = instances[rng.randrange(len(instances))]["id"]
+        elif what == 9 and rng.random() < 0.3:  # every instance moved: the file sorted otherwise
+            rng.shuffle(instances)
         else:
             inst["id"] = rng.choice([f"i{rng.randrange(10**6)}", 7, True])
 
@@ -187,7 +189,7 @@ def _edit_coggym(folder: Path, rng: random.Random) -> None:
         if not sids:
             break
         sid = rng.choice(sids)
-        what = rng.randrange(7)
+        what = rng.randrange(8)
         stimulus = ind[sid]
         if what == 0 and "goal_confidence" in stimulus:
             answers = stimulus["goal_confidence"]
@@ -211,6 +213,10 @@ def _edit_coggym(folder: Path, rng: random.Random) -> None:
                 for q in t.get("queries", []) if t["id"] == sid else ():
                     if q.get("tag") == "goal_confidence":
                         q["type"] = "textbox"
+        elif what == 6 and rng.random() < 0.5:  # the stimuli in another order
+            order = list(ind.items())
+            rng.shuffle(order)
+            ind = dict(order)
         else:
             stimulus["new_tag"] = [1, 2]  # a tag the trial does not have
     _write_coggym(folder, ind, mean, trials)
@@ -271,12 +277,12 @@ def test_equal_items_make_no_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     (old / "dataset.json").write_text(json.dumps(data))
     data["instances"][150]["annotations"]["score"]["individual_human_scores"][0] = 9
     (new / "dataset.json").write_text(json.dumps(data))
-    made: list[tuple[int, int]] = []
+    made: list[tuple[int, int]] = []  # (version, items) made into rows
     real = items.Lockstep._rows
 
-    def counted(self: items.Lockstep, n_old: int, n_new: int) -> None:
-        made.append((n_old, n_new))
-        real(self, n_old, n_new)
+    def counted(self: items.Lockstep, k: int, run: Any, start: int, stop: int, place: int) -> None:
+        made.append((k, stop - start))
+        real(self, k, run, start, stop, place)
 
     monkeypatch.setattr(items.Lockstep, "_rows", counted)
     (ds,) = compare.compare(old, new, stats="never").to_json()["datasets"]
@@ -285,7 +291,7 @@ def test_equal_items_make_no_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         ds["judgments"]
         == [sum(3 + len(i["annotations"]["score"]["individual_human_scores"]) for i in data["instances"])] * 2
     )
-    assert made == [(1, 1)]
+    assert made == [(0, 1), (1, 1)]
 
 
 def test_a_true_where_there_was_a_1_is_a_change(tmp_path: Path) -> None:

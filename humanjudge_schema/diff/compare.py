@@ -18,7 +18,7 @@ from ..kinds import Unit
 from .figures import findings_of, measure, not_matching
 from .items import Duplicates, Lockstep
 from .lines import add_lines
-from .match import Changes, Matcher, Side, aggregate_changes
+from .match import Changes, Matcher, Rest, Side, aggregate_changes
 from .model import KINDS, DatasetDiff, Diff, QuestionDiff, plain
 from .pairing import Pair, datasets, identical, pair, relative
 
@@ -153,7 +153,8 @@ def _matched(
     views = [view for view, _ in read]
     if by_item and views[0] is not None and views[1] is not None and views[0].items and views[1].items:
         step = Lockstep(views[0].items(), views[1].items())
-        old_side, new_side = Side(_shown(step.side(0), old_root)), Side(_shown(step.side(1), new_root))
+        old_side = Side(_shown(step.side(0), old_root), step.places[0])
+        new_side = Side(_shown(step.side(1), new_root), step.places[1])
     else:
         old_side = Side(_shown(_batches(views[0]), old_root))
         new_side = Side(_shown(_batches(views[1]), new_root))
@@ -191,11 +192,11 @@ def _batches(view: Judgments | None) -> Iterator[Batch]:
     return iter(()) if view is None else view.in_batches()
 
 
-def _shown(batches: Iterator[Batch | Tally], root: Path) -> Iterator[Batch | Tally]:
+def _shown(batches: Iterator[Batch | Tally | Rest], root: Path) -> Iterator[Batch | Tally | Rest]:
     """The batches with their files shown relative to the version's root."""
     shown: dict[str, str] = {}
     for batch in batches:
-        if isinstance(batch, Tally):
+        if isinstance(batch, (Tally, Rest)):
             yield batch
         elif "file" in batch.same:
             f = batch.same["file"]

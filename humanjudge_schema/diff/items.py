@@ -2,11 +2,15 @@
 
 A format that gives its judgments item by item (`Judgments.items`: TextJudge's instances,
 CogGym's stimuli) lets the diff compare the two versions' items in step, in C (list ==): an item
-equal in both, with the same content, gives the same rows in both, so none are made; what they
-add up to (judgments per question, the raters of each question) is counted from the content
-(`ItemRun.tally`) and handed to both sides in its place. Only the items that differ become rows,
-and the matcher (match.py) matches those as it matches every row otherwise. A pull request that
-edits a few judgments therefore costs a comparison of the parsed items, not a row per judgment.
+equal in both, with the same content, gives the same rows in both, so none are made. What every
+item adds up to (judgments per question, the raters of each question) is counted from its
+content (`ItemRun.tally`), in the version's order. Only the items that differ become rows, and
+the matcher (match.py) matches those as it matches every row otherwise. An item out of step
+(moved, removed, added) waits aside by its id for its partner, and makes no rows if they are
+equal: a pull request that edits a few judgments, or sorts the items anew, costs a comparison of
+the parsed items, not a row per judgment. The rows of an item kept aside reach the matcher after
+later ones; each row's ordinal is its item's place in the version (`places`), so the examples
+are still the first in the file.
 
 Skipping equal items gives the same answer as matching every row only where no item is named
 twice in a version (the rows of an item are then compared only with the rows of the same item);
@@ -26,6 +30,7 @@ from operator import ne, or_
 import orjson
 
 from ..judgments.view import Batch, ByItem, ItemRun, Tally
+from .match import Rest
 
 AHEAD = 256  # how many items ahead an item's partner is looked for
 # Items compared at a step: doubled while they are equal, back to the least at a difference,
@@ -39,17 +44,22 @@ class Duplicates(Exception):
 
 class Lockstep:
     """The two versions' items read in step; `side(0)` and `side(1)` give what each version's
-    matcher side takes in: the batches of the items that differ and the tallies of those that do
-    not, in the order of the version's rows."""
+    matcher side takes in: the tally of every item, in the version's order, and the batches of
+    the items that differ. `places[k]` gives the place of each item made into rows among its
+    version's items (Side's ordinals): an item out of step (moved, removed, added) waits, kept
+    aside by its id, for its partner; found equal, it makes no rows, else the rows of both are
+    made then, after later ones."""
 
     def __init__(self, old: ByItem, new: ByItem) -> None:
         self.cursors = (_Cursor(old.runs), _Cursor(new.runs))
         self.rest = (old.rest, new.rest)
-        self.queues: tuple[deque[Iterable[Batch | Tally]], ...] = (deque(), deque())
+        self.queues: tuple[deque[Iterable[Batch | Tally | Rest]], ...] = (deque(), deque())
+        self.places: tuple[dict[object, int], dict[object, int]] = ({}, {})
+        self.kept: tuple[dict[object, tuple[ItemRun, int, int]], ...] = ({}, {})
         self.done = False
         self.window = LEAST
 
-    def side(self, k: int) -> Iterator[Batch | Tally]:
+    def side(self, k: int) -> Iterator[Batch | Tally | Rest]:
         queue = self.queues[k]
         while True:
             while not queue and not self.done:
@@ -61,12 +71,17 @@ class Lockstep:
     def _step(self) -> None:
         old, new = self.cursors
         a, b = old.current(), new.current()
-        if a is None or b is None:  # one version has ended: the other's items are rows
-            for cursor, queue, rest in zip(self.cursors, self.queues, self.rest, strict=True):
+        if a is None or b is None:  # one version has ended: the other's items wait for no one
+            for k, cursor in enumerate(self.cursors):
                 while (run := cursor.current()) is not None:
-                    queue.append(run.rows(cursor.at, len(run.items)))
+                    self._aside(k, run, cursor.at, len(run.items), cursor.base)
                     cursor.at = len(run.items)
-                queue.append(rest)
+            for k in (0, 1):  # what found no partner was removed (old) or added (new)
+                for run, x, place in self.kept[k].values():
+                    self._rows(k, run, x, x + 1, place)
+                self.kept[k].clear()
+                self.queues[k].append((Rest(),))
+                self.queues[k].append(self.rest[k])
             self.done = True
             return
         i, j = old.at, new.at
@@ -83,35 +98,63 @@ class Lockstep:
                 tally = a.tally(i, i + k)
                 self.queues[0].append((tally,))
                 self.queues[1].append((tally,))
-                old.at, new.at = i + k, j + k
             else:
-                self._rows(k, k)
+                self._changed(a, i, b, j, k)
+            old.at, new.at = i + k, j + k
             return
         if a.items[i] == b.items[j]:  # the same items, changed: up to the next equal pair
             changed = map(or_, map(ne, items_a, items_b), map(_equal, content_a, content_b))
             n = next(compress(range(m), changed), m)
-            self._rows(n, n)
+            self._changed(a, i, b, j, n)
+            old.at, new.at = i + n, j + n
             return
-        # an item that is not the other's next: removed, added or moved; its partner looked for
-        # a few items ahead, else the items of both, up to AHEAD, made into rows
+        # an item that is not the other's next: removed, added or moved. Its partner is looked
+        # for a few items ahead; the items passed over wait for theirs aside, by their ids
         ahead_old = _index(a.items, b.items[j], i + 1, min(len(a.items), i + AHEAD))
         ahead_new = _index(b.items, a.items[i], j + 1, min(len(b.items), j + AHEAD))
         if ahead_old is not None and (ahead_new is None or ahead_old - i <= ahead_new - j):
-            self._rows(ahead_old - i, 0)
+            self._aside(0, a, i, ahead_old, old.base)
+            old.at = ahead_old
         elif ahead_new is not None:
-            self._rows(0, ahead_new - j)
+            self._aside(1, b, j, ahead_new, new.base)
+            new.at = ahead_new
         else:
             n = min(m, AHEAD)
-            self._rows(n, n)
+            self._aside(0, a, i, i + n, old.base)
+            self._aside(1, b, j, j + n, new.base)
+            old.at, new.at = i + n, j + n
 
-    def _rows(self, n_old: int, n_new: int) -> None:
-        """The next n items of each version made into rows."""
-        for cursor, queue, n in zip(self.cursors, self.queues, (n_old, n_new), strict=True):
-            if n:
-                run = cursor.current()
-                assert run is not None
-                queue.append(run.rows(cursor.at, cursor.at + n))
-                cursor.at += n
+    def _changed(self, a: ItemRun, i: int, b: ItemRun, j: int, n: int) -> None:
+        """The next n items of each version, the same items in both, made into rows."""
+        old, new = self.cursors
+        for k, run, at, base in ((0, a, i, old.base), (1, b, j, new.base)):
+            self.queues[k].append((run.tally(at, at + n),))
+            self._rows(k, run, at, at + n, base + at)
+
+    def _aside(self, k: int, run: ItemRun, start: int, stop: int, base: int) -> None:
+        """Items of version k out of step with the other's: tallied, then each matched with its
+        partner kept aside earlier, or kept aside itself."""
+        self.queues[k].append((run.tally(start, stop),))
+        mine, theirs = self.kept[k], self.kept[1 - k]
+        for x in range(start, stop):
+            item = run.items[x]
+            partner = theirs.pop(item, None)
+            if partner is None:
+                mine[item] = (run, x, base + x)
+                continue
+            other, y, place = partner
+            if run.content[x] == other.content[y] and _strict(run.content[x : x + 1], other.content[y : y + 1]):
+                continue  # moved, not changed: tallied on both sides, no rows
+            self._rows(k, run, x, x + 1, base + x)
+            self._rows(1 - k, other, y, y + 1, place)
+
+    def _rows(self, k: int, run: ItemRun, start: int, stop: int, place: int) -> None:
+        """The rows of items start to stop of a run of version k, the first at `place` among the
+        version's items."""
+        places = self.places[k]
+        for x in range(start, stop):
+            places[run.items[x]] = place + x - start
+        self.queues[k].append(run.rows(start, stop))
 
 
 class _Cursor:
@@ -121,12 +164,15 @@ class _Cursor:
         self.runs = runs
         self.run: ItemRun | None = None
         self.at = 0
+        self.base = 0  # the place of the run's first item among the version's items
         self.seen: set[object] = set()
 
     def current(self) -> ItemRun | None:
         """The run holding the next item (None at the end), checking that a new run's items are
         named nowhere before."""
         while self.run is None or self.at >= len(self.run.items):
+            if self.run is not None:
+                self.base += len(self.run.items)
             self.run = next(self.runs, None)
             self.at = 0
             if self.run is None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from itertools import compress, repeat
 from operator import eq, is_not, ne, not_, or_
 from typing import Any
@@ -23,9 +23,11 @@ from ..judgments.view import Batch, Tally
 from .model import Example, Kind
 
 Key = tuple[Any, ...]  # (question, item, rater, option)
+# A stored aggregate's value, file, pointer, line and ordinal (as a row's, `Where`)
+Stored = tuple[Any, str, str, "int | None", Any]
 # file, pointer, line, and the row's ordinal, which grows with the version's rows: the examples
 # shown are the first of their kind in the version's order, however matching came upon them
-Where = tuple[str, str, "int | None", int]
+Where = tuple[str, str, "int | None", Any]
 
 CHUNK = 4096  # rows compared at once, at most
 AHEAD = 4096  # how far ahead a row's partner is looked for
@@ -66,9 +68,15 @@ class Side:
     to the judgments per question and the raters (their items can be added or removed in
     neither version, and their rows match)."""
 
-    def __init__(self, batches: Iterator[Batch | Tally]) -> None:
+    def __init__(self, batches: Iterator[Batch | Tally | Rest], places: dict[Any, int] | None = None) -> None:
         self._batches = batches
         self.done = False
+        # Compared item by item (items.py): each item's place among the version's items, for the
+        # items whose rows are made (their rows come in the order they were found to differ, a
+        # row's ordinal is its item's place, then its arrival), and the judgments per question
+        # and the raters come from the tallies of every item, not from the rows.
+        self.places = places
+        self.after = False  # past the items (Rest)
         # the key of each row, a column per part: slices of rows are compared a column at a time,
         # and a row's key is made a tuple only where the versions part (`key`, `index`)
         self.questions: list[str] = []
@@ -86,7 +94,7 @@ class Side:
         self.rater_set: set[tuple[str, Any]] = set()
         # keys made tuples from a row on, and the first place of each among them (index)
         self._window: tuple[int, list[Key], dict[Key, int]] = (0, [], {})
-        self.aggregates: dict[Key, tuple[Any, str, str, int | None]] = {}
+        self.aggregates: dict[Key, Stored] = {}
 
     def fill(self, size: int) -> None:
         """Read until `size` rows are buffered, or the end."""
@@ -94,9 +102,11 @@ class Side:
             batch = next(self._batches, None)
             if batch is None:
                 self.done = True
-            elif isinstance(batch, Tally):  # items equal in both versions (items.py)
+            elif isinstance(batch, Tally):  # a tally of items (items.py)
                 self.counts.update(batch.counts)
                 self.rater_set.update(batch.raters)
+            elif isinstance(batch, Rest):  # the rows that belong to no item: counted as rows
+                self.after = True
             elif batch.size:
                 self._take(batch)
 
@@ -176,19 +186,33 @@ class Side:
         self.files.extend(batch.column("file"))
         self.pointers.extend(batch.column("pointer"))
         self.lines.extend(batch.column("line"))
-        self.ordinals.extend(range(self.taken, self.taken + len(questions)))
-        self.taken += len(questions)
-        self.counts.update(questions)
+        self.ordinals.extend(self._ordinals(batch.column("item"), len(questions)))
+        sets = [("item", items, self.item_set)]
+        if self.places is None or self.after:  # else the tallies count them
+            self.counts.update(questions)
+            sets.append(("rater", raters, self.rater_set))
         # a column the whole batch shares (one rater's scores, one item's answers) is one value
         names = batch.same.get("question")
         many = dict.fromkeys(questions) if names is None else (names,)
-        for name, column, found in (("item", items, self.item_set), ("rater", raters, self.rater_set)):
+        for name, column, found in sets:
             if name in batch.same:
                 found.update((q, batch.same[name]) for q in many)
             elif names is not None:
                 found.update(zip(repeat(names), column))
             else:
                 found.update(zip(questions, column, strict=True))
+
+    def _ordinals(self, items: Iterable[Any], n: int) -> Iterable[Any]:
+        """The ordinals of the next n rows, whose items are `items`: their place in the version's
+        rows, or where the versions are compared item by item, (their item's place, the order
+        they came in)."""
+        start = self.taken
+        self.taken += n
+        if self.places is None:
+            return range(start, start + n)
+        if self.after:
+            return zip(repeat(Rest.AFTER), range(start, start + n))
+        return zip(map(self.places.__getitem__, items), range(start, start + n), strict=True)
 
     def _aggregates(self, batch: Batch, mask: list[bool] | None) -> None:
         def col(name: str) -> list[Any]:
@@ -197,9 +221,18 @@ class Side:
 
         pointers = col("pointer")
         names = [p.rpartition("/")[2] for p in pointers]
-        keys = zip(col("question"), col("item"), col("option"), names, strict=True)
-        found = zip(col("value"), col("file"), pointers, col("line"), strict=True)
+        items = col("item")
+        keys = zip(col("question"), items, col("option"), names, strict=True)
+        ordinals = self._ordinals(items, len(items))
+        found = zip(col("value"), col("file"), pointers, col("line"), ordinals, strict=True)
         self.aggregates.update(zip(keys, found, strict=True))
+
+
+class Rest:
+    """Said to a Side compared item by item (items.py) before the rows that belong to no item:
+    they are counted as rows, and come after every item."""
+
+    AFTER = 1 << 62  # the place of those rows, after every item's
 
 
 class Changes:
@@ -385,7 +418,8 @@ class Matcher:
             else:
                 keys = side.questions[start:end]
                 questions = set(keys)
-                if any(changes.wants(q, kind, side.ordinals[start]) for q in questions):
+                first = min(side.ordinals[start:end])  # rows made item by item come out of order
+                if any(changes.wants(q, kind, first) for q in questions):
                     for k in range(start, end):
                         key = side.key(k)
                         if changes.wants(key[0], kind, side.ordinals[k]):
@@ -419,16 +453,20 @@ def _first_difference(a: tuple[list[Any], ...], b: tuple[list[Any], ...]) -> int
 
 
 def aggregate_changes(
-    old: dict[Key, tuple[Any, str, str, int | None]], new: dict[Key, tuple[Any, str, str, int | None]]
-) -> Iterator[tuple[Kind, Key, tuple[Any, str, str, int | None] | None, tuple[Any, str, str, int | None] | None]]:
-    """The stored aggregates removed, changed and added, in that order."""
-    for key, was in old.items():
-        if key not in new:
-            yield "removed", key, was, None
-    for key, now in new.items():
-        was_found = old.get(key)
-        if was_found is not None and not same(was_found[0], now[0]):
-            yield "changed", key, was_found, now
-    for key, now in new.items():
-        if key not in old:
-            yield "added", key, None, now
+    old: dict[Key, Stored], new: dict[Key, Stored]
+) -> Iterator[tuple[Kind, Key, Stored | None, Stored | None]]:
+    """The stored aggregates removed, changed and added, in that order, each kind in the order of
+    the version it is shown in (the old one for what was removed)."""
+    removed = [(key, was) for key, was in old.items() if key not in new]
+    changed = [(key, old[key], now) for key, now in new.items() if key in old and not same(old[key][0], now[0])]
+    added = [(key, now) for key, now in new.items() if key not in old]
+    for key, was in sorted(removed, key=_stored_at):
+        yield "removed", key, was, None
+    for key, was, now in sorted(changed, key=lambda found: found[2][4]):
+        yield "changed", key, was, now
+    for key, now in sorted(added, key=_stored_at):
+        yield "added", key, None, now
+
+
+def _stored_at(found: tuple[Key, Stored]) -> Any:
+    return found[1][4]
