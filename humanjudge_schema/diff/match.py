@@ -64,17 +64,16 @@ class Side:
     """One version's judgments as it is read: the individual rows buffered as parallel lists
     for the matcher, and, on the way, what the figures need (judgments per question, the items
     and raters of each question) and every stored aggregate. Where the versions are compared item
-    by item (items.py), the items equal in both come as a Tally instead of rows: what they add
-    to the judgments per question and the raters (their items can be added or removed in
-    neither version, and their rows match)."""
+    by item (items.py), every item comes as a Tally, what it adds to the judgments per question
+    and the raters, and only the items that differ as rows too (an item equal in both can be
+    added or removed in neither version, and its rows match)."""
 
     def __init__(self, batches: Iterator[Batch | Tally | Rest], places: dict[Any, int] | None = None) -> None:
         self._batches = batches
         self.done = False
-        # Compared item by item (items.py): each item's place among the version's items, for the
-        # items whose rows are made (their rows come in the order they were found to differ, a
-        # row's ordinal is its item's place, then its arrival), and the judgments per question
-        # and the raters come from the tallies of every item, not from the rows.
+        # Compared item by item: each item's place among the version's items, for the items whose
+        # rows are made (they come in the order they were found to differ: a row's ordinal is
+        # its item's place, then its arrival)
         self.places = places
         self.after = False  # past the items (Rest)
         # the key of each row, a column per part: slices of rows are compared a column at a time,
@@ -87,7 +86,7 @@ class Side:
         self.files: list[str] = []
         self.pointers: list[str] = []
         self.lines: list[int | None] = []
-        self.ordinals: list[int] = []
+        self.ordinals: list[Any] = []
         self.taken = 0  # rows taken in so far
         self.counts: Counter[str] = Counter()
         self.item_set: set[tuple[str, Any]] = set()
