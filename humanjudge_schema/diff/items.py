@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Iterator
 from itertools import compress
-from operator import ne, or_
+from operator import eq, ne, or_
 
 import orjson
 
@@ -103,7 +103,7 @@ class Lockstep:
             old.at, new.at = i + k, j + k
             return
         if a.items[i] == b.items[j]:  # the same items, changed: up to the next equal pair
-            changed = map(or_, map(ne, items_a, items_b), map(_equal, content_a, content_b))
+            changed = map(or_, map(ne, items_a, items_b), map(eq, content_a, content_b))
             n = next(compress(range(m), changed), m)
             self._changed(a, i, b, j, n)
             old.at, new.at = i + n, j + n
@@ -187,10 +187,6 @@ class _Cursor:
 def _first(a: list[object], b: list[object]) -> int:
     """The first place at which two lists of one length differ (their length if nowhere)."""
     return next(compress(range(len(a)), map(ne, a, b)), len(a))
-
-
-def _equal(a: object, b: object) -> bool:
-    return bool(a == b)
 
 
 def _index(items: list[object], item: object, start: int, stop: int) -> int | None:

@@ -87,7 +87,7 @@ class Side:
         self.pointers: list[str] = []
         self.lines: list[int | None] = []
         self.ordinals: list[Any] = []
-        self.taken = 0  # rows taken in so far
+        self.taken = 0  # rows taken in so far, aggregates included: the next ordinal
         self.counts: Counter[str] = Counter()
         self.item_set: set[tuple[str, Any]] = set()
         self.rater_set: set[tuple[str, Any]] = set()

@@ -38,7 +38,7 @@ def judgments(unit: Unit) -> Judgments:
     # the file opened once for its declarations and the first pass over its judgments
     found = _runs(path, limit, seen)
     top, runs = found if found is not None else (None, iter(()))
-    return _view(unit, _declared(top), _passes(top, runs, path, limit, seen, needs), seen, seen.why, needs)
+    return _view(unit, _declared(top), _passes(top, runs, path, limit, seen, needs), seen.why, needs)
 
 
 def checked(unit: Unit, ctx: Context) -> Judgments:
@@ -52,7 +52,7 @@ def checked(unit: Unit, ctx: Context) -> Judgments:
     passes = _passes(top, runs, path, ctx.config.max_document_bytes, seen, needs)
     # a file that is not JSON: why, in the words of a reading of it, only when it is asked
     why = seen.why if top is not None else partial(_unread, path, ctx.config.max_document_bytes)
-    return _view(unit, _declared(top), passes, seen, why, needs)
+    return _view(unit, _declared(top), passes, why, needs)
 
 
 def _passes(
@@ -74,7 +74,6 @@ def _view(
     unit: Unit,
     questions: dict[str, Question],
     passes: FirstPass,
-    seen: _Seen,
     why: Callable[[], str | None],
     needs: dict[str, bool],
 ) -> Judgments:
@@ -87,7 +86,7 @@ def _view(
         batches=passes,
         none=why,
         needs=needs,
-        items=partial(_by_item, passes, unit.files[0], seen, needs),
+        items=partial(_by_item, passes, unit.files[0], needs),
     )
 
 
@@ -237,21 +236,17 @@ def _batches_of(
         yield from _run_batches(instances, offset, sames, seen, needs)
 
 
-def _by_item(passes: FirstPass, path: Path, seen: _Seen, needs: dict[str, bool]) -> ByItem:
-    """The view's items: each run of instances, an instance an item (its id; "" for an instance
-    without an id that is a string or an integer), compared whole."""
-    return ByItem(_item_runs(passes.source(), path, seen, needs))
+def _by_item(passes: FirstPass, path: Path, needs: dict[str, bool]) -> ByItem:
+    """The view's items: each run of instances, an instance an item (`_item_of`), compared
+    whole. (What a file without scores holds instead is noted by a pass over its batches only:
+    it is asked after a pass that gave no row.)"""
+    return ByItem(_item_runs(passes.source(), path, needs))
 
 
-def _item_runs(
-    runs: Iterator[tuple[list[Any], int]], path: Path, seen: _Seen, needs: dict[str, bool]
-) -> Iterator[ItemRun]:
+def _item_runs(runs: Iterator[tuple[list[Any], int]], path: Path, needs: dict[str, bool]) -> Iterator[ItemRun]:
     sames = _sames(path)
-    seen.instances = None
     for instances, offset in runs:
-        seen.instances = (seen.instances or 0) + len(instances)
-        ids = [inst.get("id") if isinstance(inst, dict) else None for inst in instances]
-        items = [i if isinstance(i, (str, int)) and not isinstance(i, bool) else "" for i in ids]
+        items = list(map(_item_of, instances))
 
         def rows(start: int, stop: int, instances: list[Any] = instances, offset: int = offset) -> Iterator[Batch]:
             return _run_batches(instances[start:stop], offset + start, sames, _Seen(), needs)
@@ -262,6 +257,12 @@ def _item_runs(
             return quick if quick is not None else tally_of(_run_batches(part, 0, sames, _Seen(), needs))
 
         yield ItemRun(items, instances, rows, tally)
+
+
+def _item_of(inst: Any) -> str | int:
+    """An instance's item: its id, where it is a string or an integer, else ""."""
+    ident = inst.get("id") if isinstance(inst, dict) else None
+    return ident if isinstance(ident, (str, int)) and not isinstance(ident, bool) else ""
 
 
 def _run_batches(
@@ -293,8 +294,7 @@ def _run_batches(
     for i, inst in enumerate(instances, offset):
         if not isinstance(inst, dict) or not isinstance(inst.get("annotations"), dict):
             continue
-        ident = inst.get("id")
-        item = ident if isinstance(ident, (str, int)) and not isinstance(ident, bool) else ""
+        item = _item_of(inst)
         for metric, scores in inst["annotations"].items():
             if isinstance(scores, dict) and (held := [a for a in AGGREGATES if a in scores]):
                 _aggregates(stored, item, i, metric, scores, held)
