@@ -432,6 +432,7 @@ def _shared(batch: Any, rng: random.Random) -> Any:
     """The batch with some of the columns that hold one value given once."""
     from humanjudge_schema.judgments.view import Batch
 
+    batch = Batch({}, {name: list(batch.column(name)) for name in judgments.FIELDS})  # every column a list
     for name in judgments.FIELDS:
         column = batch.lists[name]
         if len(batch.lists) > 1 and column.count(column[0]) == len(column) and rng.random() < 0.7:
@@ -671,3 +672,30 @@ def test_the_view_reads_a_dataset_with_its_own_configuration(tmp_path: Path, fmt
     (folder / "humanjudge.toml").write_text(setting + "\n")
     assert code in {f.code for f in validate([folder]).findings}
     assert list(judgments.rows([folder])) == []
+
+
+def test_rows_given_one_at_a_time_share_only_columns_of_one_text() -> None:
+    """Batch.of_rows gives a column of one text (or None) once; numbers equal by == but not alike
+    (1 and True, 0.0 and -0.0) and the values stay one per row."""
+    from humanjudge_schema.judgments.view import Batch
+
+    rows = [
+        ("f", "d", 1, "r", "q", "", "same", "file", "/0", None),
+        ("f", "d", True, "r", "q", "", "same", "file", "/1", None),
+    ]
+    batch = Batch.of_rows(rows)
+    assert batch.same == {
+        "format": "f",
+        "dataset": "d",
+        "rater": "r",
+        "question": "q",
+        "option": "",
+        "file": "file",
+        "line": None,
+        "role": "individual",
+        "rater_kind": "",
+    }
+    assert batch.lists["item"] == [1, True] and batch.lists["value"] == ["same", "same"]
+    assert list(batch.tuples()) == [(*row, "individual", "") for row in rows]
+    floats = Batch.of_rows([(*rows[0][:2], 0.0, *rows[0][3:]), (*rows[0][:2], -0.0, *rows[0][3:])])
+    assert [math.copysign(1, x) for x in floats.lists["item"]] == [1, -1]

@@ -124,7 +124,11 @@ class Batch:
         """A batch of rows given one by one (tuples in FIELDS order; rows without the last fields
         are individual judgments)."""
         columns = list(zip(*rows, strict=True)) if rows else [() for _ in FIELDS]
-        return cls({}, {name: list(column) for name, column in zip(FIELDS, columns, strict=False)})
+        lists = {name: list(column) for name, column in zip(FIELDS, columns, strict=False)}
+        # a column every row shares (the format, the dataset, the file, the role) is one value,
+        # as a view that builds its batches gives it: a writer then writes it once, not per row
+        same = {name: column[0] for name, column in lists.items() if name != "value" and _shared(column)}
+        return cls(same, {name: column for name, column in lists.items() if name not in same})
 
     def __len__(self) -> int:
         return self.size
@@ -142,6 +146,17 @@ class Batch:
     def tuples(self) -> Iterator[tuple[Any, ...]]:
         """The rows, in FIELDS order."""
         return zip(*map(self.column, FIELDS), strict=True)
+
+
+# The types whose == is identity of value: 1 == True and 0.0 == -0.0 would make a column of
+# unlike values look shared.
+_EXACT = frozenset({str, type(None)})
+
+
+def _shared(column: list[Any]) -> bool:
+    """Whether every value of a column is the same text (or None), compared in C."""
+    first = column[0] if column else 0
+    return type(first) in _EXACT and column.count(first) == len(column) and set(map(type, column)) == {type(first)}
 
 
 _POSITIONS = tuple(map(str, range(1024)))

@@ -172,11 +172,14 @@ def _chunk_rows(table: _Table, chunk: Chunk, dataset: str) -> Iterator[Judgment]
     columns = {name: _column(chunk, name) for name in (*table.questions, *_PLACES)}
     third = THIRD_PARTY.get(table.task, frozenset()) if table.path.name == EVENTS else frozenset()
     breaks = _breaks(chunk)
+    spanning = _spanning(chunk, breaks)
     position = chunk.builder.position
+    tails = {name: pointer(name) for name in table.questions}  # a row's pointer is its index's, then these
     for i, (index, line) in enumerate(zip(chunk.indices, chunk.lines, strict=True)):
         item = _item(table, columns, i)
         if item is None:  # a judgment of no known item: validation reports the empty cell
             continue
+        head = pointer(index)
         for name in table.questions:
             value = columns[name][i]
             if value == "" or _not_asked(table.task, name, value):
@@ -187,8 +190,8 @@ def _chunk_rows(table: _Table, chunk: Chunk, dataset: str) -> Iterator[Judgment]
                 role, rater, kind = "individual", columns["worker_id"][i], "person"
                 if rater == "":
                     continue
-            at = _line(line, chunk, breaks, i, position[name]) if breaks else line
-            yield Judgment("halie", dataset, item, rater, name, "", value, file, pointer(index, name), at, role, kind)
+            at = _line(line, chunk, breaks, i, position[name]) if i in spanning else line
+            yield Judgment("halie", dataset, item, rater, name, "", value, file, head + tails[name], at, role, kind)
 
 
 def _column(chunk: Chunk, name: str) -> list[Any] | tuple[str, ...]:
@@ -232,6 +235,13 @@ def _breaks(chunk: Chunk) -> list[int]:
     """The columns of a chunk with a line break in some cell (quoted cells may span lines)."""
     assert chunk.texts is not None
     return [k for k, cells in enumerate(chunk.texts) if "\n" in (text := "".join(cells)) or "\r" in text]
+
+
+def _spanning(chunk: Chunk, breaks: list[int]) -> set[int]:
+    """The rows of a chunk with a line break in some cell: a cell of the other rows starts on
+    its row's line."""
+    assert chunk.texts is not None
+    return {i for k in breaks for i, cell in enumerate(chunk.texts[k]) if "\n" in cell or "\r" in cell}
 
 
 def _line(start: int, chunk: Chunk, breaks: list[int], i: int, k: int) -> int:
