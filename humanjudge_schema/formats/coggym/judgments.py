@@ -68,13 +68,15 @@ def checked(unit: Unit, ctx: Context) -> Judgments:
 def _view(unit: Unit, exp: Experiment, ctx: Context) -> Judgments:
     questions = _questions(exp)
     kind: RaterKind = "person" if _everyone(exp) else "position"
+    needs: dict[str, bool] = {}  # read by every pass (Judgments.needs)
     return Judgments(
         "coggym",
         display_path(unit.root),
         questions=questions,
         raters=kind,
-        batches=lambda: _all_batches(exp, kind),
+        batches=lambda: _all_batches(exp, kind, needs),
         none=lambda: _why_none(unit, exp, ctx),
+        needs=needs,
         items=lambda: ByItem(_item_runs(exp, kind), _mean_batches(exp)),
     )
 
@@ -155,8 +157,8 @@ def _everyone(exp: Experiment) -> bool:
     return True
 
 
-def _all_batches(exp: Experiment, kind: str) -> Iterator[Batch]:
-    yield from _batches(exp, kind, _stimuli(exp))
+def _all_batches(exp: Experiment, kind: str, needs: dict[str, bool]) -> Iterator[Batch]:
+    yield from _batches(exp, kind, _stimuli(exp), needs)
     yield from _mean_batches(exp)
 
 
@@ -256,15 +258,25 @@ def _mean_batches(exp: Experiment) -> Iterator[Batch]:
         yield Batch(same, lists)
 
 
-def _batches(exp: Experiment, kind: str, sids: list[str]) -> Iterator[Batch]:
-    """The individual rows of these stimuli (`_stimuli`), a batch of about _BATCH rows at a time."""
+def _batches(exp: Experiment, kind: str, sids: list[str], needs: dict[str, bool] | None = None) -> Iterator[Batch]:
+    """The individual rows of these stimuli (`_stimuli`), a batch of about _BATCH rows at a time;
+    a batch begun while the pass needs no pointers (`Judgments.needs`, looked at batch by batch:
+    a pass may be begun before its reader says so) has "" for each (a string per row is most of
+    the view's time)."""
     if exp.ind is None:
         return
-    same: dict[str, Any] = {"format": "coggym", "dataset": display_path(exp.folder)}
-    same |= {"file": display_path(exp.ind.path), "line": None, "role": "individual", "rater_kind": kind}
-    names = ("item", "rater", "question", "option", "value", "pointer")
-    lists: dict[str, list[Any]] = {name: [] for name in names}
-    items, raters, tags, options, values, pointers = (lists[name].extend for name in names)
+    shared: dict[str, Any] = {"format": "coggym", "dataset": display_path(exp.folder)}
+    shared |= {"file": display_path(exp.ind.path), "line": None, "role": "individual", "rater_kind": kind}
+    names = ("item", "rater", "question", "option", "value")
+
+    def begun() -> tuple[dict[str, Any], dict[str, list[Any]]]:
+        if needs is None or needs.get("pointer", True):
+            return shared, {name: [] for name in (*names, "pointer")}
+        return shared | {"pointer": ""}, {name: [] for name in names}
+
+    same, lists = begun()
+    items, raters, tags, options, values = (lists[name].extend for name in names)
+    located = lists["pointer"].extend if "pointer" in lists else None
     for sid in sids:
         queries, intact = exp.queries(sid), exp.ind_data.get(sid)
         for tag, responses in exp.ind.data[sid].items():
@@ -279,11 +291,13 @@ def _batches(exp: Experiment, kind: str, sids: list[str]) -> Iterator[Batch]:
                 tags(repeat(tag, n))
                 options(repeat(option, n))
                 values(answers)
-                pointers(map(base.__add__, paths))
+                if located is not None:
+                    located(map(base.__add__, paths))
             if len(lists["value"]) >= _BATCH:
                 yield Batch(same, lists)
-                lists = {name: [] for name in names}
-                items, raters, tags, options, values, pointers = (lists[name].extend for name in names)
+                same, lists = begun()
+                items, raters, tags, options, values = (lists[name].extend for name in names)
+                located = lists["pointer"].extend if "pointer" in lists else None
     if lists["value"]:
         yield Batch(same, lists)
 
