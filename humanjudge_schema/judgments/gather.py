@@ -65,6 +65,17 @@ class Question:
     aggregates: int = 0
     raters: list[Hashable] = field(default_factory=list)  # who answered, in the order of their first answer
     answered: Answers | None = None  # where raters are persons
+    _pairs: tuple[Any, Any, Any] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def rater_values(self) -> tuple[Any, Any, Any]:
+        """The (rater, value) pairs of the answers, as keys rater * width + value (width: the
+        question's values), sorted, with the index of each one's first answer and its count:
+        counted once for the checks that ask (a rater's modal answer, raters alike)."""
+        if self._pairs is None:
+            assert self.answered is not None
+            width = max(len(self.tally.counts().values), 1)
+            self._pairs = unique(self.answered.rater * width + self.answered.value, index=True, counts=True)
+        return self._pairs
 
     @property
     def by_rater(self) -> dict[Hashable, dict[Place, Hashable]]:

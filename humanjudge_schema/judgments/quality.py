@@ -273,7 +273,7 @@ def _alike(g: Gathered) -> list[Hashable]:
         if q.answered is None or not q.raters:
             continue
         width = max(len(q.tally.counts().values), 1)
-        keys, times = np.unique(q.answered.rater * width + q.answered.value, return_counts=True)
+        keys, _, times = q.rater_values()
         rater = keys // width
         data = np.stack([keys % width, times], axis=1).astype("<i8").tobytes()
         cuts = np.flatnonzero(np.r_[True, rater[1:] != rater[:-1], True]).tolist()

@@ -79,7 +79,7 @@ def modal_of(q: Question) -> Modal:
     assert q.answered is not None
     a = q.answered
     width = max(len(q.tally.counts().values), 1)
-    keys, first, times = np.unique(a.rater * width + a.value, return_index=True, return_counts=True)
+    keys, first, times = q.rater_values()
     rater = keys // width
     order = np.lexsort((first, -times, rater))  # per rater: most common first, then first given
     top = order[np.r_[True, rater[order][1:] != rater[order][:-1]]]
