@@ -163,13 +163,14 @@ class _Coded:
         found = array(part) if type(part[0]) is list else None  # a multi-select's rows
         local, distinct = found or code(_lists_as_tuples(part) if self.none else part, none=self.none)
         index, values = self.index, self.values
-        remap = []
-        for value in distinct:
-            k = index.get(value)
-            if k is None:
-                k = index[value] = len(values)
-                values.append(value)
-            remap.append(k)
+        remap = list(map(index.get, distinct))  # in C: most values of a part were seen before
+        if None in remap:  # the values new to the column, numbered in the order they come
+            for i in [i for i, k in enumerate(remap) if k is None]:
+                k = index.get(distinct[i])  # an equal value new in this very part
+                if k is None:
+                    k = index[distinct[i]] = len(values)
+                    values.append(distinct[i])
+                remap[i] = k
         remap.append(-1)  # None stays -1
         codes = np.asarray(remap, dtype=np.int64)[local]
         self.codes.append(np.repeat(codes, n) if len(codes) == 1 and n > 1 else codes)
@@ -225,14 +226,15 @@ class Gathered:
         question at a time (list.extend, in C); returns how many it holds."""
         import numpy as np
 
-        for name in dict.fromkeys(batch.column("question")):  # in the order the questions first come
+        named = dict.fromkeys(batch.column("question"))
+        for name in named:  # in the order the questions first come
             self._question(name)
         mine, aggregates = _individual(batch)
         for name, n in Counter(aggregates).items():
             self.questions[name].aggregates += n
         if mine is None:
             return 0
-        for name, rows in _rows_of(mine):
+        for name, rows in _rows_of(mine, named if mine is batch else None):
             found = columns.get(name)
             if found is None:
                 found = columns[name] = _Columns()
@@ -348,7 +350,7 @@ class Gathered:
 _RUNS = 16
 
 
-def _rows_of(batch: Batch) -> list[tuple[str, range | Any]]:
+def _rows_of(batch: Batch, named: dict[str, None] | None = None) -> list[tuple[str, range | Any]]:
     """The batch's rows of each question: runs of one question as ranges, in order; where runs
     are many and short, a question's rows as their indices (an array, in order), cut from one
     stable sort of the batch's question codes: work in proportion to the rows, not to the rows
@@ -358,7 +360,7 @@ def _rows_of(batch: Batch) -> list[tuple[str, range | Any]]:
     if "question" in batch.same:
         return [(batch.same["question"], range(batch.size))]
     names = batch.lists["question"]
-    distinct = dict.fromkeys(names)
+    distinct = dict.fromkeys(names) if named is None else named  # (the batch's questions, given)
     if len(distinct) == 1:
         return [(names[0], range(batch.size))]
     index = dict(zip(distinct, range(len(distinct)), strict=True))
