@@ -548,10 +548,23 @@ def _gathered_row_by_row(view: Any, rows: list[tuple[Any, ...]]) -> dict[str, An
 
 
 @pytest.mark.parametrize("raters", [True, False, "person", "position", "none"])
-def test_one_pass_over_column_batches_keeps_what_a_row_by_row_pass_keeps(raters: Any) -> None:
-    """The pass counts a batch's columns in C; what it keeps, in order, must be the definition's."""
+@pytest.mark.parametrize(
+    "chunk, long", [(None, None), (1, 1), (7, 10**9)], ids=["as-is", "row-chunks-slices", "chunks-sorted"]
+)
+def test_one_pass_over_column_batches_keeps_what_a_row_by_row_pass_keeps(
+    raters: Any, chunk: int | None, long: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pass counts a batch's columns in C; what it keeps, in order, must be the definition's:
+    whether values are coded a row or 7 rows at a time (gather._CHUNK) and a batch's questions
+    cut into runs always or never (gather._LONG)."""
+    from humanjudge_schema.judgments import gather
     from humanjudge_schema.judgments.gather import Gathered
     from humanjudge_schema.judgments.view import Batch, Judgments, Question
+
+    if chunk is not None:
+        monkeypatch.setattr(gather, "_CHUNK", chunk)
+        monkeypatch.setattr(gather, "_LONG", long)
+        monkeypatch.setattr(gather, "_RUNS", 0 if long == 1 else 16)
 
     rng = random.Random(11)
     for trial in range(60):

@@ -142,44 +142,61 @@ class _Runs:
 
 
 class _Coded:
-    """A column as integer codes, added a part at a time (`code`, then the part's distinct
-    values looked up in the column's own dict, once each): the values in code order, each the
-    first of its equals. With `none`, None is coded -1; lists are compared whole (as tuples)."""
+    """A column as integer codes, added a part at a time and coded a chunk of parts at a time
+    (`code`, then the chunk's distinct values looked up in the column's own dict): the values
+    in code order, each the first of its equals. A chunk of at most _CHUNK rows is held as
+    references (a file's values are often an object per row, which a whole column would keep
+    alive), and coding it at once spares the numpy calls of a part of a few rows. With `none`,
+    None is coded -1; lists are compared whole (as tuples)."""
 
-    __slots__ = ("codes", "index", "none", "values")
+    __slots__ = ("codes", "held", "index", "none", "values")
 
     def __init__(self, none: bool = False) -> None:
         self.codes: list[Any] = []
+        self.held: list[Any] = []  # the rows not coded yet
         self.index: dict[Hashable, int] = {}
         self.values: list[Hashable] = []
         self.none = none
 
     def add(self, part: list[Any] | None, same: Any, n: int) -> None:
         """Add n rows: `part`, or `same` n times where part is None."""
+        if part is None:
+            self.held += repeat(same, n)
+        else:
+            self.held += part
+        if len(self.held) >= _CHUNK:
+            self._flush()
+
+    def _flush(self) -> None:
         import numpy as np
 
-        if part is None:
-            part = [same]
-        found = array(part) if type(part[0]) is list else None  # a multi-select's rows
-        local, distinct = found or code(_lists_as_tuples(part) if self.none else part, none=self.none)
+        held, self.held = self.held, []
+        if not held:
+            return
+        found = array(held) if type(held[0]) is list else None  # a multi-select's rows
+        local, distinct = found or code(_lists_as_tuples(held) if self.none else held, none=self.none)
         index, values = self.index, self.values
-        remap = list(map(index.get, distinct))  # in C: most values of a part were seen before
-        if None in remap:  # the values new to the column, numbered in the order they come
+        # in C: most values of a chunk were seen before; the new ones (no two equal: `code`'s
+        # distinct values) numbered in the order they come
+        remap = list(map(index.get, distinct))
+        if None in remap:
             for i in [i for i, k in enumerate(remap) if k is None]:
-                k = index.get(distinct[i])  # an equal value new in this very part
-                if k is None:
-                    k = index[distinct[i]] = len(values)
-                    values.append(distinct[i])
-                remap[i] = k
+                remap[i] = index[distinct[i]] = len(values)
+                values.append(distinct[i])
         remap.append(-1)  # None stays -1
-        codes = np.asarray(remap, dtype=np.int64)[local]
-        self.codes.append(np.repeat(codes, n) if len(codes) == 1 and n > 1 else codes)
+        self.codes.append(np.asarray(remap, dtype=np.int64)[local])
 
     def result(self) -> tuple[Any, list[Hashable]]:
         """The codes of every row, and the values."""
         import numpy as np
 
+        self._flush()
         return (np.concatenate(self.codes) if self.codes else np.zeros(0, dtype=np.int64)), self.values
+
+
+# Rows of a column held before they are coded (_Coded): enough that a chunk's numpy calls cost
+# little beside its rows, few enough that the references held stay small (128 kB a column).
+_CHUNK = 1 << 14
 
 
 @dataclass
@@ -348,6 +365,7 @@ class Gathered:
 # A batch whose questions change more often than this is split by question row by row (compress),
 # not run by run (a TextJudge instance's scores alternate questions every few rows).
 _RUNS = 16
+_LONG = 32  # rows a run holds on average, from which the runs are sliced rather than sorted
 
 
 def _rows_of(batch: Batch, named: dict[str, None] | None = None) -> list[tuple[str, range | Any]]:
@@ -366,7 +384,7 @@ def _rows_of(batch: Batch, named: dict[str, None] | None = None) -> list[tuple[s
     index = dict(zip(distinct, range(len(distinct)), strict=True))
     codes = np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names))
     cuts = (np.flatnonzero(codes[1:] != codes[:-1]) + 1).tolist()
-    if len(cuts) < _RUNS:
+    if len(cuts) < _RUNS or len(names) >= _LONG * (len(cuts) + 1):  # few runs, or long ones: slices
         return [(names[a], range(a, b)) for a, b in zip([0, *cuts], [*cuts, batch.size], strict=True)]
     order = np.argsort(codes, kind="stable")
     bounds = np.searchsorted(codes[order], np.arange(len(index) + 1)).tolist()
