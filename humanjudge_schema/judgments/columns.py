@@ -314,7 +314,9 @@ class Sparse:
 
     def gram(self) -> Any:
         """The matrix times its transpose (profiles x profiles); sparse, from the pairs of
-        entries of each value, a bounded number of pairs at a time."""
+        entries of each value, each unordered pair once (G is symmetric: the pairs of a value
+        are half the work), a bounded number of pairs at a time. Counts are integers, so the
+        sums are exact in any order."""
         import numpy as np
 
         if self._gram is not None:
@@ -323,19 +325,24 @@ class Sparse:
             self._gram = self.dense @ self.dense.T
             return self._gram
         profiles = self.shape[0]
+        rows, data = self.col_rows, self.col_data
+        entries = len(rows)
         g = np.zeros(profiles * profiles)
-        entries = len(self.col_rows)
-        held = np.diff(np.append(self.col_starts, entries))
-        each, start = np.repeat(held, held), np.repeat(self.col_starts, held)  # per entry: its value's
-        ends = np.cumsum(each)
+        # each entry with the entries after it under its value: (its value's end) - (its index) - 1
+        ends = np.repeat(np.append(self.col_starts[1:], entries), np.diff(np.append(self.col_starts, entries)))
+        later = ends - np.arange(entries) - 1
+        reach = np.cumsum(later)
         a = 0
         while a < entries:
-            b = max(a + 1, int(np.searchsorted(ends, ends[a] - each[a] + _DENSE, side="right")))
-            hs = each[a:b]
+            b = max(a + 1, int(np.searchsorted(reach, reach[a] - later[a] + _DENSE, side="right")))
+            hs = later[a:b]
             left = np.repeat(np.arange(a, b), hs)
-            right = np.repeat(start[a:b], hs) + np.arange(len(left)) - np.repeat(np.cumsum(hs) - hs, hs)
-            pairs = self.col_rows[left] * profiles + self.col_rows[right]
-            g += np.bincount(pairs, weights=self.col_data[left] * self.col_data[right], minlength=profiles * profiles)
+            right = left + 1 + np.arange(len(left)) - np.repeat(np.cumsum(hs) - hs, hs)
+            pairs = rows[left] * profiles + rows[right]
+            g += np.bincount(pairs, weights=data[left] * data[right], minlength=profiles * profiles)
             a = b
-        self._gram = g.reshape(profiles, profiles)
+        g = g.reshape(profiles, profiles)
+        g += g.T.copy()
+        g[np.diag_indices(profiles)] += np.bincount(rows, weights=data * data, minlength=profiles)
+        self._gram = g
         return self._gram
