@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
@@ -42,10 +42,19 @@ def split(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(v.strip() for item in values for v in item.split(",") if v.strip())
 
 
-# The documents of the last file `validate` checked. Freeing a 50 MB dataset's millions of objects
-# takes 0.1 s, about a tenth of the whole run; the console command leaves them to the operating
-# system instead (see commands.main).
+# What the last dataset a command read holds: the documents of the last file `validate` checked,
+# the last view `stats` read, the Reading of `export` and `report` (reading.Reading.kept). Freeing a
+# 50 MB dataset's millions of objects takes 0.1 to 0.4 s, a tenth of a run; the console command
+# leaves them to the operating system instead (see commands.main).
 PARSED: list[object] = []
+
+
+def kept_last(views: Iterable[Any]) -> Iterator[Any]:
+    """The views, the one handed on last kept in PARSED (each before it is let go as the next
+    one comes, as a loop over them would)."""
+    for view in views:
+        PARSED[:] = [view]
+        yield view
 
 
 _Command = TypeVar("_Command", bound=Callable[..., Any])

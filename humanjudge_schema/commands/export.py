@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .common import FormatName, check_output, fail, force_option, jobs_option, judged, progress_option
+from .common import PARSED, FormatName, check_output, fail, force_option, jobs_option, judged, progress_option
 
 if TYPE_CHECKING:
     from ..judgments.view import Batch
@@ -121,6 +121,7 @@ def export(
     except WriteError as exc:
         fail(str(exc))
     result = reading.result()
+    PARSED[:] = [reading]  # its last dataset left to the exit (common.PARSED)
     if not quiet:  # after what was said of each dataset as it was read, as one job says them
         _findings(result)
     if output is None:

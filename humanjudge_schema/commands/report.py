@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from .common import (
+    PARSED,
     FormatName,
     bootstrap_options,
     check_output,
@@ -92,6 +93,7 @@ def report(
         else:
             found = [shown(view, samples=samples, seed=seed) for view in views(datasets, bar, reading.view)]
         result = reading.result()  # complete once every view has been read
+        PARSED[:] = [reading]  # its last dataset left to the exit (common.PARSED)
         write_page(result, found, output, inputs)
     except (UsageError, ConfigError, WriteError) as exc:
         fail(str(exc))

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from .common import FormatName, bootstrap_options, fail, jobs_option, judged, progress_option
+from .common import FormatName, bootstrap_options, fail, jobs_option, judged, kept_last, progress_option
 
 # --jobs of stats and report (report checks the files with as many processes too).
 JOBS = (
@@ -69,7 +69,7 @@ def stats(
                 described(datasets, jobs=jobs_of(jobs), bar=bar, samples=samples, seed=seed, raters=with_raters)
             )
         else:
-            read = views(datasets, bar)
+            read = kept_last(views(datasets, bar))
             found = [describe(view, samples=samples, seed=seed, raters=with_raters) for view in read]
     except (UsageError, ConfigError) as exc:
         fail(str(exc))

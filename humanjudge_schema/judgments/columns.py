@@ -327,7 +327,7 @@ class Sparse:
         profiles = self.shape[0]
         rows, data = self.col_rows, self.col_data
         entries = len(rows)
-        g = np.zeros(profiles * profiles)
+        flat = np.zeros(profiles * profiles)
         # each entry with the entries after it under its value: (its value's end) - (its index) - 1
         ends = np.repeat(np.append(self.col_starts[1:], entries), np.diff(np.append(self.col_starts, entries)))
         later = ends - np.arange(entries) - 1
@@ -339,9 +339,9 @@ class Sparse:
             left = np.repeat(np.arange(a, b), hs)
             right = left + 1 + np.arange(len(left)) - np.repeat(np.cumsum(hs) - hs, hs)
             pairs = rows[left] * profiles + rows[right]
-            g += np.bincount(pairs, weights=data[left] * data[right], minlength=profiles * profiles)
+            flat += np.bincount(pairs, weights=data[left] * data[right], minlength=profiles * profiles)
             a = b
-        g = g.reshape(profiles, profiles)
+        g = flat.reshape(profiles, profiles)
         g += g.T.copy()
         g[np.diag_indices(profiles)] += np.bincount(rows, weights=data * data, minlength=profiles)
         self._gram = g
