@@ -64,8 +64,8 @@ class Reading:
     (checking then what no view was asked for). One dataset is open at a time: its check is
     finished, and what it parsed freed, when the next view is asked for; the last one's is kept
     with the Reading (`kept`), as `validate(keep=...)` keeps its last unit's documents: a command
-    that exits right after leaves them to the operating system, where freeing the objects of a
-    50 MB CogGym experiment took 0.4 s."""
+    that exits right after leaves them to the operating system, where freeing them, and the
+    collector's last pass over them, cost a CogGym export up to a tenth of its run."""
 
     def __init__(
         self,

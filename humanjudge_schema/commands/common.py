@@ -44,8 +44,8 @@ def split(values: tuple[str, ...]) -> tuple[str, ...]:
 
 # What the last dataset a command read holds: the documents of the last file `validate` checked,
 # the last view `stats` read, the Reading of `export` and `report` (reading.Reading.kept). Freeing a
-# 50 MB dataset's millions of objects takes 0.1 to 0.4 s, a tenth of a run; the console command
-# leaves them to the operating system instead (see commands.main).
+# 50 MB dataset's millions of objects (and the collector's last pass over them) costs up to a tenth
+# of a run; the console command leaves them to the operating system instead (see commands.main).
 PARSED: list[object] = []
 
 
