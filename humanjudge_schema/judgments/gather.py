@@ -1,7 +1,7 @@
 """One pass over a dataset's judgments, kept per question: what `stats` and the quality checks
 both read (the value counts of each item, who answered what). The pass keeps each question's
-columns (item, option, rater, value) as integer codes (columns.py; the values coded as each batch
-comes, the others at the end): a rater's later answers to an item are found with numpy, and the
+columns (item, option, rater, value) as integer codes (columns.py; the values coded a chunk of
+rows at a time as they come, the others at the end): a rater's later answers to an item are found with numpy, and the
 value counts are counted there. Where a judgment is, which only a finding needs, is looked up afterwards for the
 few judgments findings are about (`locate`)."""
 
