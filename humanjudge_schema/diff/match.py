@@ -242,7 +242,7 @@ class Changes:
     def __init__(self, examples: int) -> None:
         self.limit = examples
         self.counts: dict[str, dict[Kind, int]] = {}
-        self._found: dict[str, dict[Kind, list[tuple[int, Example]]]] = {}
+        self._found: dict[str, dict[Kind, list[tuple[Any, Example]]]] = {}  # (ordinal, example)
         # per (kind, question), a sum of the hashes of what was removed or added, whatever the
         # order: a question removed whole and one added whole with the same sum were renamed
         self.sums: Counter[tuple[Kind, str]] = Counter()
@@ -262,7 +262,7 @@ class Changes:
             for question, kinds in self._found.items()
         }
 
-    def wants(self, question: str, kind: Kind, at: int | None = None) -> bool:
+    def wants(self, question: str, kind: Kind, at: Any = None) -> bool:
         """Whether a judgment of this kind would be an example: fewer than the limit are kept, or
         it comes before one of them (its ordinal `at`; None: it comes after them)."""
         found = self._found.get(question, {}).get(kind, ())
@@ -437,7 +437,7 @@ class Matcher:
             start = 0
 
 
-def _first(found: tuple[int, Example]) -> int:
+def _first(found: tuple[Any, Example]) -> Any:
     return found[0]
 
 

@@ -126,7 +126,8 @@ class Batch:
         columns = list(zip(*rows, strict=True)) if rows else [() for _ in FIELDS]
         lists = {name: list(column) for name, column in zip(FIELDS, columns, strict=False)}
         # a column every row shares (the format, the dataset, the file, the role) is one value,
-        # as a view that builds its batches gives it: a writer then writes it once, not per row
+        # as a view that builds its batches gives it: a writer then writes it once, not per row.
+        # The value stays a list, so that the batch has one.
         same = {name: column[0] for name, column in lists.items() if name != "value" and _shared(column)}
         return cls(same, {name: column for name, column in lists.items() if name not in same})
 
@@ -155,8 +156,9 @@ _EXACT = frozenset({str, type(None)})
 
 def _shared(column: list[Any]) -> bool:
     """Whether every value of a column is the same text (or None), compared in C."""
-    first = column[0] if column else 0
-    return type(first) in _EXACT and column.count(first) == len(column) and set(map(type, column)) == {type(first)}
+    if not column or type(column[0]) not in _EXACT:
+        return False
+    return column.count(column[0]) == len(column) and set(map(type, column)) == {type(column[0])}
 
 
 _POSITIONS = tuple(map(str, range(1024)))
@@ -198,7 +200,9 @@ class Judgments:
     note: str | None = None
     # What the pass being read needs, one dict shared by every copy of the view, which a format's
     # reader may look at as it reads (`without`): {"pointer": False} lets it leave out where each
-    # individual judgment is (its pointer ""), for a pass that never shows it.
+    # individual judgment is (its pointer ""), for a pass that never shows it. A reader looks at it
+    # batch by batch, not once per pass: `judgments.views` begins a pass (up to the first
+    # judgment) before the command reading it says what it needs.
     needs: dict[str, bool] = field(default_factory=dict)
     # The judgments item by item (ByItem), where the format can give them so: `diff` then
     # compares two versions an item at a time and makes rows only for the items that differ.

@@ -215,11 +215,9 @@ def _sames(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """What every individual judgment, and every aggregate, of the file shares."""
     dataset = file = display_path(path)
     same = {"format": "textjudge", "dataset": dataset, "option": "", "file": file, "line": None}
-    return same | {"role": "individual", "rater_kind": "position"}, same | {
-        "role": "aggregate",
-        "rater_kind": "none",
-        "rater": "",
-    }
+    individual = same | {"role": "individual", "rater_kind": "position"}
+    aggregate = same | {"role": "aggregate", "rater_kind": "none", "rater": ""}
+    return individual, aggregate
 
 
 def _batches_of(
