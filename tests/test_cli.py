@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -282,3 +283,37 @@ def test_configuration_created_between_two_runs_is_seen(experiment: Path) -> Non
     assert "coggym/response-count" in {f.code for f in validate([experiment]).findings}
     (experiment / "humanjudge.toml").write_text('ignore = ["coggym/response-count"]\n')
     assert "coggym/response-count" not in {f.code for f in validate([experiment]).findings}
+
+
+_BLAS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ({}, {"OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}),
+        ({"OMP_NUM_THREADS": "3"}, {"OMP_NUM_THREADS": "3"}),
+        ({"OPENBLAS_NUM_THREADS": "4"}, {"OPENBLAS_NUM_THREADS": "4"}),
+        ({"MKL_NUM_THREADS": "2"}, {"MKL_NUM_THREADS": "2"}),
+    ],
+)
+def test_the_console_asks_blas_for_one_thread_unless_the_user_chose(
+    given: dict[str, str], expected: dict[str, str]
+) -> None:
+    """The console command sets the BLAS threads before numpy is imported, only where the user
+    set none of the variables; a program importing the library is left as it is."""
+    probe = (
+        "import os, sys\n"
+        "import humanjudge_schema.commands as c\n"
+        "def shown(**_):\n"
+        f"    print({{k: os.environ[k] for k in {_BLAS!r} if k in os.environ}}, 'numpy' in sys.modules)\n"
+        "c.cli.main = shown\n"
+        "c.main(sys.argv[1:] or None)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in _BLAS} | given
+    console = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert console.stdout.strip() == f"{expected!r} False"
+    library = subprocess.run(
+        [sys.executable, "-c", probe, "stats"], env=env, capture_output=True, text=True, check=True
+    )
+    assert library.stdout.strip() == f"{given!r} False"

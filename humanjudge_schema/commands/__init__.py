@@ -18,6 +18,7 @@ import errno
 import io
 import os
 import sys
+from collections.abc import MutableMapping
 from typing import Any, NoReturn
 
 import click
@@ -182,10 +183,26 @@ def _exit_now(code: object) -> NoReturn:
     os._exit(status)
 
 
+# The variables by which a user chooses how many threads the BLAS under numpy starts (OpenBLAS
+# reads the first set, in this order; MKL its own and OMP_NUM_THREADS).
+_BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def one_blas_thread(environ: MutableMapping[str, str]) -> None:
+    """Ask the BLAS under numpy for one thread, unless the user chose a number. The statistics'
+    matrix products are small (samples x profiles, profiles x profiles): a second BLAS thread
+    waits for work by spinning, which on CogGym's data cost 15% of stats' CPU time and saved no
+    wall time (docs/performance.md). Set before numpy is first imported, which reads it once;
+    only by the console command: a program that imports the library keeps its own setting."""
+    if not any(name in environ for name in _BLAS_THREADS):
+        environ["OPENBLAS_NUM_THREADS"] = environ["MKL_NUM_THREADS"] = "1"
+
+
 def main(argv: list[str] | None = None) -> Any:
     console = argv is None
     if console:
         _guard_stdout()
+        one_blas_thread(os.environ)
     try:
         try:
             return cli.main(args=argv, prog_name="humanjudge")
