@@ -712,3 +712,34 @@ def test_rows_given_one_at_a_time_share_only_columns_of_one_text() -> None:
     assert list(batch.tuples()) == [(*row, "individual", "") for row in rows]
     floats = Batch.of_rows([(*rows[0][:2], 0.0, *rows[0][3:]), (*rows[0][:2], -0.0, *rows[0][3:])])
     assert [math.copysign(1, x) for x in floats.lists["item"]] == [1, -1]
+
+
+def test_runs_of_names_are_the_runs_or_none() -> None:
+    """gather._runs finds each run's end with a few comparisons: it gives the runs exactly, or
+    None where a name comes back inside what looked like a run, or the runs are short."""
+    from itertools import groupby
+
+    from humanjudge_schema.judgments import gather
+
+    rng = random.Random(5)
+    found = 0
+    for _ in range(3000):
+        names = []
+        for _ in range(rng.randint(1, 12)):
+            names += [rng.choice("abc")] * rng.choice([1, 2, 3, 40, 300])
+        runs = gather._runs(names)
+        want, at = [], 0
+        for _, group in groupby(names):
+            n = len(list(group))
+            want.append((at, at + n))
+            at += n
+        if runs is not None:
+            found += 1
+            assert runs == want
+        elif len(want) <= gather._RUNS:  # few runs: only a name coming back in a skipped stretch
+            assert any(b - a > 2 for a, b in want)
+    assert found > 2000
+    # a name back inside a stretch the doubling steps over: seen by the count
+    assert gather._runs(["a"] * 3 + ["b"] + ["a"] * 60) in (None, [(0, 3), (3, 4), (4, 64)])
+    assert gather._runs(["a"] * 5 + ["b"] + ["a"] * 2 + ["c"] * 56) in (None, [(0, 5), (5, 6), (6, 8), (8, 64)])
+    assert gather._runs(["a", "b"] * 100) is None  # many short runs

@@ -59,7 +59,10 @@ def code(column: list[Any], none: bool = False) -> tuple[Any, list[Any]]:
     n = len(column)
     if not n:
         return np.zeros(0, dtype=np.int64), []
-    if column.count(column[0]) == n:  # one value (identical objects are counted at C speed)
+    first, last = column[0], column[-1]
+    # one value (identical objects are counted at C speed; the last row, compared first, spares
+    # the count where it differs)
+    if (last is first or last == first) and column.count(first) == n:
         if none and column[0] is None:
             return np.full(n, -1, dtype=np.int64), []
         return np.zeros(n, dtype=np.int64), [column[0]]

@@ -173,7 +173,9 @@ class _Coded:
         held, self.held = self.held, []
         if not held:
             return
-        found = array(held) if type(held[0]) is list else None  # a multi-select's rows
+        # a multi-select's rows, or numbers: one numpy array, which a None, a text or a list
+        # among numbers refuses (they are then coded through a dict)
+        found = array(held) if type(held[0]) in _ARRAYS else None
         local, distinct = found or code(_lists_as_tuples(held) if self.none else held, none=self.none)
         index, values = self.index, self.values
         # in C: most values of a chunk were seen before; the new ones (no two equal: `code`'s
@@ -194,6 +196,7 @@ class _Coded:
         return (np.concatenate(self.codes) if self.codes else np.zeros(0, dtype=np.int64)), self.values
 
 
+_ARRAYS = frozenset({list, int, float})  # the first value of a chunk numpy may read whole (`array`)
 # Rows of a column held before they are coded (_Coded): enough that a chunk's numpy calls cost
 # little beside its rows, few enough that the references held stay small (128 kB a column).
 _CHUNK = 1 << 14
@@ -243,7 +246,9 @@ class Gathered:
         question at a time (list.extend, in C); returns how many it holds."""
         import numpy as np
 
-        named = dict.fromkeys(batch.column("question"))
+        names = batch.lists.get("question", [])
+        runs = _runs(names) if names else None
+        named = dict.fromkeys(batch.column("question") if runs is None else [names[a] for a, _ in runs])
         for name in named:  # in the order the questions first come
             self._question(name)
         mine, aggregates = _individual(batch)
@@ -251,7 +256,8 @@ class Gathered:
             self.questions[name].aggregates += n
         if mine is None:
             return 0
-        for name, rows in _rows_of(mine, named if mine is batch else None):
+        given = mine is batch
+        for name, rows in _rows_of(mine, named if given else None, runs if given else None):
             found = columns.get(name)
             if found is None:
                 found = columns[name] = _Columns()
@@ -368,16 +374,51 @@ _RUNS = 16
 _LONG = 32  # rows a run holds on average, from which the runs are sliced rather than sorted
 
 
-def _rows_of(batch: Batch, named: dict[str, None] | None = None) -> list[tuple[str, range | Any]]:
-    """The batch's rows of each question: runs of one question as ranges, in order; where runs
-    are many and short, a question's rows as their indices (an array, in order), cut from one
-    stable sort of the batch's question codes: work in proportion to the rows, not to the rows
-    times the questions (3,000 questions of a few rows each in one batch)."""
+def _runs(names: list[Any]) -> list[tuple[int, int]] | None:
+    """The runs of equal names, as (start, stop), where they are long: each run's end found by
+    doubling a step and then halving it (a few comparisons a run, not one a row), and checked
+    by counting its rows (in C): a name that comes back inside a run is seen. None where the
+    runs are many and short (the batch's names are then coded row by row, `_rows_of`), or a run
+    was not one."""
+    n = len(names)
+    out: list[tuple[int, int]] = []
+    a = 0
+    while a < n:
+        q = names[a]
+        good, step = a, 1  # names[good] is q
+        bad = a + 1
+        while bad < n and names[bad] == q:
+            good, step = bad, step * 2
+            bad = min(a + step, n)
+        while bad - good > 1:  # names[good] is q, names[bad] is not (or bad is n)
+            mid = (good + bad) // 2
+            if names[mid] == q:
+                good = mid
+            else:
+                bad = mid
+        if names[a:bad].count(q) != bad - a:
+            return None
+        out.append((a, bad))
+        a = bad
+        if len(out) > _RUNS and a < _LONG * len(out):  # short runs: coding the rows costs less
+            return None
+    return out
+
+
+def _rows_of(
+    batch: Batch, named: dict[str, None] | None = None, runs: list[tuple[int, int]] | None = None
+) -> list[tuple[str, range | Any]]:
+    """The batch's rows of each question: runs of one question as ranges, in order (`runs`, where
+    given); where runs are many and short, a question's rows as their indices (an array, in
+    order), cut from one stable sort of the batch's question codes: work in proportion to the
+    rows, not to the rows times the questions (3,000 questions of a few rows each in one batch)."""
     import numpy as np
 
     if "question" in batch.same:
         return [(batch.same["question"], range(batch.size))]
     names = batch.lists["question"]
+    if runs is not None:
+        return [(names[a], range(a, b)) for a, b in runs]
     distinct = dict.fromkeys(names) if named is None else named  # (the batch's questions, given)
     if len(distinct) == 1:
         return [(names[0], range(batch.size))]
