@@ -115,7 +115,8 @@ class _Columns:
 
 
 class _Runs:
-    """A column as runs: a run of one value as (value, length), another as its list."""
+    """A column as runs: a run of one value as (value, length), a part of long runs as its runs
+    (a multi-slider's labels under one item), another part as its list."""
 
     __slots__ = ("parts",)
 
@@ -127,8 +128,15 @@ class _Runs:
         if part is None:
             self.parts.append((same, n))
             return
-        first = part[0]
-        self.parts.append((first, n) if part.count(first) == n else part)
+        first, last = part[0], part[-1]
+        if (last is first or last == first) and part.count(first) == n:
+            self.parts.append((first, n))
+            return
+        runs = _runs(part) if n >= _LONG and part[_LONG - 1] == first else None  # a long first run
+        if runs is None:
+            self.parts.append(part)
+        else:
+            self.parts += [(part[a], b - a) for a, b in runs]
 
     def result(self) -> tuple[Any, list[Any]]:
         """`code` of the column."""
