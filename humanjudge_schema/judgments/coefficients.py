@@ -195,7 +195,7 @@ class _Gwet:
             self.constant = float(_weighted_pairs(*every, self.weights, numbers, q)[0]) / (q * (q - 1))
         self.singles = len(found.singles)
         self.alone = np.bincount(category[found.singles], minlength=q).astype(np.float64)
-        self.shares = Sparse(found.profile, kinds, found.count / sizes[found.profile], (len(sizes), q))
+        self.shares = Sparse(found.profile, kinds, found.count, (len(sizes), q), per_row=sizes)
         # sum_k m_k^2 of a sample, m = w S + a: w S S' w + 2 w (S a) + a a (`Sparse.squares`)
         self.with_alone = self.shares.times_t(self.alone[None, :])[0]
         self.alone_squared = float(self.alone @ self.alone)

@@ -255,12 +255,18 @@ class Sparse:
     matrix product), else as its entries, summed with numpy.add.reduceat a block of samples at
     a time."""
 
-    def __init__(self, rows: Any, cols: Any, data: Any, shape: tuple[int, int]) -> None:
+    def __init__(self, rows: Any, cols: Any, data: Any, shape: tuple[int, int], per_row: Any = None) -> None:
+        """With `per_row`, the matrix's entries are data / per_row[row] (a profile's counts over its
+        size: its shares), and its Gram matrix is made from the counts, exactly (`gram`)."""
         import numpy as np
 
         self.shape = shape
         self.dense = None
         self._gram: Any = None
+        self.entries = (rows, cols, np.asarray(data, dtype=np.float64))
+        self.per_row = per_row
+        if per_row is not None:
+            data = self.entries[2] / per_row[rows]
         if shape[0] * shape[1] <= _DENSE:
             self.dense = np.zeros(shape)
             self.dense[rows, cols] = data
@@ -316,36 +322,115 @@ class Sparse:
         return (found * found).sum(axis=1)
 
     def gram(self) -> Any:
-        """The matrix times its transpose (profiles x profiles); sparse, from the pairs of
-        entries of each value, each unordered pair once (G is symmetric: the pairs of a value
-        are half the work), a bounded number of pairs at a time. Counts are integers, so the
-        sums are exact in any order."""
+        """The matrix times its transpose (profiles x profiles), made once. Where the entries
+        are counts (integers, their sums of products below 2**53), it is made from them exactly:
+        each product and each partial sum is an integer a float holds, so any order of summing
+        (a BLAS, blocks, threads) gives the same bits; with `per_row`, each of its cells is then
+        divided once by the two rows' numbers. Otherwise from the entries as given."""
         import numpy as np
 
-        if self._gram is not None:
-            return self._gram
-        if self.dense is not None:
-            self._gram = self.dense @ self.dense.T
-            return self._gram
-        profiles = self.shape[0]
-        rows, data = self.col_rows, self.col_data
-        entries = len(rows)
-        flat = np.zeros(profiles * profiles)
-        # each entry with the entries after it under its value: (its value's end) - (its index) - 1
-        ends = np.repeat(np.append(self.col_starts[1:], entries), np.diff(np.append(self.col_starts, entries)))
-        later = ends - np.arange(entries) - 1
-        reach = np.cumsum(later)
-        a = 0
-        while a < entries:
-            b = max(a + 1, int(np.searchsorted(reach, reach[a] - later[a] + _DENSE, side="right")))
-            hs = later[a:b]
-            left = np.repeat(np.arange(a, b), hs)
-            right = left + 1 + np.arange(len(left)) - np.repeat(np.cumsum(hs) - hs, hs)
-            pairs = rows[left] * profiles + rows[right]
-            flat += np.bincount(pairs, weights=data[left] * data[right], minlength=profiles * profiles)
-            a = b
-        g = flat.reshape(profiles, profiles)
-        g += g.T.copy()
-        g[np.diag_indices(profiles)] += np.bincount(rows, weights=data * data, minlength=profiles)
-        self._gram = g
+        if self._gram is None:
+            rows, cols, counts = self.entries
+            exact = not len(counts) or (
+                bool((counts == np.floor(counts)).all())
+                and counts.min() >= 0
+                and float(np.bincount(rows, weights=counts).max()) ** 2 < _EXACT
+            )
+            if not exact:
+                data = counts if self.per_row is None else counts / self.per_row[rows]
+                self._gram = _gram(rows, cols, data, self.shape)
+            else:
+                g = _gram(rows, cols, counts, self.shape)
+                self._gram = g if self.per_row is None else g / np.outer(self.per_row, self.per_row)
         return self._gram
+
+
+# A matrix product on a BLAS costs this many multiply-adds of a whole matrix for one pair of
+# entries summed with numpy (measured: some 2,600 on one core; the margin is for slower BLAS).
+_PAIR = 1000
+
+
+def _gram(rows: Any, cols: Any, data: Any, shape: tuple[int, int]) -> Any:
+    """The Gram matrix (profiles x profiles) of a matrix given by its entries, sorted by row:
+    from the columns of two entries or more made whole a block at a time and multiplied by a
+    BLAS, where that is the smaller work, else from each column's pairs of entries, summed with
+    numpy; the entries alone in their column add to the diagonal only."""
+    import numpy as np
+
+    profiles, values = shape
+    per_col = np.bincount(cols, minlength=values)
+    shared = per_col[cols] > 1
+    g = np.zeros((profiles, profiles))
+    lone = ~shared
+    g[np.diag_indices(profiles)] += np.bincount(rows[lone], weights=data[lone] * data[lone], minlength=profiles)
+    pairs = int((per_col * (per_col - 1) // 2).sum())
+    if not pairs:
+        return g
+    rows, cols, data = rows[shared], cols[shared], data[shared]
+    used = per_col > 1
+    if profiles * profiles * int(used.sum()) <= _PAIR * pairs:
+        renumbered = np.cumsum(used) - 1  # the columns of two entries or more, numbered 0, 1, ...
+        _by_blas(g, rows, renumbered[cols], data, int(used.sum()))
+    else:
+        _by_pairs(g, rows, cols, data)
+    return g
+
+
+def _by_blas(g: Any, rows: Any, cols: Any, data: Any, values: int) -> None:
+    """Add to g the Gram matrix of these entries (columns numbered 0..values-1), a block of
+    columns made whole at a time (at most _DENSE cells): in float32 where every sum is an
+    integer below 2**24, which it then holds exactly, else in float64."""
+    import numpy as np
+
+    profiles = len(g)
+    whole = data == np.floor(data)
+    small = bool(whole.all()) and float(np.bincount(rows, weights=data).max()) ** 2 < 1 << 24
+    kind = np.float32 if small else np.float64
+    width = max(1, _DENSE // max(profiles, 1))
+    blocks = -(-values // width)
+    of_block = cols // width
+    if blocks > 4:  # sorted by block once, rather than a pass over the entries per block
+        order = np.argsort(of_block, kind="stable")
+        rows, cols, data, of_block = rows[order], cols[order], data[order], of_block[order]
+        bounds = np.searchsorted(of_block, np.arange(blocks + 1)).tolist()
+        parts = [slice(bounds[k], bounds[k + 1]) for k in range(blocks)]
+    else:
+        parts = [of_block == k for k in range(blocks)]
+    for k, part in enumerate(parts):
+        # summed, not assigned: an entry given twice adds up, as the pairs would add it
+        cells = rows[part] * width + (cols[part] - k * width)
+        if not len(cells):
+            continue
+        block: Any = np.bincount(cells, weights=data[part], minlength=profiles * width).astype(kind)
+        block = block.reshape(profiles, width)
+        g += block @ block.T
+
+
+def _by_pairs(g: Any, rows: Any, cols: Any, data: Any) -> None:
+    """Add to g the Gram matrix of these entries from each column's pairs of entries, each
+    unordered pair once (the matrix is symmetric), a bounded number of pairs at a time."""
+    import numpy as np
+
+    profiles = len(g)
+    order = np.argsort(cols, kind="stable")
+    rows, cols, data = rows[order], cols[order], data[order]
+    entries = len(rows)
+    starts = np.flatnonzero(np.r_[True, cols[1:] != cols[:-1]])
+    flat = np.zeros(profiles * profiles)
+    # each entry with the entries after it under its column: (its column's end) - (its index) - 1
+    ends = np.repeat(np.append(starts[1:], entries), np.diff(np.append(starts, entries)))
+    later = ends - np.arange(entries) - 1
+    reach = np.cumsum(later)
+    a = 0
+    while a < entries:
+        b = max(a + 1, int(np.searchsorted(reach, reach[a] - later[a] + _DENSE, side="right")))
+        hs = later[a:b]
+        left = np.repeat(np.arange(a, b), hs)
+        right = left + 1 + np.arange(len(left)) - np.repeat(np.cumsum(hs) - hs, hs)
+        flat += np.bincount(
+            rows[left] * profiles + rows[right], weights=data[left] * data[right], minlength=profiles * profiles
+        )
+        a = b
+    upper = flat.reshape(profiles, profiles)
+    g += upper + upper.T
+    g[np.diag_indices(profiles)] += np.bincount(rows, weights=data * data, minlength=profiles)
