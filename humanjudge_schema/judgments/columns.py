@@ -271,14 +271,22 @@ class Sparse:
             self.dense = np.zeros(shape)
             self.dense[rows, cols] = data
             return
-        by_col = np.argsort(cols, kind="stable")
         self.rows, self.cols, self.data = rows, cols, np.asarray(data, dtype=np.float64)
-        self.col_rows, self.col_data = rows[by_col], self.data[by_col]
-        sorted_cols = cols[by_col]
-        self.col_starts = np.flatnonzero(np.r_[True, sorted_cols[1:] != sorted_cols[:-1]])
-        self.col_of = sorted_cols[self.col_starts]
         self.row_starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
         self.row_of = rows[self.row_starts]
+        self._by_col: tuple[Any, Any, Any, Any] | None = None
+
+    def by_col(self) -> tuple[Any, Any, Any, Any]:
+        """The entries sorted by column (their rows and numbers), where each column starts
+        and which it is: made when `times` first needs them (the Gram matrix does not)."""
+        import numpy as np
+
+        if self._by_col is None:
+            order = np.argsort(self.cols, kind="stable")
+            cols = self.cols[order]
+            starts = np.flatnonzero(np.r_[True, cols[1:] != cols[:-1]])
+            self._by_col = self.rows[order], self.data[order], starts, cols[starts]
+        return self._by_col
 
     def times(self, w: Any) -> Any:
         """w (samples x profiles) times the matrix: samples x values."""
@@ -287,12 +295,13 @@ class Sparse:
         if self.dense is not None:
             return w @ self.dense
         out = np.zeros((len(w), self.shape[1]))
-        if not len(self.col_rows):
+        if not len(self.rows):
             return out
-        step = max(1, _DENSE // len(self.col_rows))
+        col_rows, col_data, col_starts, col_of = self.by_col()
+        step = max(1, _DENSE // len(col_rows))
         for a in range(0, len(w), step):
-            part = w[a : a + step][:, self.col_rows] * self.col_data
-            out[a : a + step, self.col_of] = np.add.reduceat(part, self.col_starts, axis=1)
+            part = w[a : a + step][:, col_rows] * col_data
+            out[a : a + step, col_of] = np.add.reduceat(part, col_starts, axis=1)
         return out
 
     def times_t(self, x: Any) -> Any:
@@ -370,16 +379,19 @@ def _gram(rows: Any, cols: Any, data: Any, shape: tuple[int, int]) -> Any:
     used = per_col > 1
     if profiles * profiles * int(used.sum()) <= _PAIR * pairs:
         renumbered = np.cumsum(used) - 1  # the columns of two entries or more, numbered 0, 1, ...
-        _by_blas(g, rows, renumbered[cols], data, int(used.sum()))
+        key = rows * values + cols
+        once = bool((key[1:] > key[:-1]).all())  # sorted by row, then column: no entry twice
+        _by_blas(g, rows, renumbered[cols], data, int(used.sum()), once)
     else:
         _by_pairs(g, rows, cols, data)
     return g
 
 
-def _by_blas(g: Any, rows: Any, cols: Any, data: Any, values: int) -> None:
+def _by_blas(g: Any, rows: Any, cols: Any, data: Any, values: int, once: bool) -> None:
     """Add to g the Gram matrix of these entries (columns numbered 0..values-1), a block of
     columns made whole at a time (at most _DENSE cells): in float32 where every sum is an
-    integer below 2**24, which it then holds exactly, else in float64."""
+    integer below 2**24, which it then holds exactly, else in float64. `once`: no two entries
+    share a cell (else they are added up)."""
     import numpy as np
 
     profiles = len(g)
@@ -397,11 +409,14 @@ def _by_blas(g: Any, rows: Any, cols: Any, data: Any, values: int) -> None:
     else:
         parts = [of_block == k for k in range(blocks)]
     for k, part in enumerate(parts):
-        # summed, not assigned: an entry given twice adds up, as the pairs would add it
         cells = rows[part] * width + (cols[part] - k * width)
         if not len(cells):
             continue
-        block: Any = np.bincount(cells, weights=data[part], minlength=profiles * width).astype(kind)
+        if once:
+            block: Any = np.zeros(profiles * width, dtype=kind)
+            block[cells] = data[part]
+        else:  # summed, not assigned: an entry given twice adds up, as the pairs would add it
+            block = np.bincount(cells, weights=data[part], minlength=profiles * width).astype(kind)
         block = block.reshape(profiles, width)
         g += block @ block.T
 
