@@ -7,9 +7,10 @@ validation imports the judgments' quality rules, and never numpy.
 
 from __future__ import annotations
 
+from array import array as array_of
 from collections import Counter
 from collections.abc import Hashable
-from itertools import repeat
+from itertools import chain, repeat
 from operator import is_
 from typing import Any, NamedTuple
 
@@ -92,7 +93,7 @@ def array(column: list[Any]) -> tuple[Any, list[Any]] | None:
     import numpy as np
 
     try:
-        x = np.asarray(column)
+        x = _read(column)
     except (ValueError, OverflowError):  # rows of unlike lengths, integers beyond 64 bits
         return None
     if x.ndim == 1 and x.dtype.kind in "iuf":
@@ -106,6 +107,26 @@ def array(column: list[Any]) -> tuple[Any, list[Any]] | None:
     rows = (x.astype(np.int64) - low) @ (base ** np.arange(x.shape[1], dtype=np.int64))
     codes, first = _first_order(*unique(rows, index=True, inverse=True)[1:])
     return codes, [tuple(column[i]) for i in first.tolist()]
+
+
+def _read(column: list[Any]) -> Any:
+    """numpy.asarray(column), where the first value says what the column holds (integers,
+    floats, rows of integers) read through the array module, which takes such values without
+    numpy's look at each one's type and refuses any other (the column is then numpy's)."""
+    import numpy as np
+
+    first = column[0]
+    try:
+        if type(first) is int:
+            return np.frombuffer(array_of("q", column), dtype=np.int64)
+        if type(first) is float:
+            return np.frombuffer(array_of("d", column), dtype=np.float64)
+        if type(first) is list and first and type(first[0]) is int and set(map(len, column)) == {len(first)}:
+            flat = np.frombuffer(array_of("q", chain.from_iterable(column)), dtype=np.int64)
+            return flat.reshape(len(column), len(first))
+    except (TypeError, OverflowError):
+        pass
+    return np.asarray(column)
 
 
 def _numbers(column: list[Any], nones: bool, x: Any = None) -> tuple[Any, list[Any]] | None:
