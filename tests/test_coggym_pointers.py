@@ -1,5 +1,5 @@
 """The statistics' pass over a CogGym experiment asks for no pointers (Judgments.without): its
-individual judgments come without theirs, every other column and the stored means as they are,
+individual judgments and its stored means come without theirs, every other column as it is,
 and a pass begun before it asked (judgments.views reads a dataset up to its first judgment)
 leaves them out from its next batch on."""
 
@@ -17,7 +17,7 @@ FOLDERS = [ROOT / "examples" / "coggym" / "valid", ROOT / "examples" / "coggym" 
 
 
 def _bare(rows: list[tuple]) -> list[tuple]:
-    return [(*r[:8], "", *r[9:]) if r[10] == "individual" else r for r in rows]
+    return [(*r[:8], "", *r[9:]) for r in rows]
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda f: f.name)
@@ -27,6 +27,7 @@ def test_a_pass_without_pointers_leaves_out_only_theirs(folder: Path) -> None:
     for view in views:
         rows = [tuple(r) for r in view.rows()]
         assert any(r[10] == "individual" and r[8] for r in rows)
+        assert any(r[10] == "aggregate" and r[8] for r in rows)
         with view.without("pointer"):
             bare = [tuple(r) for r in view.rows()]
         assert view.needs == {} and rows == [tuple(r) for r in view.rows()]

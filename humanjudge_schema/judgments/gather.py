@@ -111,7 +111,7 @@ class _Columns:
         self.items, self.options = _Runs(), _Runs()
         self.raters: list[Any] = []
         self.values = _Coded(none=True)
-        self.numbers: list[Any] = []  # arrays of row numbers
+        self.numbers: list[Any] = []  # row numbers: an array, or a run's (start, stop)
 
 
 class _Runs:
@@ -252,8 +252,6 @@ class Gathered:
     def _add(self, batch: Batch, columns: dict[str, _Columns], seen: int) -> int:
         """Append a batch's individual judgments to their questions' columns, a run of one
         question at a time (list.extend, in C); returns how many it holds."""
-        import numpy as np
-
         names = batch.lists.get("question", [])
         runs = _runs(names) if names else None
         named = dict.fromkeys(batch.column("question") if runs is None else [names[a] for a, _ in runs])
@@ -273,9 +271,8 @@ class Gathered:
             found.raters.extend(repeat(mine.same["rater"], n) if "rater" in mine.same else _part(mine, "rater", rows))
             for column, coded in (("item", found.items), ("option", found.options), ("value", found.values)):
                 coded.add(None if column in mine.same else _part(mine, column, rows), mine.same.get(column), n)
-            found.numbers.append(
-                np.arange(seen + rows.start, seen + rows.stop) if isinstance(rows, range) else rows + seen
-            )
+            # made into numbers only where a repeat is noted (_note)
+            found.numbers.append((seen + rows.start, seen + rows.stop) if isinstance(rows, range) else rows + seen)
         return mine.size
 
     def _question(self, name: str) -> Question:
@@ -335,7 +332,7 @@ class Gathered:
         """Note the repeats of a question (its rows `rows`), by their number among the dataset's rows."""
         import numpy as np
 
-        number = np.concatenate(found.numbers)[rows]
+        number = np.concatenate([np.arange(*n) if type(n) is tuple else n for n in found.numbers])[rows]
         for n, r, u in zip(number.tolist(), raters[rows].tolist(), unit[rows].tolist(), strict=True):
             self._pending.append((n, name, rater_of[r], places[u]))
 

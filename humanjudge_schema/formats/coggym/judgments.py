@@ -159,7 +159,7 @@ def _everyone(exp: Experiment) -> bool:
 
 def _all_batches(exp: Experiment, kind: str, needs: dict[str, bool]) -> Iterator[Batch]:
     yield from _batches(exp, kind, _stimuli(exp), needs)
-    yield from _mean_batches(exp)
+    yield from _mean_batches(exp, needs)
 
 
 def _stimuli(exp: Experiment) -> list[str]:
@@ -223,8 +223,9 @@ def _tally(exp: Experiment, sids: list[str]) -> Tally:
     return Tally(counts, {(tag, r) for tag, n in widest.items() for r in range(n)})
 
 
-def _mean_batches(exp: Experiment) -> Iterator[Batch]:
-    """The stored aggregates of human_data_mean.json, under the stimuli and tags of the trials."""
+def _mean_batches(exp: Experiment, needs: dict[str, bool] | None = None) -> Iterator[Batch]:
+    """The stored aggregates of human_data_mean.json, under the stimuli and tags of the trials;
+    each pointer "" where the pass needs none (`_batches`)."""
     if exp.mean is None or not isinstance(exp.mean.data, dict):
         return
     same: dict[str, Any] = {
@@ -233,7 +234,10 @@ def _mean_batches(exp: Experiment) -> Iterator[Batch]:
         "file": display_path(exp.mean.path),
     }
     same |= {"line": None, "role": "aggregate", "rater": "", "rater_kind": "none"}
-    names = ("item", "question", "option", "value", "pointer")
+    located = needs is None or needs.get("pointer", True)
+    names: tuple[str, ...] = ("item", "question", "option", "value", "pointer")
+    if not located:
+        same["pointer"], names = "", names[:-1]
     lists: dict[str, list[Any]] = {name: [] for name in names}
     for sid, stimulus in exp.mean.data.items():
         if sid in META_KEYS or not isinstance(stimulus, dict) or sid not in exp.trials:
@@ -250,9 +254,12 @@ def _mean_batches(exp: Experiment) -> Iterator[Batch]:
                 option: str | int = key
                 if key.startswith(prefix) and key[len(prefix) :].isdigit():
                     option = int(key[len(prefix) :])
-                for name, cell in zip(
-                    names, (sid, tag, option, value, pointer(sid, tag, *([key] if key else []))), strict=True
-                ):
+                cells = (
+                    (sid, tag, option, value, pointer(sid, tag, *([key] if key else [])))
+                    if located
+                    else (sid, tag, option, value)
+                )
+                for name, cell in zip(names, cells, strict=True):
                     lists[name].append(cell)
     if lists["value"]:
         yield Batch(same, lists)
