@@ -18,6 +18,7 @@ target: at most 3).
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import shutil
 import sys
@@ -139,7 +140,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     hj, cj = tool("humanjudge"), tool("check-jsonschema")
-    out = Path(tempfile.mkdtemp())
+    out = Path(tempfile.mkdtemp(prefix="humanjudge-bench-"))
+    atexit.register(shutil.rmtree, out, True)  # the outputs are large: gone when the script ends
     print(f"{'data':<15} {'command':<10} {'seconds':>8} {'CPU s':>7} {'MB':>6} {'x validate':>10}")
     for (fmt, changes), (old, new) in data_sets(hj, cj).items():
         if (args.format and fmt not in args.format) or (args.changes and changes not in args.changes):

@@ -23,6 +23,8 @@ written again (`floor bytes`: no writer can go below holding them).
 from __future__ import annotations
 
 import argparse
+import atexit
+import shutil
 import sys
 import tempfile
 import time
@@ -62,7 +64,8 @@ def main() -> None:
     args = ap.parse_args()
     hj, cj = tool("humanjudge"), tool("check-jsonschema")
     sets = data_sets(hj, cj)
-    out = Path(tempfile.mkdtemp())
+    out = Path(tempfile.mkdtemp(prefix="humanjudge-bench-"))
+    atexit.register(shutil.rmtree, out, True)  # the outputs are large: gone when the script ends
     print(f"{'format':<10} {'command':<14} {'seconds':>8} {'MB':>6} {'x validate':>10}")
     for fmt, path in sets.items():
         if args.format and fmt not in args.format:
@@ -78,6 +81,9 @@ def main() -> None:
         if find_spec("pyarrow") is None:
             del commands["export parquet"]
         figures = side_by_side({label: ([cmd], args.repeat) for label, cmd in commands.items()})
+        failed = [f"{label} (exit {f.rc})" for label, f in figures.items() if f.rc > 1]
+        if failed:  # a figure of a command that stopped early is no figure (a full disk, a bug)
+            sys.exit(f"{fmt}: {', '.join(failed)} failed; run it by hand to see why")
         base = figures["validate"].cpu
         for label, f in figures.items():
             print(f"{fmt:<10} {label:<14} {f.wall:>8.2f} {f.mb:>6.0f} {f.cpu / base:>10.1f}")

@@ -18,6 +18,8 @@ card, or the table of its answers beyond the plotted ones).
 from __future__ import annotations
 
 import argparse
+import atexit
+import shutil
 import sys
 import tempfile
 import time
@@ -88,7 +90,8 @@ def main() -> None:
     ap.add_argument("--regenerate", action="store_true")
     args = ap.parse_args()
     hj = tool("humanjudge")
-    out = Path(tempfile.mkdtemp())
+    out = Path(tempfile.mkdtemp(prefix="humanjudge-bench-"))
+    atexit.register(shutil.rmtree, out, True)  # the outputs are large: gone when the script ends
     print(f"{'questions':>9} {'command':<10} {'CPU s':>7} {'MB':>6} {'ms/question':>11}")
     for n in args.questions or [1000, 3000]:
         folder = data(n, args.regenerate)
