@@ -317,3 +317,35 @@ def test_the_console_asks_blas_for_one_thread_unless_the_user_chose(
         [sys.executable, "-c", probe, "stats"], env=env, capture_output=True, text=True, check=True
     )
     assert library.stdout.strip() == f"{given!r} False"
+
+
+@pytest.mark.parametrize("chosen", [None, "MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_"])
+def test_the_console_export_keeps_its_heap_unless_the_user_chose(chosen: str | None, tmp_path: Path) -> None:
+    """The console's export asks glibc to keep freed memory (heap.keep_freed) where the user set
+    none of glibc's variables; called from Python, the export leaves the heap as it is."""
+    from humanjudge_schema import heap
+
+    if not (os.confstr("CS_GNU_LIBC_VERSION") or "").startswith("glibc"):
+        assert heap.keep_freed({}) is False
+        return
+    assert heap.keep_freed({"MALLOC_TOP_PAD_": "0"}) is False
+    probe = (
+        "import sys\n"
+        "import humanjudge_schema.heap as heap\n"
+        "real = heap.keep_freed\n"
+        "def seen(*a):\n"
+        "    print('asked', real(*a), file=sys.stderr)\n"
+        "    return True\n"
+        "heap.keep_freed = seen\n"
+        "from humanjudge_schema.commands import main\n"
+        "mode, sys.argv = sys.argv[1], ['humanjudge', *sys.argv[2:]]\n"
+        "main(None if mode == 'console' else sys.argv[1:])\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")} | ({chosen: "1000000"} if chosen else {})
+    args = ["export", str(ROOT / "examples" / "coggym" / "valid"), "-o", str(tmp_path / "rows.jsonl"), "--force"]
+    console = subprocess.run([sys.executable, "-c", probe, "console", *args], env=env, capture_output=True, text=True)
+    assert console.returncode == 0, console.stderr
+    assert f"asked {chosen is None}" in console.stderr
+    library = subprocess.run([sys.executable, "-c", probe, "library", *args], env=env, capture_output=True, text=True)
+    assert library.returncode == 0, library.stderr
+    assert "asked" not in library.stderr

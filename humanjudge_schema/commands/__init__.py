@@ -26,7 +26,7 @@ import click
 from .._version import __version__
 from .aggregate import aggregate
 from .card import card
-from .common import PARSED, fail
+from .common import CONSOLE, PARSED, fail
 from .diff import diff
 from .export import export
 from .listing import formats, rules, schema
@@ -203,6 +203,7 @@ def main(argv: list[str] | None = None) -> Any:
     if console:
         _guard_stdout()
         one_blas_thread(os.environ)
+        CONSOLE[0] = True
     try:
         try:
             return cli.main(args=argv, prog_name="humanjudge")

@@ -47,6 +47,9 @@ def split(values: tuple[str, ...]) -> tuple[str, ...]:
 # 50 MB dataset's millions of objects (and the collector's last pass over them) costs up to a tenth
 # of a run; the console command leaves them to the operating system instead (see commands.main).
 PARSED: list[object] = []
+# Whether the command runs as the console command (commands.main), not called from Python: what
+# is the process's own (its heap, heap.py) is then the command's to set.
+CONSOLE: list[bool] = [False]
 
 
 def kept_last(views: Iterable[Any]) -> Iterator[Any]:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .common import PARSED, FormatName, check_output, fail, force_option, jobs_option, judged, progress_option
+from .common import CONSOLE, PARSED, FormatName, check_output, fail, force_option, jobs_option, judged, progress_option
 
 if TYPE_CHECKING:
     from ..judgments.view import Batch
@@ -182,6 +182,11 @@ def _batches(
 def _write(rows: Iterator[Batch], to: str, output: Path | None, inputs: list[Path], *, formulas: bool) -> int:
     from ..judgments.export import write_csv, write_jsonl, write_parquet
     from ..writing import open_atomic
+
+    if CONSOLE[0]:
+        from ..heap import keep_freed
+
+        keep_freed()  # each slice of rows is joined and freed (heap.py)
 
     if output is None:
         if to == "csv":
