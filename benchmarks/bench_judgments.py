@@ -15,7 +15,9 @@ With --floor, what export cannot go below, measured in this process after the ru
 reading of the files that checks every dataset and gives its judgments (reading.Reading: the
 findings and every batch of every dataset), plus writing the rows with the fastest writer
 found: pyarrow's CSV writer and Parquet writer given Arrow tables built beforehand (not timed;
-Arrow quotes every text cell, a few per cent more bytes than ours), and for JSON Lines orjson
+Arrow quotes every text cell, a few per cent more bytes than ours), plus the CPU time of
+importing pyarrow and what it imports to convert Python values (pandas, where installed), which
+a command that writes with it pays (`(pyarrow import)`), and for JSON Lines orjson
 given each row as a dict built beforehand (not timed: `floor jsonl`), and the bytes export wrote,
 written again (`floor bytes`: no writer can go below holding them).
 """
@@ -34,7 +36,7 @@ from pathlib import Path
 import bench_coggym
 import bench_halie
 import bench_textjudge
-from harness import DATA, ROOT, side_by_side, tool
+from harness import DATA, ROOT, probe, side_by_side, tool
 
 STUDY1 = ROOT.parent / "shared" / "corpus" / "study1" / "raw"
 
@@ -153,8 +155,15 @@ def floor(path: Path, out: Path) -> dict[str, float]:
             start = time.process_time()
             target.write(chunk)
             jsonl += time.process_time() - start
+    # a command that writes with pyarrow imports it (with numpy), and pyarrow imports pandas where
+    # installed when it first converts a Python list: their CPU time is in those floors
+    load = "import pyarrow as pa, pyarrow.csv, pyarrow.parquet; pa.array([0])"
+    imported = min(probe([sys.executable, "-c", load])[1] for _ in range(3))
+    bare = min(probe([sys.executable, "-c", "pass"])[1] for _ in range(3))
+    csv, parquet = csv + imported - bare, parquet + imported - bare
     return {
         "(one reading)": reading,
+        "(pyarrow import)": imported - bare,
         "floor csv": reading + csv,
         "floor jsonl": reading + dicts,
         "floor bytes": reading + jsonl,

@@ -187,7 +187,6 @@ def _write(rows: Iterator[Batch], to: str, output: Path | None, inputs: list[Pat
         from ..heap import keep_freed
 
         keep_freed()  # each slice of rows is joined and freed (heap.py)
-
     if output is None:
         if to == "csv":
             return write_csv(rows, sys.stdout, formulas=formulas)
