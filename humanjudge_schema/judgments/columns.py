@@ -64,10 +64,10 @@ def code(column: list[Any], none: bool = False) -> tuple[Any, list[Any]]:
     # one value (identical objects are counted at C speed; the last row, compared first, spares
     # the count where it differs)
     if (last is first or last == first) and column.count(first) == n:
-        if none and column[0] is None:
+        if none and first is None:
             return np.full(n, -1, dtype=np.int64), []
-        return np.zeros(n, dtype=np.int64), [column[0]]
-    if type(column[0]) in _NUMBERS:
+        return np.zeros(n, dtype=np.int64), [first]
+    if type(first) in _NUMBERS:
         found = array(column)
         if found is not None:
             return found
@@ -284,15 +284,13 @@ class Sparse:
         self.shape = shape
         self.dense = None
         self._gram: Any = None
-        self.entries = (rows, cols, np.asarray(data, dtype=np.float64))
+        self.rows, self.cols, self.counts = rows, cols, np.asarray(data, dtype=np.float64)
         self.per_row = per_row
-        if per_row is not None:
-            data = self.entries[2] / per_row[rows]
+        self.data = self.counts if per_row is None else self.counts / per_row[rows]
         if shape[0] * shape[1] <= _DENSE:
             self.dense = np.zeros(shape)
-            self.dense[rows, cols] = data
+            self.dense[rows, cols] = self.data
             return
-        self.rows, self.cols, self.data = rows, cols, np.asarray(data, dtype=np.float64)
         self.row_starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
         self.row_of = rows[self.row_starts]
         self._by_col: tuple[Any, Any, Any, Any] | None = None
@@ -360,18 +358,15 @@ class Sparse:
         import numpy as np
 
         if self._gram is None:
-            rows, cols, counts = self.entries
-            exact = not len(counts) or (
-                bool((counts == np.floor(counts)).all())
-                and counts.min() >= 0
-                and float(np.bincount(rows, weights=counts).max()) ** 2 < _EXACT
-            )
-            if not exact:
-                data = counts if self.per_row is None else counts / self.per_row[rows]
-                self._gram = _gram(rows, cols, data, self.shape)
-            else:
-                g = _gram(rows, cols, counts, self.shape)
+            counts = self.counts
+            # the largest sum of products is at most the largest row sum, squared
+            top = float(np.bincount(self.rows, weights=counts).max()) ** 2 if len(counts) else 0.0
+            if not len(counts) or (bool((counts == np.floor(counts)).all()) and counts.min() >= 0 and top < _EXACT):
+                kind = np.float32 if top < 1 << 24 else np.float64  # a float32 holds integers below 2**24
+                g = _gram(self.rows, self.cols, counts, self.shape, kind)
                 self._gram = g if self.per_row is None else g / np.outer(self.per_row, self.per_row)
+            else:
+                self._gram = _gram(self.rows, self.cols, self.data, self.shape, np.float64)
         return self._gram
 
 
@@ -380,11 +375,12 @@ class Sparse:
 _PAIR = 1000
 
 
-def _gram(rows: Any, cols: Any, data: Any, shape: tuple[int, int]) -> Any:
+def _gram(rows: Any, cols: Any, data: Any, shape: tuple[int, int], kind: Any) -> Any:
     """The Gram matrix (profiles x profiles) of a matrix given by its entries, sorted by row:
     from the columns of two entries or more made whole a block at a time and multiplied by a
-    BLAS, where that is the smaller work, else from each column's pairs of entries, summed with
-    numpy; the entries alone in their column add to the diagonal only."""
+    BLAS in `kind` (float32 or float64), where that is the smaller work, else from each
+    column's pairs of entries, summed with numpy; the entries alone in their column add to the
+    diagonal only."""
     import numpy as np
 
     profiles, values = shape
@@ -398,27 +394,24 @@ def _gram(rows: Any, cols: Any, data: Any, shape: tuple[int, int]) -> Any:
         return g
     rows, cols, data = rows[shared], cols[shared], data[shared]
     used = per_col > 1
-    if profiles * profiles * int(used.sum()) <= _PAIR * pairs:
+    columns = int(used.sum())
+    if profiles * profiles * columns <= _PAIR * pairs:
         renumbered = np.cumsum(used) - 1  # the columns of two entries or more, numbered 0, 1, ...
         key = rows * values + cols
         once = bool((key[1:] > key[:-1]).all())  # sorted by row, then column: no entry twice
-        _by_blas(g, rows, renumbered[cols], data, int(used.sum()), once)
+        _by_blas(g, rows, renumbered[cols], data, columns, once, kind)
     else:
         _by_pairs(g, rows, cols, data)
     return g
 
 
-def _by_blas(g: Any, rows: Any, cols: Any, data: Any, values: int, once: bool) -> None:
+def _by_blas(g: Any, rows: Any, cols: Any, data: Any, values: int, once: bool, kind: Any) -> None:
     """Add to g the Gram matrix of these entries (columns numbered 0..values-1), a block of
-    columns made whole at a time (at most _DENSE cells): in float32 where every sum is an
-    integer below 2**24, which it then holds exactly, else in float64. `once`: no two entries
-    share a cell (else they are added up)."""
+    columns made whole at a time (at most _DENSE cells), multiplied in `kind`. `once`: no two
+    entries share a cell (else they are added up)."""
     import numpy as np
 
     profiles = len(g)
-    whole = data == np.floor(data)
-    small = bool(whole.all()) and float(np.bincount(rows, weights=data).max()) ** 2 < 1 << 24
-    kind = np.float32 if small else np.float64
     width = max(1, _DENSE // max(profiles, 1))
     blocks = -(-values // width)
     of_block = cols // width

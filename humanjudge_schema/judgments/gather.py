@@ -53,6 +53,15 @@ class Answers(NamedTuple):
     places: list[Place]
 
 
+class RaterValues(NamedTuple):
+    """A question's distinct (rater, value) pairs (`Question.rater_values`), as codes."""
+
+    rater: Any
+    value: Any
+    first: Any  # the index of the pair's first answer among the answers
+    times: Any  # how often the rater gave the value
+
+
 @dataclass
 class Question:
     """What the checks keep of one question's judgments."""
@@ -65,16 +74,17 @@ class Question:
     aggregates: int = 0
     raters: list[Hashable] = field(default_factory=list)  # who answered, in the order of their first answer
     answered: Answers | None = None  # where raters are persons
-    _pairs: tuple[Any, Any, Any] | None = field(default=None, init=False, repr=False, compare=False)
+    _pairs: RaterValues | None = field(default=None, init=False, repr=False, compare=False)
 
-    def rater_values(self) -> tuple[Any, Any, Any]:
-        """The (rater, value) pairs of the answers, as keys rater * width + value (width: the
-        question's values), sorted, with the index of each one's first answer and its count:
-        counted once for the checks that ask (a rater's modal answer, raters alike)."""
+    def rater_values(self) -> RaterValues:
+        """The distinct (rater, value) pairs of the answers, sorted by rater, then value, with the
+        index of each one's first answer and its count: counted once for the checks that ask (a
+        rater's modal answer, raters alike)."""
         if self._pairs is None:
             assert self.answered is not None
             width = max(len(self.tally.counts().values), 1)
-            self._pairs = unique(self.answered.rater * width + self.answered.value, index=True, counts=True)
+            keys, first, times = unique(self.answered.rater * width + self.answered.value, index=True, counts=True)
+            self._pairs = RaterValues(keys // width, keys % width, first, times)
         return self._pairs
 
     @property
@@ -252,18 +262,15 @@ class Gathered:
     def _add(self, batch: Batch, columns: dict[str, _Columns], seen: int) -> int:
         """Append a batch's individual judgments to their questions' columns, a run of one
         question at a time (list.extend, in C); returns how many it holds."""
-        names = batch.lists.get("question", [])
-        runs = _runs(names) if names else None
-        named = dict.fromkeys(batch.column("question") if runs is None else [names[a] for a, _ in runs])
-        for name in named:  # in the order the questions first come
+        by_question = _rows_of(batch)
+        for name, _ in by_question:  # in the order the questions first come
             self._question(name)
         mine, aggregates = _individual(batch)
         for name, n in Counter(aggregates).items():
             self.questions[name].aggregates += n
         if mine is None:
             return 0
-        given = mine is batch
-        for name, rows in _rows_of(mine, named if given else None, runs if given else None):
+        for name, rows in by_question if mine is batch else _rows_of(mine):
             found = columns.get(name)
             if found is None:
                 found = columns[name] = _Columns()
@@ -410,11 +417,10 @@ def _runs(names: list[Any]) -> list[tuple[int, int]] | None:
     return out
 
 
-def _rows_of(
-    batch: Batch, named: dict[str, None] | None = None, runs: list[tuple[int, int]] | None = None
-) -> list[tuple[str, range | Any]]:
-    """The batch's rows of each question: runs of one question as ranges, in order (`runs`, where
-    given); where runs are many and short, a question's rows as their indices (an array, in
+def _rows_of(batch: Batch) -> list[tuple[str, range | Any]]:
+    """The batch's rows of each question, the questions in the order they first come: runs of
+    one question as ranges, in order (found by `_runs`, else from the questions coded row by
+    row); where runs are many and short, a question's rows as their indices (an array, in
     order), cut from one stable sort of the batch's question codes: work in proportion to the
     rows, not to the rows times the questions (3,000 questions of a few rows each in one batch)."""
     import numpy as np
@@ -422,12 +428,10 @@ def _rows_of(
     if "question" in batch.same:
         return [(batch.same["question"], range(batch.size))]
     names = batch.lists["question"]
+    runs = _runs(names)
     if runs is not None:
         return [(names[a], range(a, b)) for a, b in runs]
-    distinct = dict.fromkeys(names) if named is None else named  # (the batch's questions, given)
-    if len(distinct) == 1:
-        return [(names[0], range(batch.size))]
-    index = dict(zip(distinct, range(len(distinct)), strict=True))
+    index = {name: k for k, name in enumerate(dict.fromkeys(names))}
     codes = np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names))
     cuts = (np.flatnonzero(codes[1:] != codes[:-1]) + 1).tolist()
     if len(cuts) < _RUNS or len(names) >= _LONG * (len(cuts) + 1):  # few runs, or long ones: slices

@@ -272,10 +272,9 @@ def _alike(g: Gathered) -> list[Hashable]:
     for name, q in g.questions.items():
         if q.answered is None or not q.raters:
             continue
-        width = max(len(q.tally.counts().values), 1)
-        keys, _, times = q.rater_values()
-        rater = keys // width
-        data = np.stack([keys % width, times], axis=1).astype("<i8").tobytes()
+        pairs = q.rater_values()
+        rater = pairs.rater
+        data = np.stack([pairs.value, pairs.times], axis=1).astype("<i8").tobytes()
         cuts = np.flatnonzero(np.r_[True, rater[1:] != rater[:-1], True]).tolist()
         for a, b in pairwise(cuts):
             counts.setdefault(q.raters[int(rater[a])], []).append((name, data[a * 16 : b * 16]))

@@ -77,13 +77,10 @@ def modal_of(q: Question) -> Modal:
     import numpy as np
 
     assert q.answered is not None
-    a = q.answered
-    width = max(len(q.tally.counts().values), 1)
-    keys, first, times = q.rater_values()
-    rater = keys // width
-    order = np.lexsort((first, -times, rater))  # per rater: most common first, then first given
-    top = order[np.r_[True, rater[order][1:] != rater[order][:-1]]]
-    return Modal(np.bincount(a.rater, minlength=len(q.raters)), (keys % width)[top], times[top])
+    pairs = q.rater_values()
+    order = np.lexsort((pairs.first, -pairs.times, pairs.rater))  # per rater: most common first, then first given
+    top = order[np.r_[True, pairs.rater[order][1:] != pairs.rater[order][:-1]]]
+    return Modal(np.bincount(q.answered.rater, minlength=len(q.raters)), pairs.value[top], pairs.times[top])
 
 
 def of_question(name: str, q: Question) -> Iterator[Rater]:

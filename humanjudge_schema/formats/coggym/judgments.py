@@ -223,6 +223,12 @@ def _tally(exp: Experiment, sids: list[str]) -> Tally:
     return Tally(counts, {(tag, r) for tag, n in widest.items() for r in range(n)})
 
 
+def _located(needs: dict[str, bool] | None) -> bool:
+    """Whether the pass being read needs each row's pointer (Judgments.needs; None: a pass of
+    its own, which does)."""
+    return needs is None or needs.get("pointer", True)
+
+
 def _mean_batches(exp: Experiment, needs: dict[str, bool] | None = None) -> Iterator[Batch]:
     """The stored aggregates of human_data_mean.json, under the stimuli and tags of the trials;
     each pointer "" where the pass needs none (`_batches`)."""
@@ -234,7 +240,7 @@ def _mean_batches(exp: Experiment, needs: dict[str, bool] | None = None) -> Iter
         "file": display_path(exp.mean.path),
     }
     same |= {"line": None, "role": "aggregate", "rater": "", "rater_kind": "none"}
-    located = needs is None or needs.get("pointer", True)
+    located = _located(needs)
     names: tuple[str, ...] = ("item", "question", "option", "value", "pointer")
     if not located:
         same["pointer"], names = "", names[:-1]
@@ -277,7 +283,7 @@ def _batches(exp: Experiment, kind: str, sids: list[str], needs: dict[str, bool]
     names = ("item", "rater", "question", "option", "value")
 
     def begun() -> tuple[dict[str, Any], dict[str, list[Any]]]:
-        if needs is None or needs.get("pointer", True):
+        if _located(needs):
             return shared, {name: [] for name in (*names, "pointer")}
         return shared | {"pointer": ""}, {name: [] for name in names}
 
