@@ -269,25 +269,36 @@ def _typical(seed: int = 7, items: int = 120) -> Matrix:
     ]
 
 
+def _few_profiles(seed: int = 5, items: int = 90) -> Matrix:
+    """Many items sharing few profiles (three raters, two values): drawn profile by profile."""
+    rng = random.Random(seed)
+    return [[None if rng.random() < 0.1 else rng.choice((1, 1, 2)) for _ in range(items)] for _ in range(3)]
+
+
 def _naive_bootstrap(matrix: Matrix, level: Level, samples: int, seed: int) -> tuple[float, float]:
-    """The documented procedure, item by item: the items of two or more values grouped by their
-    value counts (profiles, numbered by their first item); per sample, how many items of each
-    profile it holds is one multinomial draw of numpy's Generator(seed) (the draws the bootstrap
-    makes, given to this computation too); each sample's items tallied afresh, one by one; the
-    2.5th and 97.5th percentiles (R's type 7)."""
+    """The documented procedure, item by item: the items of two or more values, grouped by their
+    value counts (profiles, numbered by their first item); where there are at most four items per
+    profile, each sample's items drawn one by one with replacement (numpy's Generator(seed)
+    .integers), else how many items of each profile a sample holds is one multinomial draw of
+    Generator(seed); each sample's items tallied afresh, one by one; the 2.5th and 97.5th
+    percentiles (R's type 7)."""
     # items in the order the tally first saw them: rater by rater, as _tally adds them
     order = dict.fromkeys(u for row in matrix for u, value in enumerate(row) if value is not None)
     items = [[row[u] for row in matrix if row[u] is not None] for u in order]
     pairable = [values for values in items if len(values) > 1]
     numbered: dict[frozenset[tuple[Any, int]], int] = {}
     of = [numbered.setdefault(frozenset(Counter(values).items()), len(numbered)) for values in pairable]
-    first = {p: pairable[of.index(p)] for p in range(len(numbered))}
-    shares = [of.count(p) / len(of) for p in range(len(numbered))]
-    drawn = np.random.default_rng(seed).multinomial(len(of), shares, size=samples)
+    rng = np.random.default_rng(seed)
+    if len(of) <= 4 * len(numbered):
+        samples_of = [[pairable[i] for i in row] for row in rng.integers(0, len(of), size=(samples, len(of))).tolist()]
+    else:
+        first = {p: pairable[of.index(p)] for p in range(len(numbered))}
+        shares = [of.count(p) / len(of) for p in range(len(numbered))]
+        drawn = rng.multinomial(len(of), shares, size=samples)
+        samples_of = [[first[p] for p, times in enumerate(row) for _ in range(times)] for row in drawn.tolist()]
     alphas = []
-    for row in drawn.tolist():
+    for chosen in samples_of:
         tally = Tally()
-        chosen = [first[p] for p, times in enumerate(row) for _ in range(times)]
         assert len(chosen) == len(pairable)
         for u, values in enumerate(chosen):
             for value in values:
@@ -299,19 +310,27 @@ def _naive_bootstrap(matrix: Matrix, level: Level, samples: int, seed: int) -> t
     return cuts[0], cuts[-1]
 
 
-def test_a_profile_is_drawn_as_often_as_its_items_are() -> None:
-    """The multinomial draw is the resampling of items: over many samples, a profile's share of
-    a sample's items is its share of the items (here 3 of 40 items have one profile)."""
-    tally = _tally(_typical(items=40))
+@pytest.mark.parametrize("matrix", [_typical(items=40), _few_profiles()], ids=["by-item", "by-profile"])
+def test_a_profile_is_drawn_as_often_as_its_items_are(matrix: Matrix) -> None:
+    """The draw is the resampling of items: over many samples, a profile's share of a sample's
+    items is its share of the items (3 of the first shape's 40 items have one profile)."""
+    tally = _tally(matrix)
     counted = sum(np.asarray(block, dtype=float).sum(axis=0) for block in agreement.draws(tally, 4000, 0))
     weights = tally.profiles().weights
     assert counted.sum() == 4000 * weights.sum()
     assert np.allclose(counted / counted.sum(), weights / weights.sum(), atol=0.005)
 
 
+def test_the_draw_follows_the_shape() -> None:
+    """Items drawn one by one where profiles hold at most four each, else profile by profile."""
+    by_item, by_profile = _tally(_typical(items=40)).profiles(), _tally(_few_profiles()).profiles()
+    assert by_item.weights.sum() <= agreement._ITEMS * len(by_item.weights)
+    assert by_profile.weights.sum() > agreement._ITEMS * len(by_profile.weights)
+
+
 @pytest.mark.parametrize("level", LEVELS)
-def test_bootstrap_is_the_resampling_of_items(level: Level) -> None:
-    matrix = _typical(items=40)
+@pytest.mark.parametrize("matrix", [_typical(items=40), _few_profiles()], ids=["by-item", "by-profile"])
+def test_bootstrap_is_the_resampling_of_items(level: Level, matrix: Matrix) -> None:
     ours = bootstrap(_tally(matrix), level, samples=200, seed=3)
     assert ours == pytest.approx(_naive_bootstrap(matrix, level, 200, 3), abs=1e-9)
 

@@ -349,3 +349,27 @@ def test_the_console_export_keeps_its_heap_unless_the_user_chose(chosen: str | N
     library = subprocess.run([sys.executable, "-c", probe, "library", *args], env=env, capture_output=True, text=True)
     assert library.returncode == 0, library.stderr
     assert "asked" not in library.stderr
+
+
+def test_the_console_freezes_what_a_paused_block_leaves_alive() -> None:
+    """Run as the console command, what a paused block leaves alive is frozen at its end (the
+    next collections do not walk it) and the collector is enabled again; an inner block waits for
+    the outer one; called from Python, nothing is frozen (gcpause.freeze_kept)."""
+    probe = (
+        "import gc, sys\n"
+        "import humanjudge_schema.commands as c\n"
+        "from humanjudge_schema.gcpause import paused\n"
+        "def shown(**_):\n"
+        "    before = gc.get_freeze_count()\n"
+        "    with paused():\n"
+        "        with paused():\n"
+        "            kept = [[] for _ in range(5000)]\n"
+        "        inner = gc.get_freeze_count() - before\n"
+        "    print(inner, gc.get_freeze_count() - before >= 5000, gc.isenabled(), len(kept))\n"
+        "c.cli.main = shown\n"
+        "c.main(sys.argv[1:] or None)\n"
+    )
+    console = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert console.stdout.split() == ["0", "True", "True", "5000"]
+    library = subprocess.run([sys.executable, "-c", probe, "stats"], capture_output=True, text=True, check=True)
+    assert library.stdout.split() == ["0", "False", "True", "5000"]

@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 import click
 
 from .._version import __version__
+from ..gcpause import freeze_kept
 from .aggregate import aggregate
 from .card import card
 from .common import CONSOLE, PARSED, fail
@@ -203,6 +204,7 @@ def main(argv: list[str] | None = None) -> Any:
     if console:
         _guard_stdout()
         one_blas_thread(os.environ)
+        freeze_kept()  # the parsed files and columns are not walked again (gcpause.py)
         CONSOLE[0] = True
     try:
         try:
