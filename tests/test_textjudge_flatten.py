@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from humanjudge_schema.formats.textjudge import judgments as textjudge_view
-from humanjudge_schema.formats.textjudge.flatten import flatten
+from humanjudge_schema.formats.textjudge.flatten import by_metric, flatten
 from humanjudge_schema.judgments import datasets
 
 from .conftest import CORPUS, ROOT
@@ -140,3 +140,39 @@ def test_a_pass_without_pointers_leaves_out_only_theirs(loop: bool, monkeypatch:
         assert view.needs == {} and rows == [tuple(r) for r in view.rows()]
         expected = [(*r[:8], "", *r[9:]) if r[10] == "individual" else r for r in rows]
         assert bare == expected and any(r[10] == "individual" for r in rows)
+
+
+@given(instances=st.one_of(st.lists(_usual, max_size=6), st.lists(_instance, max_size=6)), offset=st.integers(0, 50))
+def test_by_metric_gives_each_metrics_rows_of_flatten(instances: list[Any], offset: int) -> None:
+    """Metric by metric (a pass that needs no order across questions): each metric's rows as
+    flatten gives them, in their order, the metrics in the order they first come; the stored
+    aggregates the same; the same runs left to the loop."""
+    flat, grouped = flatten(instances, offset, pointers=False), by_metric(instances, offset)
+    assert (flat is None) == (grouped is None)
+    if flat is None or grouped is None:
+        return
+    individual, stored = flat
+    assert grouped[1] == stored
+    names = individual.get("question", [])
+    assert [metric for metric, _ in grouped[0]] == list(dict.fromkeys(names))
+    for metric, columns in grouped[0]:
+        mine = [k for k, name in enumerate(names) if name == metric]
+        assert set(columns) == {"item", "rater", "value"}
+        for column, values in columns.items():
+            assert values == [individual[column][k] for k in mine]
+
+
+def test_a_pass_without_pointers_or_order_gives_each_question_its_rows() -> None:
+    """Without pointers and order, a run of the usual shape comes a batch per metric: the rows
+    of each question in file order, the same rows in all."""
+    path = ROOT / "examples" / "textjudge" / "valid" / "dataset.json"
+    for view in datasets([path], kind="textjudge"):
+        with view.without("pointer"):
+            ordered = [tuple(r) for r in view.rows()]
+        with view.without("pointer", "order"):
+            batches = list(view.in_batches())
+            grouped = [tuple(r) for r in view.rows()]
+        assert any("question" in b.same for b in batches)
+        assert sorted(grouped, key=repr) == sorted(ordered, key=repr) and grouped != ordered
+        for question in {r[4] for r in ordered}:
+            assert [r for r in grouped if r[4] == question] == [r for r in ordered if r[4] == question]

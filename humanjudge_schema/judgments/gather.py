@@ -237,8 +237,11 @@ class Gathered:
         columns: dict[str, _Columns] = {}
         seen = 0
         # the columns hold millions of references (gcpause.py); where a judgment is, which only a
-        # finding needs, is looked up afterwards (locate), so this pass may go without pointers
-        with paused(), view.without("pointer"):
+        # finding needs, is looked up afterwards (locate), so this pass may go without pointers,
+        # and, where no repeat is looked for (raters that are not persons), without the rows'
+        # order across questions: the numbers of the rows are then not kept
+        unordered = () if view.persons else ("order",)
+        with paused(), view.without("pointer", *unordered):
             for batch in view.in_batches():
                 if batch.size:
                     seen += out._add(batch, columns, seen)
@@ -278,8 +281,8 @@ class Gathered:
             found.raters.extend(repeat(mine.same["rater"], n) if "rater" in mine.same else _part(mine, "rater", rows))
             for column, coded in (("item", found.items), ("option", found.options), ("value", found.values)):
                 coded.add(None if column in mine.same else _part(mine, column, rows), mine.same.get(column), n)
-            # made into numbers only where a repeat is noted (_note)
-            found.numbers.append((seen + rows.start, seen + rows.stop) if isinstance(rows, range) else rows + seen)
+            if self.view.persons:  # made into numbers only where a repeat is noted (_note)
+                found.numbers.append((seen + rows.start, seen + rows.stop) if isinstance(rows, range) else rows + seen)
         return mine.size
 
     def _question(self, name: str) -> Question:

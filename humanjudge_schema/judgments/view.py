@@ -200,7 +200,9 @@ class Judgments:
     note: str | None = None
     # What the pass being read needs, one dict shared by every copy of the view, which a format's
     # reader may look at as it reads (`without`): {"pointer": False} lets it leave out where each
-    # individual judgment is (its pointer ""), for a pass that never shows it. A reader looks at it
+    # individual judgment is (its pointer ""), for a pass that never shows it; {"order": False},
+    # to give the rows question by question (each question's rows in file order, the questions
+    # in the order they first come) rather than in the file's order. A reader looks at it
     # batch by batch, not once per pass: `judgments.views` begins a pass (up to the first
     # judgment) before the command reading it says what it needs.
     needs: dict[str, bool] = field(default_factory=dict)

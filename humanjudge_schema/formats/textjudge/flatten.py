@@ -39,6 +39,7 @@ class _Shape(NamedTuple):
     objs: list[dict[str, Any]]
     lengths: list[int]
     values: list[Any]
+    lists: list[list[Any]]  # per score object, its scores
 
 
 def _shape(instances: list[Any]) -> _Shape | None:
@@ -56,7 +57,7 @@ def _shape(instances: list[Any]) -> _Shape | None:
     metrics = list(chain.from_iterable(annotations))
     objs = list(chain.from_iterable(map(dict.values, annotations)))
     if not objs:
-        return _Shape(ids, per_instance, [], [], [], [])
+        return _Shape(ids, per_instance, [], [], [], [], [])
     if set(map(type, objs)) != _DICT:
         return None
     lists: list[Any] = list(map(dict.get, objs, repeat("individual_human_scores")))
@@ -66,7 +67,7 @@ def _shape(instances: list[Any]) -> _Shape | None:
     values = list(chain.from_iterable(lists))
     if 0 in lengths or not SCALARS.issuperset(map(type, values)):
         return None
-    return _Shape(ids, per_instance, metrics, objs, lengths, values)
+    return _Shape(ids, per_instance, metrics, objs, lengths, values, lists)
 
 
 def flatten(instances: list[Any], offset: int, pointers: bool = True) -> tuple[Columns, Columns] | None:
@@ -76,13 +77,11 @@ def flatten(instances: list[Any], offset: int, pointers: bool = True) -> tuple[C
     shape = _shape(instances)
     if shape is None:
         return None
-    ids, per_instance, metrics, objs, lengths, values = shape
+    ids, per_instance, metrics, objs, lengths, values, _ = shape
     if not objs:
         return {}, {}
     obj_items = list(chain.from_iterable(map(repeat, ids, per_instance)))
-    obj_index = list(chain.from_iterable(map(repeat, range(offset, offset + len(instances)), per_instance)))
-    escaped = {m: escape_token(m) for m in set(metrics)}
-    prefixes = list(map("/instances/{}/annotations/{}/".format, obj_index, map(escaped.__getitem__, metrics)))
+    prefixes = _prefixes(metrics, per_instance, offset, len(instances))
     bases = map(add, prefixes, repeat("individual_human_scores/"))
     individual: Columns = {
         "item": list(chain.from_iterable(map(repeat, obj_items, lengths))),
@@ -94,6 +93,43 @@ def flatten(instances: list[Any], offset: int, pointers: bool = True) -> tuple[C
         places = chain.from_iterable(map(positions, lengths))
         individual["pointer"] = list(map(add, chain.from_iterable(map(repeat, bases, lengths)), places))
     return individual, _stored(objs, obj_items, metrics, prefixes)
+
+
+def by_metric(instances: list[Any], offset: int) -> tuple[list[tuple[str, Columns]], Columns] | None:
+    """The individual judgments of a run metric by metric (item, rater, value: each metric's rows
+    in file order, the metrics in the order they first come), without pointers, and the stored
+    aggregates as `flatten` gives them; None where the run is of another shape. For a pass that
+    needs each question's rows but not the file's order across questions (`Judgments.needs`):
+    the rows are made apart per metric here, in C, rather than made together and parted again
+    row by row by the pass (a TextJudge instance's scores change metric every few rows)."""
+    shape = _shape(instances)
+    if shape is None:
+        return None
+    ids, per_instance, metrics, objs, lengths, _, lists = shape
+    if not objs:
+        return [], {}
+    obj_items = list(chain.from_iterable(map(repeat, ids, per_instance)))
+    objects: dict[str, list[int]] = {}
+    for k, metric in enumerate(metrics):  # a Python step per score object, not per score
+        found = objects.get(metric)
+        if found is None:
+            objects[metric] = [k]
+        else:
+            found.append(k)
+    out = []
+    for metric, ks in objects.items():
+        sizes = list(map(lengths.__getitem__, ks))
+        out.append(
+            (
+                metric,
+                {
+                    "item": list(chain.from_iterable(map(repeat, map(obj_items.__getitem__, ks), sizes))),
+                    "rater": list(chain.from_iterable(map(range, sizes))),
+                    "value": list(chain.from_iterable(map(lists.__getitem__, ks))),
+                },
+            )
+        )
+    return out, _stored(objs, obj_items, metrics, _prefixes(metrics, per_instance, offset, len(instances)))
 
 
 def tally(instances: list[Any]) -> Tally | None:
@@ -109,6 +145,13 @@ def tally(instances: list[Any]) -> Tally | None:
         if n > widest[metric]:
             widest[metric] = n
     return Tally(counts, {(metric, r) for metric, n in widest.items() for r in range(n)})
+
+
+def _prefixes(metrics: list[str], per_instance: list[int], offset: int, n: int) -> list[str]:
+    """Each score object's pointer, ending in "/": its instance's index in the file, its metric."""
+    obj_index = chain.from_iterable(map(repeat, range(offset, offset + n), per_instance))
+    escaped = {m: escape_token(m) for m in set(metrics)}
+    return list(map("/instances/{}/annotations/{}/".format, obj_index, map(escaped.__getitem__, metrics)))
 
 
 def _stored(objs: list[Any], items: list[Any], metrics: list[str], prefixes: list[str]) -> Columns:

@@ -24,7 +24,7 @@ from ...readers.files import display_path, read_bytes
 from ...readers.jsonfile import JsonDocument, document
 from . import stream
 from .check import opened
-from .flatten import AGGREGATES, SCALARS, flatten
+from .flatten import AGGREGATES, SCALARS, by_metric, flatten
 from .flatten import tally as flatten_tally
 
 # The measurement level each category implies for agreement.
@@ -272,10 +272,18 @@ def _run_batches(
 ) -> Iterator[Batch]:
     """The batches of a run of instances, the first at `offset` in the file: each list of scores
     becomes its rows in C-level extends; the individual judgments without their pointers where the
-    pass does not need them (`Judgments.needs`)."""
+    pass does not need them, and a batch per metric where it needs neither pointers nor the
+    file's order across questions (`Judgments.needs`)."""
     same_individual, same_aggregate = sames
     pointers = needs.get("pointer", True)
     unplaced = same_individual if pointers else same_individual | {"pointer": ""}
+    grouped = None if pointers or needs.get("order", True) else by_metric(instances, offset)
+    if grouped is not None:  # a pass that takes each question's rows apart: a batch per metric
+        for metric, columns in grouped[0]:
+            yield Batch(unplaced | {"question": metric}, columns)
+        if grouped[1]:
+            yield Batch(same_aggregate, grouped[1])
+        return
     flat = flatten(instances, offset, pointers)  # the usual shape, in C-level passes
     if flat is not None:
         if flat[0]:
