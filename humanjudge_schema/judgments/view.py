@@ -202,9 +202,10 @@ class Judgments:
     # reader may look at as it reads (`without`): {"pointer": False} lets it leave out where each
     # individual judgment is (its pointer ""), for a pass that never shows it; {"order": False},
     # to give the rows question by question (each question's rows in file order, the questions
-    # in the order they first come) rather than in the file's order. A reader looks at it
-    # batch by batch, not once per pass: `judgments.views` begins a pass (up to the first
-    # judgment) before the command reading it says what it needs.
+    # in the order they first come) rather than in the file's order, for a pass that shows no
+    # row (the statistics' own), which may then leave out the stored aggregates' pointers too.
+    # A reader looks at it batch by batch, not once per pass: `judgments.views` begins a pass
+    # (up to the first judgment) before the command reading it says what it needs.
     needs: dict[str, bool] = field(default_factory=dict)
     # The judgments item by item (ByItem), where the format can give them so: `diff` then
     # compares two versions an item at a time and makes rows only for the items that differ.

@@ -95,10 +95,10 @@ def flatten(instances: list[Any], offset: int, pointers: bool = True) -> tuple[C
     return individual, _stored(objs, obj_items, metrics, prefixes)
 
 
-def by_metric(instances: list[Any], offset: int) -> tuple[list[tuple[str, Columns]], Columns] | None:
+def by_metric(instances: list[Any]) -> tuple[list[tuple[str, Columns]], Columns] | None:
     """The individual judgments of a run metric by metric (item, rater, value: each metric's rows
-    in file order, the metrics in the order they first come), without pointers, and the stored
-    aggregates as `flatten` gives them; None where the run is of another shape. For a pass that
+    in file order, the metrics in the order they first come), and the stored aggregates as
+    `flatten` gives them, all without pointers; None where the run is of another shape. For a pass that
     needs each question's rows but not the file's order across questions (`Judgments.needs`):
     the rows are made apart per metric here, in C, rather than made together and parted again
     row by row by the pass (a TextJudge instance's scores change metric every few rows)."""
@@ -129,7 +129,7 @@ def by_metric(instances: list[Any], offset: int) -> tuple[list[tuple[str, Column
                 },
             )
         )
-    return out, _stored(objs, obj_items, metrics, _prefixes(metrics, per_instance, offset, len(instances)))
+    return out, _stored(objs, obj_items, metrics, None)
 
 
 def tally(instances: list[Any]) -> Tally | None:
@@ -154,9 +154,10 @@ def _prefixes(metrics: list[str], per_instance: list[int], offset: int, n: int) 
     return list(map("/instances/{}/annotations/{}/".format, obj_index, map(escaped.__getitem__, metrics)))
 
 
-def _stored(objs: list[Any], items: list[Any], metrics: list[str], prefixes: list[str]) -> Columns:
+def _stored(objs: list[Any], items: list[Any], metrics: list[str], prefixes: list[str] | None) -> Columns:
     """The aggregate rows, a score object's in the order of AGGREGATES: each one it stores that is
-    a value (an object or an array there is a schema error, not a value)."""
+    a value (an object or an array there is a schema error, not a value); without their pointers
+    where `prefixes` is None."""
     k = len(AGGREGATES)
     present = list(chain.from_iterable(zip(*(map(contains, objs, repeat(name)) for name in AGGREGATES), strict=True)))
     if not any(present):
@@ -168,6 +169,7 @@ def _stored(objs: list[Any], items: list[Any], metrics: list[str], prefixes: lis
         "item": chain.from_iterable(map(repeat, items, repeat(k))),
         "question": chain.from_iterable(map(repeat, metrics, repeat(k))),
         "value": value,
-        "pointer": map(add, chain.from_iterable(map(repeat, prefixes, repeat(k))), names),
     }
+    if prefixes is not None:
+        stored["pointer"] = map(add, chain.from_iterable(map(repeat, prefixes, repeat(k))), names)
     return {name: list(compress(column, kept)) for name, column in stored.items()}

@@ -277,12 +277,12 @@ def _run_batches(
     same_individual, same_aggregate = sames
     pointers = needs.get("pointer", True)
     unplaced = same_individual if pointers else same_individual | {"pointer": ""}
-    grouped = None if pointers or needs.get("order", True) else by_metric(instances, offset)
+    grouped = None if pointers or needs.get("order", True) else by_metric(instances)
     if grouped is not None:  # a pass that takes each question's rows apart: a batch per metric
         for metric, columns in grouped[0]:
             yield Batch(unplaced | {"question": metric}, columns)
         if grouped[1]:
-            yield Batch(same_aggregate, grouped[1])
+            yield Batch(same_aggregate | {"pointer": ""}, grouped[1])
         return
     flat = flatten(instances, offset, pointers)  # the usual shape, in C-level passes
     if flat is not None:
