@@ -31,15 +31,14 @@ Columns = dict[str, list[Any]]
 
 class _Shape(NamedTuple):
     """A run of the usual shape taken apart: per instance its id and number of score objects;
-    per score object its metric, the object and its number of scores; every score, in order."""
+    per score object its metric, the object, its number of scores and its list of them."""
 
     ids: list[Any]
     per_instance: list[int]
     metrics: list[str]
     objs: list[dict[str, Any]]
     lengths: list[int]
-    values: list[Any]
-    lists: list[list[Any]]  # per score object, its scores
+    lists: list[list[Any]]
 
 
 def _shape(instances: list[Any]) -> _Shape | None:
@@ -57,17 +56,16 @@ def _shape(instances: list[Any]) -> _Shape | None:
     metrics = list(chain.from_iterable(annotations))
     objs = list(chain.from_iterable(map(dict.values, annotations)))
     if not objs:
-        return _Shape(ids, per_instance, [], [], [], [], [])
+        return _Shape(ids, per_instance, [], [], [], [])
     if set(map(type, objs)) != _DICT:
         return None
     lists: list[Any] = list(map(dict.get, objs, repeat("individual_human_scores")))
     if set(map(type, lists)) != _LIST:
         return None
     lengths = list(map(len, lists))
-    values = list(chain.from_iterable(lists))
-    if 0 in lengths or not SCALARS.issuperset(map(type, values)):
+    if 0 in lengths or not SCALARS.issuperset(map(type, chain.from_iterable(lists))):
         return None
-    return _Shape(ids, per_instance, metrics, objs, lengths, values, lists)
+    return _Shape(ids, per_instance, metrics, objs, lengths, lists)
 
 
 def flatten(instances: list[Any], offset: int, pointers: bool = True) -> tuple[Columns, Columns] | None:
@@ -77,7 +75,7 @@ def flatten(instances: list[Any], offset: int, pointers: bool = True) -> tuple[C
     shape = _shape(instances)
     if shape is None:
         return None
-    ids, per_instance, metrics, objs, lengths, values, _ = shape
+    ids, per_instance, metrics, objs, lengths, lists = shape
     if not objs:
         return {}, {}
     obj_items = list(chain.from_iterable(map(repeat, ids, per_instance)))
@@ -87,7 +85,7 @@ def flatten(instances: list[Any], offset: int, pointers: bool = True) -> tuple[C
         "item": list(chain.from_iterable(map(repeat, obj_items, lengths))),
         "rater": list(chain.from_iterable(map(range, lengths))),
         "question": list(chain.from_iterable(map(repeat, metrics, lengths))),
-        "value": values,
+        "value": list(chain.from_iterable(lists)),
     }
     if pointers:
         places = chain.from_iterable(map(positions, lengths))
@@ -98,14 +96,14 @@ def flatten(instances: list[Any], offset: int, pointers: bool = True) -> tuple[C
 def by_metric(instances: list[Any]) -> tuple[list[tuple[str, Columns]], Columns] | None:
     """The individual judgments of a run metric by metric (item, rater, value: each metric's rows
     in file order, the metrics in the order they first come), and the stored aggregates as
-    `flatten` gives them, all without pointers; None where the run is of another shape. For a pass that
-    needs each question's rows but not the file's order across questions (`Judgments.needs`):
-    the rows are made apart per metric here, in C, rather than made together and parted again
-    row by row by the pass (a TextJudge instance's scores change metric every few rows)."""
+    `flatten` gives them, all without pointers; None where the run is of another shape. For a
+    pass that needs each question's rows but not the file's order across questions
+    (`Judgments.needs`): the rows are made apart per metric here, in C, rather than made together
+    and parted again row by row by the pass (an instance's scores change metric every few rows)."""
     shape = _shape(instances)
     if shape is None:
         return None
-    ids, per_instance, metrics, objs, lengths, _, lists = shape
+    ids, per_instance, metrics, objs, lengths, lists = shape
     if not objs:
         return [], {}
     obj_items = list(chain.from_iterable(map(repeat, ids, per_instance)))
