@@ -51,10 +51,11 @@ class Profiles(NamedTuple):
     population: Any  # the profile of each item of two values or more, in item order
 
 
-def code(column: list[Any], none: bool = False) -> tuple[Any, list[Any]]:
+def code(column: list[Any], none: bool = False, kinds: set[type] | None = None) -> tuple[Any, list[Any]]:
     """Integer codes of a column's values, numbered in the order they first come, and the values
     (each the first of its equals, as a dict keeps them): numbers are coded by numpy, any other
-    value through a dict, in C. With `none`, None is coded -1 and is not a value."""
+    value through a dict, in C. With `none`, None is coded -1 and is not a value. `kinds`: the
+    values' types, where the caller has them."""
     import numpy as np
 
     n = len(column)
@@ -71,7 +72,7 @@ def code(column: list[Any], none: bool = False) -> tuple[Any, list[Any]]:
         found = array(column)
         if found is not None:
             return found
-    kinds = set(map(type, column))
+    kinds = set(map(type, column)) if kinds is None else kinds
     if kinds <= _NUMBERS | ({type(None)} if none else set()):
         found = _numbers(column, type(None) in kinds)
         if found is not None:

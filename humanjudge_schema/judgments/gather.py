@@ -194,7 +194,10 @@ class _Coded:
         # a multi-select's rows, or numbers: one numpy array, which a None, a text or a list
         # among numbers refuses (they are then coded through a dict)
         found = array(held) if type(held[0]) in _ARRAYS else None
-        local, distinct = found or code(_lists_as_tuples(held) if self.none else held, none=self.none)
+        if found is None:
+            column, kinds = _lists_as_tuples(held) if self.none else (held, None)
+            found = code(column, none=self.none, kinds=kinds)
+        local, distinct = found
         index, values = self.index, self.values
         # in C: most values of a chunk were seen before; the new ones (no two equal: `code`'s
         # distinct values) numbered in the order they come
@@ -452,17 +455,18 @@ def _part(batch: Batch, column: str, rows: range | Any) -> list[Any]:
     return list(map(given.__getitem__, rows.tolist()))
 
 
-def _lists_as_tuples(values: list[Any]) -> list[Any]:
-    """The values, lists made tuples (they are compared whole)."""
+def _lists_as_tuples(values: list[Any]) -> tuple[list[Any], set[type] | None]:
+    """The values, lists made tuples (they are compared whole), and the values' types where
+    none was a list (`code` need not look at them again)."""
     kinds = set(map(type, values))
     if list not in kinds:
-        return values
+        return values, kinds
     if kinds == {list} and list not in set(map(type, chain.from_iterable(values))):
-        return list(map(tuple, values))
+        return list(map(tuple, values)), None
     out = list(values)
     for i in compress(range(len(out)), map(is_, map(type, out), repeat(list))):
         out[i] = _hashable(out[i])
-    return out
+    return out, None
 
 
 def _individual(batch: Batch) -> tuple[Batch | None, list[str]]:
