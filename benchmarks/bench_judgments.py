@@ -20,7 +20,9 @@ Arrow quotes every text cell, a few per cent more bytes than ours), plus the CPU
 importing pyarrow and what it imports to convert Python values (pandas, where installed), which
 a command that writes with it pays (`(pyarrow import)`), and for JSON Lines orjson
 given each row as a dict built beforehand (not timed: `floor jsonl`), and the bytes export wrote,
-written again (`floor bytes`: no writer can go below holding them).
+written again (`floor bytes`: no writer can go below holding them). And the floor of `stats`:
+the same reading with the batches as the statistics' pass takes them (without pointers; question
+by question where the raters are not persons), nothing coded or computed (`(stats' reading)`).
 """
 
 from __future__ import annotations
@@ -172,8 +174,18 @@ def floor(path: Path, out: Path) -> dict[str, float]:
     imported = min(probe([sys.executable, "-c", load])[1] for _ in range(3))
     bare = min(probe([sys.executable, "-c", "pass"])[1] for _ in range(3))
     csv, parquet = csv + imported - bare, parquet + imported - bare
+    start = time.process_time()
+    with paused():
+        again = Reading([path])
+        for view in judgments.views(judgments.units([path])[0], again.view):
+            with view.without("pointer", *(() if view.persons else ("order",))):
+                for _ in view.in_batches():
+                    pass
+        again.result()
+    stats_reading = time.process_time() - start
     return {
         "(one reading)": reading,
+        "(stats' reading)": stats_reading,
         "(pyarrow import)": imported - bare,
         "floor csv": reading + csv,
         "floor jsonl": reading + dicts,

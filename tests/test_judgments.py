@@ -743,3 +743,42 @@ def test_runs_of_names_are_the_runs_or_none() -> None:
     assert gather._runs(["a"] * 3 + ["b"] + ["a"] * 60) in (None, [(0, 3), (3, 4), (4, 64)])
     assert gather._runs(["a"] * 5 + ["b"] + ["a"] * 2 + ["c"] * 56) in (None, [(0, 5), (5, 6), (6, 8), (8, 64)])
     assert gather._runs(["a", "b"] * 100) is None  # many short runs
+
+
+@pytest.mark.parametrize("raters", [True, "position"])
+def test_columns_given_as_their_runs_are_gathered_as_their_rows(raters: Any) -> None:
+    """A batch's items given as their runs (view.Repeated) and its places as runs counting from 0
+    (view.Counting) keep what the same columns as plain lists keep: the same values first, in the
+    same order (1, 1.0 and True are one value: the first given is kept), the same raters."""
+    from humanjudge_schema.judgments.gather import Gathered
+    from humanjudge_schema.judgments.view import Batch, Counting, Judgments, Question, Repeated
+
+    rng = random.Random(5)
+    for trial in range(40):
+        batches, plain = [], []
+        for _ in range(rng.randint(1, 4)):
+            runs = rng.randint(0, 12)
+            items = [rng.choice([0, 1, 1.0, True, 2, "x"]) for _ in range(runs)]
+            lengths = [rng.randint(1, 5) for _ in range(runs)]
+            if not runs:
+                continue
+            values = [rng.choice([None, 1, 2, 3, "a"]) for _ in range(sum(lengths))]
+            same = {"format": "fmt", "dataset": "ds", "file": "f", "pointer": "", "line": None}
+            same |= {"question": rng.choice(["q1", "q2"]), "option": "", "role": "individual", "rater_kind": ""}
+            given = {"item": Repeated.of(items, lengths), "rater": Counting.of(lengths), "value": values}
+            assert given["item"] == [i for i, n in zip(items, lengths, strict=True) for _ in range(n)]
+            assert given["rater"] == [r for n in lengths for r in range(n)]
+            batches.append(Batch(same, given))
+            plain.append(Batch(same, {name: list(column) for name, column in given.items()}))
+        questions = {"q1": Question("q1", "nominal"), "q2": Question("q2", "ordinal")}
+        got, want = (
+            Gathered.of(Judgments("fmt", "ds", questions=questions, raters=raters, batches=lambda b=b: iter(b)))
+            for b in (batches, plain)
+        )
+        assert list(got.questions) == list(want.questions), trial
+        for name, q in got.questions.items():
+            w = want.questions[name]
+            assert q.missing == w.missing, trial
+            assert list(q.tally.per_item().items()) == list(w.tally.per_item().items()), trial
+            assert [(type(k), k) for k in q.tally.per_item()] == [(type(k), k) for k in w.tally.per_item()], trial
+            assert list(q.by_rater.items()) == list(w.by_rater.items()), trial

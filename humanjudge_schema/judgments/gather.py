@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from ..gcpause import paused
 from .agreement import Tally
 from .columns import array, code, counts, renumber, unique
-from .view import Batch, Judgments, Level
+from .view import Batch, Counting, Judgments, Level, Repeated
 
 Place = tuple[Any, Any]  # (item, option): what raters judged together
 # A judgment a finding is about, to be located: the first judgment of a question
@@ -119,7 +119,7 @@ class _Columns:
 
     def __init__(self) -> None:
         self.items, self.options = _Runs(), _Runs()
-        self.raters: list[Any] = []
+        self.raters = _Raters()
         self.values = _Coded(none=True)
         self.numbers: list[Any] = []  # row numbers: an array, or a run's (start, stop)
 
@@ -137,6 +137,9 @@ class _Runs:
         """Add n rows: `part`, or `same` n times where part is None."""
         if part is None:
             self.parts.append((same, n))
+            return
+        if type(part) is Repeated:  # given as its runs (view.Repeated)
+            self.parts += zip(part.values, part.lengths, strict=True)
             return
         first, last = part[0], part[-1]
         if (last is first or last == first) and part.count(first) == n:
@@ -157,6 +160,32 @@ class _Runs:
             return np.repeat(runs, [p[1] for p in self.parts]), values
         whole = chain.from_iterable(p if type(p) is list else repeat(*p) for p in self.parts)
         return code(list(whole))
+
+
+class _Raters:
+    """A column of raters as it comes: lists, and places given as their runs (view.Counting: a
+    score's place in its list), coded without a look at each row where every part is such."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self) -> None:
+        self.parts: list[Any] = []
+
+    def add(self, part: Any) -> None:
+        self.parts.append(part)
+
+    def result(self) -> tuple[Any, list[Any]]:
+        """`code` of the column."""
+        import numpy as np
+
+        if not self.parts or any(type(p) is not Counting for p in self.parts):
+            return code(list(chain.from_iterable(self.parts)))
+        # runs each counting from 0: each place first comes in its own order, so its code is the
+        # place itself, from 0 to the longest run's end
+        lengths = np.concatenate([np.asarray(p.lengths, dtype=np.int64) for p in self.parts])
+        starts = np.cumsum(lengths) - lengths
+        codes = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(starts, lengths)
+        return codes, list(range(int(lengths.max()) if len(lengths) else 0))
 
 
 class _Coded:
@@ -281,7 +310,7 @@ class Gathered:
             if found is None:
                 found = columns[name] = _Columns()
             n = len(rows)
-            found.raters.extend(repeat(mine.same["rater"], n) if "rater" in mine.same else _part(mine, "rater", rows))
+            found.raters.add(repeat(mine.same["rater"], n) if "rater" in mine.same else _part(mine, "rater", rows))
             for column, coded in (("item", found.items), ("option", found.options), ("value", found.values)):
                 coded.add(None if column in mine.same else _part(mine, column, rows), mine.same.get(column), n)
             if self.view.persons:  # made into numbers only where a repeat is noted (_note)
@@ -307,7 +336,7 @@ class Gathered:
         unit, first = renumber(items * max(len(option_of), 1) + options)
         width = max(len(option_of), 1)
         places = [(item_of[k // width], option_of[k % width]) for k in first.tolist()]
-        raters, rater_of = code(found.raters)
+        raters, rater_of = found.raters.result()
         blank = rater_of.index("") if "" in rater_of else -1  # "": a row without a rater
         value, value_of = found.values.result()
         if self.view.persons:

@@ -100,6 +100,34 @@ class Question:
     labels: tuple[str, ...] | None = None
 
 
+class Repeated(list):  # type: ignore[type-arg]
+    """A batch's column made of runs of one value, given row by row (it is a list) and as its
+    runs (`values[k]` `lengths[k]` times): a pass may count the runs instead of the rows (a
+    TextJudge metric's items, an instance's id once per score)."""
+
+    values: list[Any]
+    lengths: list[int]
+
+    @classmethod
+    def of(cls, values: list[Any], lengths: list[int]) -> Repeated:
+        out = cls(chain.from_iterable(map(repeat, values, lengths)))
+        out.values, out.lengths = values, lengths
+        return out
+
+
+class Counting(list):  # type: ignore[type-arg]
+    """A batch's column of places, each run counting 0, 1, ... `lengths[k]` - 1 (a score's place
+    in its list), given row by row (it is a list) and as the runs' lengths."""
+
+    lengths: list[int]
+
+    @classmethod
+    def of(cls, lengths: list[int]) -> Counting:
+        out = cls(chain.from_iterable(map(range, lengths)))
+        out.lengths = lengths
+        return out
+
+
 class Batch:
     """Judgments column by column: a column every row of the batch shares is one value (`same`:
     the format, the dataset, the file), the others are lists of one value per row (`lists`).

@@ -17,7 +17,7 @@ from operator import add, and_, contains, itemgetter
 from typing import Any, NamedTuple
 
 from ...finding import escape_token
-from ...judgments.view import Tally, positions
+from ...judgments.view import Counting, Repeated, Tally, positions
 
 _ANNOTATIONS = itemgetter("annotations")
 _IDS = frozenset({int, str})
@@ -120,9 +120,9 @@ def by_metric(instances: list[Any]) -> tuple[list[tuple[str, Columns]], Columns]
         out.append(
             (
                 metric,
-                {
-                    "item": list(chain.from_iterable(map(repeat, map(obj_items.__getitem__, ks), sizes))),
-                    "rater": list(chain.from_iterable(map(range, sizes))),
+                {  # the items and the places also as their runs: the pass codes an object, not a row
+                    "item": Repeated.of(list(map(obj_items.__getitem__, ks)), sizes),
+                    "rater": Counting.of(sizes),
                     "value": list(chain.from_iterable(map(lists.__getitem__, ks))),
                 },
             )
