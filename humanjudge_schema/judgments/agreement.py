@@ -209,7 +209,9 @@ def draws(tally: Tally, samples: int, seed: int) -> Iterator[Any]:
     k = len(found.weights)
     rng = np.random.default_rng(seed)
     by_item = n <= _ITEMS * k
-    width = max(n if by_item else k, len(tally.counts().values), 1)  # samples x entries: in blocks
+    # samples x entries, in blocks: drawn item by item, a block holds three arrays of its items
+    # (the draw, the draw's profiles, their counts), so as many numbers as one of profiles
+    width = max(3 * n if by_item else k, len(tally.counts().values), 1)
     rows = max(1, _BATCH // width)
     population = found.population
     for start in range(0, samples, rows):
