@@ -99,7 +99,9 @@ def test_coggym_rows_are_the_judgment_count_in_the_corpus() -> None:
     _coggym_checked(corpus("coggym"))
 
 
-def test_coggym_clicks_are_one_row_each(tmp_path: Path) -> None:
+def _clicks_folder(tmp_path: Path) -> tuple[Path, dict[str, Any], str]:
+    """The CogGym example with a single slider of two clicks, one response without clicks: the
+    folder, the slider's query and its stimulus."""
     folder = tmp_path / "exp"
     (folder).mkdir()
     source = EXAMPLES / "coggym" / "valid"
@@ -114,6 +116,11 @@ def test_coggym_clicks_are_one_row_each(tmp_path: Path) -> None:
     sid = next(t["id"] for t in trials if slider in t["queries"])
     ind[sid][slider["tag"]] = [[1, 2], None, [3, 4]]
     (folder / "human_data_ind.json").write_text(json.dumps(ind))
+    return folder, slider, sid
+
+
+def test_coggym_clicks_are_one_row_each(tmp_path: Path) -> None:
+    folder, slider, sid = _clicks_folder(tmp_path)
     rows = [
         r for r in judgments.rows([folder]) if r.question == slider["tag"] and r.item == sid and r.role == "individual"
     ]
@@ -782,3 +789,56 @@ def test_columns_given_as_their_runs_are_gathered_as_their_rows(raters: Any) -> 
             assert list(q.tally.per_item().items()) == list(w.tally.per_item().items()), trial
             assert [(type(k), k) for k in q.tally.per_item()] == [(type(k), k) for k in w.tally.per_item()], trial
             assert list(q.by_rater.items()) == list(w.by_rater.items()), trial
+
+
+def test_a_counting_column_cut_where_runs_begin_and_end_keeps_its_runs() -> None:
+    """Counting.part: the rows of the cut, as a Counting with the runs it holds where the cut
+    begins and ends where runs do, else as a plain list."""
+    from humanjudge_schema.judgments.view import Counting
+
+    rng = random.Random(3)
+    for _ in range(300):
+        lengths = [rng.randint(0, 4) for _ in range(rng.randint(0, 8))]
+        column = Counting.of(lengths)
+        ends = [sum(lengths[:k]) for k in range(len(lengths) + 1)]
+        start = rng.randint(0, len(column))
+        stop = rng.randint(start, len(column))
+        cut = column.part(start, stop)
+        assert cut == column[start:stop]
+        if start in ends and stop in ends:
+            assert type(cut) is Counting and cut == Counting.of(cut.lengths)
+        else:
+            assert type(cut) is list
+
+
+def test_coggym_batches_give_their_participants_as_runs(tmp_path: Path) -> None:
+    """A CogGym batch's raters are each response array's places counting from 0: given also as
+    their runs (view.Counting), the same rows; a click slider's raters (a response's place for
+    each of its clicks) are not, and come as a plain list."""
+    from humanjudge_schema.judgments import datasets
+    from humanjudge_schema.judgments.view import Counting
+
+    example = ROOT / "examples" / "coggym" / "valid"
+    batches = [b for v in datasets([example], kind="coggym") for b in v.in_batches() if "rater" in b.lists]
+    assert {type(b.lists["rater"]) for b in batches} == {list}  # it has a slider of three clicks
+    # the same experiment with every click slider made one of one click (its first)
+    folder = tmp_path / "one-click"
+    folder.mkdir()
+    for f in example.iterdir():
+        if f.is_file():
+            (folder / f.name).write_bytes(f.read_bytes())
+    trials = [json.loads(line) for line in (folder / "trial.jsonl").read_text().splitlines() if line.strip()]
+    ind = json.loads((folder / "human_data_ind.json").read_text())
+    for trial in trials:
+        for q in trial["queries"]:
+            if q["type"] == "single-slider" and q["slider_config"].get("num_clicks", 1) > 1:
+                q["slider_config"]["num_clicks"] = 1
+                for answers in (a for sid, a in ind.items() if isinstance(a, dict) and q["tag"] in a):
+                    answers[q["tag"]] = [r[0] if isinstance(r, list) else r for r in answers[q["tag"]]]
+    (folder / "trial.jsonl").write_text("".join(json.dumps(t) + "\n" for t in trials))
+    (folder / "human_data_ind.json").write_text(json.dumps(ind))
+    batches = [b for v in datasets([folder], kind="coggym") for b in v.in_batches() if "rater" in b.lists]
+    assert batches and {type(b.lists["rater"]) for b in batches} == {Counting}
+    for batch in batches:
+        raters = batch.lists["rater"]
+        assert list(raters) == [r for n in raters.lengths for r in range(n)]

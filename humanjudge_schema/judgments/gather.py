@@ -480,7 +480,9 @@ def _part(batch: Batch, column: str, rows: range | Any) -> list[Any]:
     """A column's values on some rows (`_rows_of`), of a column the batch holds as a list."""
     given = batch.lists[column]
     if isinstance(rows, range):
-        return given if rows.start == 0 and rows.stop == len(given) else given[rows.start : rows.stop]
+        if rows.start == 0 and rows.stop == len(given):
+            return given
+        return given.part(rows.start, rows.stop) if type(given) is Counting else given[rows.start : rows.stop]
     return list(map(given.__getitem__, rows.tolist()))
 
 

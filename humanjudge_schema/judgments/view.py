@@ -17,10 +17,11 @@ but a part whose place cannot be known (a response array under no known question
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from itertools import chain, islice, repeat
+from itertools import accumulate, chain, islice, repeat
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
@@ -117,7 +118,8 @@ class Repeated(list):  # type: ignore[type-arg]
 
 class Counting(list):  # type: ignore[type-arg]
     """A batch's column of places, each run counting 0, 1, ... `lengths[k]` - 1 (a score's place
-    in its list), given row by row (it is a list) and as the runs' lengths."""
+    in its list, a participant's in a response array), given row by row (it is a list) and as the
+    runs' lengths."""
 
     lengths: list[int]
 
@@ -125,6 +127,19 @@ class Counting(list):  # type: ignore[type-arg]
     def of(cls, lengths: list[int]) -> Counting:
         out = cls(chain.from_iterable(map(range, lengths)))
         out.lengths = lengths
+        return out
+
+    def part(self, start: int, stop: int) -> list[Any]:
+        """Rows start to stop: a Counting where they begin and end where runs do (a question's
+        run of rows in a batch of several), else a list."""
+        ends = self.__dict__.get("ends")
+        if ends is None:
+            ends = self.ends = list(accumulate(self.lengths))
+        i, j = bisect_right(ends, start), bisect_right(ends, stop)
+        if start != (ends[i - 1] if i else 0) or stop != (ends[j - 1] if j else 0):
+            return self[start:stop]
+        out = Counting(self[start:stop])
+        out.lengths = self.lengths[i:j]
         return out
 
 

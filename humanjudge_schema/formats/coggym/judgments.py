@@ -27,7 +27,19 @@ from typing import Any
 from ...config import discover
 from ...engine import Context
 from ...finding import escape_token, pointer
-from ...judgments.view import Batch, ByItem, ItemRun, Judgments, Level, Parts, Question, RaterKind, Tally, positions
+from ...judgments.view import (
+    Batch,
+    ByItem,
+    Counting,
+    ItemRun,
+    Judgments,
+    Level,
+    Parts,
+    Question,
+    RaterKind,
+    Tally,
+    positions,
+)
 from ...kinds import Unit
 from ...readers.files import display_path
 from .aggregation import META_KEYS, choices
@@ -282,12 +294,24 @@ def _batches(exp: Experiment, kind: str, sids: list[str], needs: dict[str, bool]
     shared |= {"file": display_path(exp.ind.path), "line": None, "role": "individual", "rater_kind": kind}
     names = ("item", "rater", "question", "option", "value")
 
-    def begun() -> tuple[dict[str, Any], dict[str, list[Any]]]:
+    def begun() -> tuple[dict[str, Any], dict[str, list[Any]], list[int] | None]:
+        # the raters: each part a participant's place, counting from 0, kept also as its runs'
+        # lengths (view.Counting) while every part is one (not a click slider's)
+        lists: dict[str, list[Any]] = {name: [] for name in (*names, "pointer")}
+        lists["rater"] = Counting()
         if _located(needs):
-            return shared, {name: [] for name in (*names, "pointer")}
-        return shared | {"pointer": ""}, {name: [] for name in names}
+            return shared, lists, []
+        del lists["pointer"]
+        return shared | {"pointer": ""}, lists, []
 
-    same, lists = begun()
+    def done(lists: dict[str, list[Any]], counted: list[int] | None) -> dict[str, list[Any]]:
+        if counted is None:
+            lists["rater"] = list(lists["rater"])
+        else:
+            lists["rater"].lengths = counted  # type: ignore[attr-defined]
+        return lists
+
+    same, lists, counted = begun()
     items, raters, tags, options, values = (lists[name].extend for name in names)
     located = lists["pointer"].extend if "pointer" in lists else None
     for sid in sids:
@@ -301,18 +325,23 @@ def _batches(exp: Experiment, kind: str, sids: list[str], needs: dict[str, bool]
                 n = len(answers)
                 items(repeat(sid, n))
                 raters(who)
+                if counted is not None:
+                    if type(who) is range and who.start == 0:
+                        counted.append(n)
+                    else:
+                        counted = None
                 tags(repeat(tag, n))
                 options(repeat(option, n))
                 values(answers)
                 if located is not None:
                     located(map(base.__add__, paths))
             if len(lists["value"]) >= _BATCH:
-                yield Batch(same, lists)
-                same, lists = begun()
+                yield Batch(same, done(lists, counted))
+                same, lists, counted = begun()
                 items, raters, tags, options, values = (lists[name].extend for name in names)
                 located = lists["pointer"].extend if "pointer" in lists else None
     if lists["value"]:
-        yield Batch(same, lists)
+        yield Batch(same, done(lists, counted))
 
 
 def _ratings(q: dict[str, Any], responses: list[Any]) -> Iterator[tuple[str | int, Any, list[Any], Any]]:
