@@ -772,9 +772,11 @@ def test_columns_given_as_their_runs_are_gathered_as_their_rows(raters: Any) -> 
             values = [rng.choice([None, 1, 2, 3, "a"]) for _ in range(sum(lengths))]
             same = {"format": "fmt", "dataset": "ds", "file": "f", "pointer": "", "line": None}
             same |= {"question": rng.choice(["q1", "q2"]), "option": "", "role": "individual", "rater_kind": ""}
+            rows = [i for i, n in zip(items, lengths, strict=True) for _ in range(n)]
             given = {"item": Repeated.of(items, lengths), "rater": Counting.of(lengths), "value": values}
-            assert given["item"] == [i for i, n in zip(items, lengths, strict=True) for _ in range(n)]
-            assert given["rater"] == [r for n in lengths for r in range(n)]
+            assert given["item"] == rows and given["rater"] == [r for n in lengths for r in range(n)]
+            if rng.random() < 0.3:  # a batch of plain rows among batches of runs
+                given["item"] = rows
             batches.append(Batch(same, given))
             plain.append(Batch(same, {name: list(column) for name, column in given.items()}))
         questions = {"q1": Question("q1", "nominal"), "q2": Question("q2", "ordinal")}

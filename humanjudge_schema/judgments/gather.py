@@ -124,22 +124,30 @@ class _Columns:
         self.numbers: list[Any] = []  # row numbers: an array, or a run's (start, stop)
 
 
+class _Many(NamedTuple):
+    """Runs given together (view.Repeated): their values and their lengths."""
+
+    values: list[Any]
+    lengths: list[int]
+
+
 class _Runs:
-    """A column as runs: a run of one value as (value, length), a part of long runs as its runs
-    (a multi-slider's labels under one item), another part as its list."""
+    """A column as runs: a run of one value as (value, length), runs given together as _Many, a
+    part of long runs as its runs (a multi-slider's labels under one item), another part as its
+    list."""
 
     __slots__ = ("parts",)
 
     def __init__(self) -> None:
-        self.parts: list[tuple[Any, int] | list[Any]] = []
+        self.parts: list[tuple[Any, int] | _Many | list[Any]] = []
 
     def add(self, part: list[Any] | None, same: Any, n: int) -> None:
         """Add n rows: `part`, or `same` n times where part is None."""
         if part is None:
             self.parts.append((same, n))
             return
-        if type(part) is Repeated:  # given as its runs (view.Repeated)
-            self.parts += zip(part.values, part.lengths, strict=True)
+        if type(part) is Repeated:  # given as its runs
+            self.parts.append(_Many(part.values, part.lengths))
             return
         first, last = part[0], part[-1]
         if (last is first or last == first) and part.count(first) == n:
@@ -155,10 +163,16 @@ class _Runs:
         """`code` of the column."""
         import numpy as np
 
-        if all(type(p) is tuple for p in self.parts):
-            runs, values = code([p[0] for p in self.parts])
-            return np.repeat(runs, [p[1] for p in self.parts]), values
-        whole = chain.from_iterable(p if type(p) is list else repeat(*p) for p in self.parts)
+        parts = self.parts
+        if not any(isinstance(p, list) for p in parts):  # runs only: their values coded, then repeated
+            heads = chain.from_iterable(p.values if type(p) is _Many else (p[0],) for p in parts)
+            lengths = chain.from_iterable(p.lengths if type(p) is _Many else (p[1],) for p in parts)
+            runs, values = code(list(heads))
+            return np.repeat(runs, list(lengths)), values
+        whole = chain.from_iterable(
+            p if isinstance(p, list) else chain.from_iterable(map(repeat, *p)) if type(p) is _Many else repeat(*p)
+            for p in parts
+        )
         return code(list(whole))
 
 
