@@ -20,9 +20,11 @@ Arrow quotes every text cell, a few per cent more bytes than ours), plus the CPU
 importing pyarrow and what it imports to convert Python values (pandas, where installed), which
 a command that writes with it pays (`(pyarrow import)`), and for JSON Lines orjson
 given each row as a dict built beforehand (not timed: `floor jsonl`), and the bytes export wrote,
-written again (`floor bytes`: no writer can go below holding them). And the floor of `stats`:
-the same reading with the batches as the statistics' pass takes them (without pointers; question
-by question where the raters are not persons), nothing coded or computed (`(stats' reading)`).
+written again (`floor bytes`: no writer can go below holding them). And the floors of `stats`
+and `report`: the reading of each, with the batches as the statistics' pass takes them (without
+pointers; question by question where the raters are not persons), nothing coded or computed:
+`(stats' reading)` reads the files as `stats` does (no check), `(report's reading)` checks them
+as it reads, as `report` does.
 """
 
 from __future__ import annotations
@@ -174,24 +176,36 @@ def floor(path: Path, out: Path) -> dict[str, float]:
     imported = min(probe([sys.executable, "-c", load])[1] for _ in range(3))
     bare = min(probe([sys.executable, "-c", "pass"])[1] for _ in range(3))
     csv, parquet = csv + imported - bare, parquet + imported - bare
-    start = time.process_time()
-    with paused():
-        again = Reading([path])
-        for view in judgments.views(judgments.units([path])[0], again.view):
-            with view.without("pointer", *(() if view.persons else ("order",))):
-                for _ in view.in_batches():
-                    pass
-        again.result()
-    stats_reading = time.process_time() - start
     return {
         "(one reading)": reading,
-        "(stats' reading)": stats_reading,
+        "(stats' reading)": _pass_reading(path, checked=False),
+        "(report's reading)": _pass_reading(path, checked=True),
         "(pyarrow import)": imported - bare,
         "floor csv": reading + csv,
         "floor jsonl": reading + dicts,
         "floor bytes": reading + jsonl,
         "floor parquet": reading + parquet,
     }
+
+
+def _pass_reading(path: Path, checked: bool) -> float:
+    """CPU seconds of reading the datasets with their batches as the statistics' pass takes them,
+    checking them as they are read (`report`) or not (`stats`)."""
+    from humanjudge_schema import judgments
+    from humanjudge_schema.gcpause import paused
+    from humanjudge_schema.reading import Reading
+
+    start = time.process_time()
+    with paused():
+        found = judgments.units([path])[0]
+        reading = Reading([path]) if checked else None
+        for view in judgments.views(found, reading.view if reading else None):
+            with view.without("pointer", *(() if view.persons else ("order",))):
+                for _ in view.in_batches():
+                    pass
+        if reading is not None:
+            reading.result()
+    return time.process_time() - start
 
 
 if __name__ == "__main__":

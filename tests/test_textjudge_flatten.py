@@ -179,3 +179,18 @@ def test_a_pass_without_pointers_or_order_gives_each_question_its_rows() -> None
         assert sorted(grouped, key=repr) == sorted(ordered, key=repr) and grouped != ordered
         for question in {r[4] for r in ordered}:
             assert [r for r in grouped if r[4] == question] == [r for r in ordered if r[4] == question]
+
+
+@pytest.mark.parametrize("path", _files(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_file_read_in_runs_unchecked_gives_the_rows_read_whole(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The view that checks nothing (`stats`) reads a large file in runs and takes instances the
+    schema refuses as they are: the rows of the file read whole, for every case, valid or not
+    (a run's stored aggregates come after its own scores, so the order differs where there are
+    several runs)."""
+    from humanjudge_schema.formats.textjudge import stream
+
+    monkeypatch.setattr(stream, "STREAM_FROM", 1 << 40)
+    whole = _rows(path)
+    monkeypatch.setattr(stream, "STREAM_FROM", 0)
+    monkeypatch.setattr(stream, "RUN_BYTES", 200)
+    assert sorted(_rows(path), key=repr) == sorted(whole, key=repr)
