@@ -237,6 +237,13 @@ class _Coded:
         # a multi-select's rows, or numbers: one numpy array, which a None, a text or a list
         # among numbers refuses (they are then coded through a dict)
         found = array(held) if type(held[0]) in _ARRAYS else None
+        if found is None and type(held[0]) is str:
+            # texts (labels): coded through a dict whatever else is among them, without a look
+            # at each one's type; a list among them is unhashable (then made a tuple below)
+            try:
+                found = code(held, none=self.none, kinds=_TEXT)
+            except TypeError:
+                found = None
         if found is None:
             column, kinds = _lists_as_tuples(held) if self.none else (held, None)
             found = code(column, none=self.none, kinds=kinds)
@@ -261,6 +268,7 @@ class _Coded:
 
 
 _ARRAYS = frozenset({list, int, float})  # the first value of a chunk numpy may read whole (`array`)
+_TEXT: set[type] = {str}  # the types `code` is told a chunk beginning with a text holds: it then uses a dict
 # Rows of a column held before they are coded (_Coded): enough that a chunk's numpy calls cost
 # little beside its rows, few enough that the references held stay small (128 kB a column).
 _CHUNK = 1 << 14
