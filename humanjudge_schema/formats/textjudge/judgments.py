@@ -36,7 +36,7 @@ def judgments(unit: Unit) -> Judgments:
     limit = discover(unit.root).max_document_bytes  # the file is read as validate reads it
     seen, needs = _Seen(), dict[str, bool]()
     # the file opened once for its declarations and the first pass over its judgments
-    found = _runs(path, limit, seen)
+    found = _runs(path, limit, seen, needs)
     top, runs = found if found is not None else (None, iter(()))
     return _view(unit, _declared(top), _passes(top, runs, path, limit, seen, needs), seen.why, needs)
 
@@ -64,7 +64,7 @@ def _passes(
         runs = iter(())  # a later reading finds why there are none (seen)
 
     def again() -> Iterator[tuple[list[Any], int]]:
-        found = _runs(path, limit, seen)
+        found = _runs(path, limit, seen, needs)
         return iter(()) if found is None else found[1]
 
     return FirstPass(runs, again, partial(_batches_of, top, path=path, seen=seen, needs=needs))
@@ -124,10 +124,13 @@ _NOT_AN_OBJECT = "its top level is not an object (humanjudge validate lists the 
 
 
 def _runs(
-    path: Path, limit: int, seen: _Seen | None = None
+    path: Path, limit: int, seen: _Seen | None = None, needs: dict[str, bool] | None = None
 ) -> tuple[dict[str, Any], Iterator[tuple[list[Any], int]]] | None:
     """The top-level object and its runs of instances, or None when the file cannot be read
-    (`seen` says why)."""
+    (`seen` says why). A run the instances' schema refuses is read again with the whole file,
+    whose rows are the same but come in another order (each run's stored aggregates after its
+    own scores, the whole file's after all of them): so for a pass that needs the file's order
+    (`needs`), not for one that takes each question's rows apart."""
     seen = seen or _Seen()
     raw = read_bytes(path, limit)
     if not isinstance(raw, bytes):
@@ -135,7 +138,8 @@ def _runs(
         return None
     if len(raw) >= stream.STREAM_FROM:
         try:
-            doc, runs = stream.open_in_runs(path, raw, checked=False)  # the view checks nothing
+            ordered = (lambda: needs.get("order", True)) if needs is not None else None
+            doc, runs = stream.open_in_runs(path, raw, checked=ordered)
             seen.unread = None
             return doc.data, _guarded(runs, path, raw)
         except stream.GiveUp:
@@ -277,7 +281,8 @@ def _run_batches(
     same_individual, same_aggregate = sames
     pointers = needs.get("pointer", True)
     unplaced = same_individual if pointers else same_individual | {"pointer": ""}
-    grouped = None if pointers or needs.get("order", True) else by_metric(instances)
+    grouping = not pointers and not needs.get("order", True)
+    grouped = by_metric(instances) if grouping else None
     if grouped is not None:  # a pass that takes each question's rows apart: a batch per metric
         for metric, columns in grouped[0]:
             yield Batch(unplaced | {"question": metric}, columns)
@@ -327,7 +332,10 @@ def _run_batches(
     if values:
         lists = {"item": items, "rater": raters, "question": metrics, "value": values}
         yield Batch(unplaced, lists | {"pointer": located} if pointers else lists)
-    if stored["value"]:
+    if stored["value"] and grouping:  # as by_metric gives them: without pointers
+        del stored["pointer"]
+        yield Batch(same_aggregate | {"pointer": ""}, stored)
+    elif stored["value"]:
         yield Batch(same_aggregate, stored)
 
 

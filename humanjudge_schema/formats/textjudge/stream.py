@@ -22,7 +22,7 @@ import bisect
 import functools
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -171,11 +171,14 @@ class RunsDocument(JsonDocument):
         return self._starts[run]
 
 
-def open_in_runs(path: Path, raw: bytes, checked: bool = True) -> tuple[JsonDocument, Iterator[tuple[list[Any], int]]]:
+def open_in_runs(
+    path: Path, raw: bytes, checked: Callable[[], bool] | None = None
+) -> tuple[JsonDocument, Iterator[tuple[list[Any], int]]]:
     """The dataset without its instances, and its runs of instances: (instances, index of the
     first). Raises GiveUp, here or while the runs are read, when the file must be checked whole
-    (a run whose instances the schema refuses, where `checked`) or read whole (a run that does not
-    parse, or holds a key twice, which the whole reading reports and reads its own way)."""
+    (a run whose instances the schema refuses, unless `checked()` says, when the run is read,
+    that they need not be) or read whole (a run that does not parse, or holds a key twice, which
+    the whole reading reports and reads its own way)."""
     skeleton, spans = cuts(raw, RUN_BYTES)
     data, problems = parse(skeleton)
     if problems or data is BROKEN or not isinstance(data, dict) or data.get("instances") != []:
@@ -183,14 +186,15 @@ def open_in_runs(path: Path, raw: bytes, checked: bool = True) -> tuple[JsonDocu
     if schema_errors(SCHEMA, data) or not usable(data, []):
         raise GiveUp
     doc = RunsDocument(path, raw, data, spans)
-    return doc, _runs(raw, spans, doc, _instances_validator() if checked else None)
+    return doc, _runs(raw, spans, doc, checked)
 
 
 def _runs(
-    raw: bytes, spans: list[tuple[int, int]], doc: RunsDocument, validator: Any
+    raw: bytes, spans: list[tuple[int, int]], doc: RunsDocument, checked: Callable[[], bool] | None
 ) -> Iterator[tuple[list[Any], int]]:
-    """The runs as parsed; a reading that checks nothing (validator None) takes instances the
-    schema refuses as they are, which the whole file parsed would give alike."""
+    """The runs as parsed; where `checked()` is False, instances the schema refuses are taken as
+    they are (the whole file parsed gives the same instances)."""
+    validator = _instances_validator()
     offset = 0
     for a, b in spans:
         text = b"[" + raw[a:b] + b"]"
@@ -198,7 +202,7 @@ def _runs(
             instances = orjson.loads(text)
         except orjson.JSONDecodeError:
             raise GiveUp from None
-        if has_duplicates(text, instances) or (validator is not None and not validator.is_valid(instances)):
+        if has_duplicates(text, instances) or ((checked is None or checked()) and not validator.is_valid(instances)):
             raise GiveUp
         doc.firsts.append(offset)
         doc.ends = offset + len(instances)
