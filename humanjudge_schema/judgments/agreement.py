@@ -213,11 +213,11 @@ def draws(tally: Tally, samples: int, seed: int) -> Iterator[Any]:
     # (the draw, the draw's profiles, their counts), so as many numbers as one of profiles
     width = max(3 * n if by_item else k, len(tally.counts().values), 1)
     rows = max(1, _BATCH // width)
-    population = found.population
+    population, shares = found.population, found.weights / n
     for start in range(0, samples, rows):
         size = min(rows, samples - start)
         if not by_item:
-            yield rng.multinomial(n, found.weights / n, size=size)
+            yield rng.multinomial(n, shares, size=size)
             continue
         # each sample's items, numbered by their profile, then counted per row: one bincount
         drawn = population[rng.integers(0, n, size=(size, n))]

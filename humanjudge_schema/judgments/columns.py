@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 # values are (a dict), so that two different integers are never one code.
 _EXACT = 2.0**53
 _NUMBERS = {int, float, bool}
+_TEXT = frozenset({str})  # what `code` takes a column beginning with a text to hold
 # Profiles x values up to which `Sparse` keeps its matrix whole (about 32 MB of float64).
 _DENSE = 1 << 22
 
@@ -51,11 +52,12 @@ class Profiles(NamedTuple):
     population: Any  # the profile of each item of two values or more, in item order
 
 
-def code(column: list[Any], none: bool = False, kinds: set[type] | None = None) -> tuple[Any, list[Any]]:
+def code(column: list[Any], none: bool = False) -> tuple[Any, list[Any]]:
     """Integer codes of a column's values, numbered in the order they first come, and the values
     (each the first of its equals, as a dict keeps them): numbers are coded by numpy, any other
-    value through a dict, in C. With `none`, None is coded -1 and is not a value. `kinds`: the
-    values' types, where the caller has them."""
+    value through a dict, in C (a column that begins with a text goes to the dict without a look
+    at each value's type: a text among them keeps it from numpy anyway). With `none`, None is
+    coded -1 and is not a value. Raises TypeError on an unhashable value (a list)."""
     import numpy as np
 
     n = len(column)
@@ -72,7 +74,7 @@ def code(column: list[Any], none: bool = False, kinds: set[type] | None = None) 
         found = array(column)
         if found is not None:
             return found
-    kinds = set(map(type, column)) if kinds is None else kinds
+    kinds = _TEXT if type(first) is str else set(map(type, column))
     if kinds <= _NUMBERS | ({type(None)} if none else set()):
         found = _numbers(column, type(None) in kinds)
         if found is not None:

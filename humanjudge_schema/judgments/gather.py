@@ -237,16 +237,13 @@ class _Coded:
         # a multi-select's rows, or numbers: one numpy array, which a None, a text or a list
         # among numbers refuses (they are then coded through a dict)
         found = array(held) if type(held[0]) in _ARRAYS else None
-        if found is None and type(held[0]) is str:
-            # texts (labels): coded through a dict whatever else is among them, without a look
-            # at each one's type; a list among them is unhashable (then made a tuple below)
+        if found is None and type(held[0]) is str:  # texts (labels), coded as they are
             try:
-                found = code(held, none=self.none, kinds=_TEXT)
-            except TypeError:
+                found = code(held, none=self.none)
+            except TypeError:  # a list among them, unhashable: made a tuple below
                 found = None
         if found is None:
-            column, kinds = _lists_as_tuples(held) if self.none else (held, None)
-            found = code(column, none=self.none, kinds=kinds)
+            found = code(_lists_as_tuples(held) if self.none else held, none=self.none)
         local, distinct = found
         index, values = self.index, self.values
         # in C: most values of a chunk were seen before; the new ones (no two equal: `code`'s
@@ -268,7 +265,6 @@ class _Coded:
 
 
 _ARRAYS = frozenset({list, int, float})  # the first value of a chunk numpy may read whole (`array`)
-_TEXT: set[type] = {str}  # the types `code` is told a chunk beginning with a text holds: it then uses a dict
 # Rows of a column held before they are coded (_Coded): enough that a chunk's numpy calls cost
 # little beside its rows, few enough that the references held stay small (128 kB a column).
 _CHUNK = 1 << 14
@@ -508,18 +504,17 @@ def _part(batch: Batch, column: str, rows: range | Any) -> list[Any]:
     return list(map(given.__getitem__, rows.tolist()))
 
 
-def _lists_as_tuples(values: list[Any]) -> tuple[list[Any], set[type] | None]:
-    """The values, lists made tuples (they are compared whole), and the values' types where
-    none was a list (`code` need not look at them again)."""
+def _lists_as_tuples(values: list[Any]) -> list[Any]:
+    """The values, lists made tuples (they are compared whole)."""
     kinds = set(map(type, values))
     if list not in kinds:
-        return values, kinds
+        return values
     if kinds == {list} and list not in set(map(type, chain.from_iterable(values))):
-        return list(map(tuple, values)), None
+        return list(map(tuple, values))
     out = list(values)
     for i in compress(range(len(out)), map(is_, map(type, out), repeat(list))):
         out[i] = _hashable(out[i])
-    return out, None
+    return out
 
 
 def _individual(batch: Batch) -> tuple[Batch | None, list[str]]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from itertools import repeat
+from itertools import chain, repeat
 from pathlib import Path
 from typing import Any
 
@@ -295,25 +295,23 @@ def _batches(exp: Experiment, kind: str, sids: list[str], needs: dict[str, bool]
     names = ("item", "rater", "question", "option", "value")
 
     def begun() -> tuple[dict[str, Any], dict[str, list[Any]], list[int] | None]:
-        # the raters: each part a participant's place, counting from 0, kept also as its runs'
-        # lengths (view.Counting) while every part is one (not a click slider's)
-        lists: dict[str, list[Any]] = {name: [] for name in (*names, "pointer")}
-        lists["rater"] = Counting()
+        # "rater" holds the parts of raters until the batch is done (`done`); while every part
+        # counts from 0 (a participant's place; a click slider's do not), their lengths too
         if _located(needs):
-            return shared, lists, []
-        del lists["pointer"]
-        return shared | {"pointer": ""}, lists, []
+            return shared, {name: [] for name in (*names, "pointer")}, []
+        return shared | {"pointer": ""}, {name: [] for name in names}, []
+
+    def adders(lists: dict[str, list[Any]]) -> tuple[Any, ...]:
+        located = lists["pointer"].extend if "pointer" in lists else None
+        return (*(lists[name].append if name == "rater" else lists[name].extend for name in names), located)
 
     def done(lists: dict[str, list[Any]], counted: list[int] | None) -> dict[str, list[Any]]:
-        if counted is None:
-            lists["rater"] = list(lists["rater"])
-        else:
-            lists["rater"].lengths = counted  # type: ignore[attr-defined]
+        parts = lists["rater"]
+        lists["rater"] = list(chain.from_iterable(parts)) if counted is None else Counting.of(counted)
         return lists
 
     same, lists, counted = begun()
-    items, raters, tags, options, values = (lists[name].extend for name in names)
-    located = lists["pointer"].extend if "pointer" in lists else None
+    items, raters, tags, options, values, located = adders(lists)
     for sid in sids:
         queries, intact = exp.queries(sid), exp.ind_data.get(sid)
         for tag, responses in exp.ind.data[sid].items():
@@ -338,8 +336,7 @@ def _batches(exp: Experiment, kind: str, sids: list[str], needs: dict[str, bool]
             if len(lists["value"]) >= _BATCH:
                 yield Batch(same, done(lists, counted))
                 same, lists, counted = begun()
-                items, raters, tags, options, values = (lists[name].extend for name in names)
-                located = lists["pointer"].extend if "pointer" in lists else None
+                items, raters, tags, options, values, located = adders(lists)
     if lists["value"]:
         yield Batch(same, done(lists, counted))
 
