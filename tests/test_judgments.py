@@ -756,7 +756,9 @@ def test_runs_of_names_are_the_runs_or_none() -> None:
 def test_columns_given_as_their_runs_are_gathered_as_their_rows(raters: Any) -> None:
     """A batch's items given as their runs (view.Repeated) and its places as runs counting from 0
     (view.Counting) keep what the same columns as plain lists keep: the same values first, in the
-    same order (1, 1.0 and True are one value: the first given is kept), the same raters."""
+    same order (1, 1.0 and True are one value: the first given is kept), the same raters; also
+    where some batches give them as plain lists, or other raters, among batches of runs (a view's
+    first batch is made before the pass says what it needs)."""
     from humanjudge_schema.judgments.gather import Gathered
     from humanjudge_schema.judgments.view import Batch, Counting, Judgments, Question, Repeated
 
@@ -777,6 +779,9 @@ def test_columns_given_as_their_runs_are_gathered_as_their_rows(raters: Any) -> 
             assert given["item"] == rows and given["rater"] == [r for n in lengths for r in range(n)]
             if rng.random() < 0.3:  # a batch of plain rows among batches of runs
                 given["item"] = rows
+            if rng.random() < 0.3:  # places as a plain list, or raters of other names, among runs
+                places = list(given["rater"])
+                given["rater"] = places if rng.random() < 0.5 else [rng.choice([*places, "ann", 7]) for _ in places]
             batches.append(Batch(same, given))
             plain.append(Batch(same, {name: list(column) for name, column in given.items()}))
         questions = {"q1": Question("q1", "nominal"), "q2": Question("q2", "ordinal")}

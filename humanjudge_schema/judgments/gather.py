@@ -160,20 +160,20 @@ class _Runs:
             self.parts += [(part[a], b - a) for a, b in runs]
 
     def result(self) -> tuple[Any, list[Any]]:
-        """`code` of the column."""
+        """`code` of the column: its runs' values coded, then repeated, where it holds runs (a
+        part given row by row then counts as runs of one row each: a view's first batch, made
+        before the pass said what it needs, may be such a part among runs)."""
         import numpy as np
 
         parts = self.parts
-        if not any(isinstance(p, list) for p in parts):  # runs only: their values coded, then repeated
-            heads = chain.from_iterable(p.values if type(p) is _Many else (p[0],) for p in parts)
-            lengths = chain.from_iterable(p.lengths if type(p) is _Many else (p[1],) for p in parts)
-            runs, values = code(list(heads))
-            return np.repeat(runs, list(lengths)), values
-        whole = chain.from_iterable(
-            p if isinstance(p, list) else chain.from_iterable(map(repeat, *p)) if type(p) is _Many else repeat(*p)
-            for p in parts
+        if all(type(p) is list for p in parts):
+            return code(list(chain.from_iterable(parts)))
+        heads = chain.from_iterable(p.values if type(p) is _Many else p if type(p) is list else (p[0],) for p in parts)
+        lengths = chain.from_iterable(
+            p.lengths if type(p) is _Many else repeat(1, len(p)) if type(p) is list else (p[1],) for p in parts
         )
-        return code(list(whole))
+        runs, values = code(list(heads))
+        return np.repeat(runs, list(lengths)), values
 
 
 class _Raters:
@@ -189,17 +189,49 @@ class _Raters:
         self.parts.append(part)
 
     def result(self) -> tuple[Any, list[Any]]:
-        """`code` of the column."""
+        """`code` of the column: where every part counts from 0, the places themselves; else
+        each part coded on its own (`code`, or its places), then numbered across the parts in
+        the order their values first come (a view's first batch, made before the pass said what
+        it needs, may give its places as a list among Counting parts)."""
         import numpy as np
 
-        if not self.parts or any(type(p) is not Counting for p in self.parts):
-            return code(list(chain.from_iterable(self.parts)))
-        # runs each counting from 0: each place first comes in its own order, so its code is the
-        # place itself, from 0 to the longest run's end
-        lengths = np.concatenate([np.asarray(p.lengths, dtype=np.int64) for p in self.parts])
-        starts = np.cumsum(lengths) - lengths
-        codes = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(starts, lengths)
-        return codes, list(range(int(lengths.max()) if len(lengths) else 0))
+        parts = self.parts
+        if not parts or not any(type(p) is Counting for p in parts):
+            return code(list(chain.from_iterable(parts)))
+        if all(type(p) is Counting for p in parts):
+            return _places(parts)
+        index: dict[Hashable, int] = {}
+        values: list[Hashable] = []
+        coded = [_in(index, values, *(_places([p]) if type(p) is Counting else code(p))) for p in parts]
+        return np.concatenate(coded), values
+
+
+def _places(parts: list[Counting]) -> tuple[Any, list[int]]:
+    """`code` of places given as runs each counting from 0: each place first comes in its own
+    order, so its code is the place itself, from 0 to the longest run's end."""
+    import numpy as np
+
+    lengths = np.concatenate([np.asarray(p.lengths, dtype=np.int64) for p in parts])
+    starts = np.cumsum(lengths) - lengths
+    codes = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(starts, lengths)
+    return codes, list(range(int(lengths.max()) if len(lengths) else 0))
+
+
+def _in(index: dict[Hashable, int], values: list[Hashable], local: Any, distinct: list[Any]) -> Any:
+    """A part's codes (`local`, numbering its `distinct` values) as the codes of the whole column,
+    whose values so far are `values`, `index` their codes: the part's new values numbered in
+    the order they come. None (-1) stays -1."""
+    import numpy as np
+
+    # in C: most values of a part were seen before; the new ones (no two equal: `code`'s
+    # distinct values) numbered in the order they come
+    remap = list(map(index.get, distinct))
+    if None in remap:
+        for i in [i for i, k in enumerate(remap) if k is None]:
+            remap[i] = index[distinct[i]] = len(values)
+            values.append(distinct[i])
+    remap.append(-1)  # None stays -1
+    return np.asarray(remap, dtype=np.int64)[local]
 
 
 class _Coded:
@@ -229,8 +261,6 @@ class _Coded:
             self._flush()
 
     def _flush(self) -> None:
-        import numpy as np
-
         held, self.held = self.held, []
         if not held:
             return
@@ -244,17 +274,7 @@ class _Coded:
                 found = None
         if found is None:
             found = code(_lists_as_tuples(held) if self.none else held, none=self.none)
-        local, distinct = found
-        index, values = self.index, self.values
-        # in C: most values of a chunk were seen before; the new ones (no two equal: `code`'s
-        # distinct values) numbered in the order they come
-        remap = list(map(index.get, distinct))
-        if None in remap:
-            for i in [i for i, k in enumerate(remap) if k is None]:
-                remap[i] = index[distinct[i]] = len(values)
-                values.append(distinct[i])
-        remap.append(-1)  # None stays -1
-        self.codes.append(np.asarray(remap, dtype=np.int64)[local])
+        self.codes.append(_in(self.index, self.values, *found))
 
     def result(self) -> tuple[Any, list[Hashable]]:
         """The codes of every row, and the values."""
