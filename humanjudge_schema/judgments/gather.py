@@ -234,6 +234,22 @@ def _in(index: dict[Hashable, int], values: list[Hashable], local: Any, distinct
     return np.asarray(remap, dtype=np.int64)[local]
 
 
+class _Index(dict):  # type: ignore[type-arg]
+    """A column's codes by value, which numbers a value it has not seen (the next code, the value
+    added to `order`) when it is looked up: one lookup a row. None is -1 where it is no value."""
+
+    __slots__ = ("order",)
+
+    def __init__(self, values: list[Hashable], none: bool) -> None:
+        super().__init__({None: -1} if none else {})
+        self.order = values
+
+    def __missing__(self, value: Hashable) -> int:
+        code = self[value] = len(self.order)
+        self.order.append(value)
+        return code
+
+
 class _Coded:
     """A column as integer codes, added a part at a time and coded a chunk of parts at a time
     (`code`, then the chunk's distinct values looked up in the column's own dict): the values
@@ -247,8 +263,8 @@ class _Coded:
     def __init__(self, none: bool = False) -> None:
         self.codes: list[Any] = []
         self.held: list[Any] = []  # the rows not coded yet
-        self.index: dict[Hashable, int] = {}
         self.values: list[Hashable] = []
+        self.index = _Index(self.values, none)
         self.none = none
 
     def add(self, part: list[Any] | None, same: Any, n: int) -> None:
@@ -267,11 +283,14 @@ class _Coded:
         # a multi-select's rows, or numbers: one numpy array, which a None, a text or a list
         # among numbers refuses (they are then coded through a dict)
         found = array(held) if type(held[0]) in _ARRAYS else None
-        if found is None and type(held[0]) is str:  # texts (labels), coded as they are
+        if found is None and type(held[0]) is str:  # texts (labels): each looked up once, in C
+            import numpy as np
+
             try:
-                found = code(held, none=self.none)
-            except TypeError:  # a list among them, unhashable: made a tuple below
-                found = None
+                self.codes.append(np.fromiter(map(self.index.__getitem__, held), dtype=np.int64, count=len(held)))
+                return
+            except TypeError:  # a list among them, unhashable: made a tuple below (the values
+                pass  # numbered before it are those that first come before it, in order)
         if found is None:
             found = code(_lists_as_tuples(held) if self.none else held, none=self.none)
         self.codes.append(_in(self.index, self.values, *found))
