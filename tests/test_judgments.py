@@ -775,8 +775,9 @@ def test_columns_given_as_their_runs_are_gathered_as_their_rows(raters: Any) -> 
             same = {"format": "fmt", "dataset": "ds", "file": "f", "pointer": "", "line": None}
             same |= {"question": rng.choice(["q1", "q2"]), "option": "", "role": "individual", "rater_kind": ""}
             rows = [i for i, n in zip(items, lengths, strict=True) for _ in range(n)]
-            given = {"item": Repeated.of(items, lengths), "rater": Counting.of(lengths), "value": values}
-            assert given["item"] == rows and given["rater"] == [r for n in lengths for r in range(n)]
+            given: dict[str, Any] = {"item": Repeated(items, lengths), "rater": Counting(lengths), "value": values}
+            assert list(given["item"]) == rows and given["rater"].rows() == [r for n in lengths for r in range(n)]
+            assert len(given["item"]) == len(given["rater"]) == len(rows)
             if rng.random() < 0.3:  # a batch of plain rows among batches of runs
                 given["item"] = rows
             if rng.random() < 0.3:  # places as a plain list, or raters of other names, among runs
@@ -784,6 +785,7 @@ def test_columns_given_as_their_runs_are_gathered_as_their_rows(raters: Any) -> 
                 given["rater"] = places if rng.random() < 0.5 else [rng.choice([*places, "ann", 7]) for _ in places]
             batches.append(Batch(same, given))
             plain.append(Batch(same, {name: list(column) for name, column in given.items()}))
+            assert batches[-1].lists == plain[-1].lists  # any other reader gets the rows
         questions = {"q1": Question("q1", "nominal"), "q2": Question("q2", "ordinal")}
         got, want = (
             Gathered.of(Judgments("fmt", "ds", questions=questions, raters=raters, batches=lambda b=b: iter(b)))
@@ -798,22 +800,22 @@ def test_columns_given_as_their_runs_are_gathered_as_their_rows(raters: Any) -> 
             assert list(q.by_rater.items()) == list(w.by_rater.items()), trial
 
 
-def test_a_counting_column_cut_where_runs_begin_and_end_keeps_its_runs() -> None:
-    """Counting.part: the rows of the cut, as a Counting with the runs it holds where the cut
-    begins and ends where runs do, else as a plain list."""
-    from humanjudge_schema.judgments.view import Counting
+def test_a_column_of_runs_cut_where_runs_begin_and_end_keeps_its_runs() -> None:
+    """Runs.part: the rows of the cut, as runs (Counting, Repeated) with the runs it holds where
+    the cut begins and ends where runs do, else as a plain list."""
+    from humanjudge_schema.judgments.view import Counting, Repeated
 
     rng = random.Random(3)
-    for _ in range(300):
+    for trial in range(600):
         lengths = [rng.randint(0, 4) for _ in range(rng.randint(0, 8))]
-        column = Counting.of(lengths)
+        column = Counting(lengths) if trial % 2 else Repeated([rng.choice("abc") for _ in lengths], lengths)
         ends = [sum(lengths[:k]) for k in range(len(lengths) + 1)]
         start = rng.randint(0, len(column))
         stop = rng.randint(start, len(column))
         cut = column.part(start, stop)
-        assert cut == column[start:stop]
+        assert list(cut) == column.rows()[start:stop]
         if start in ends and stop in ends:
-            assert type(cut) is Counting and cut == Counting.of(cut.lengths)
+            assert type(cut) is type(column) and len(cut) == stop - start
         else:
             assert type(cut) is list
 
@@ -827,7 +829,7 @@ def test_coggym_batches_give_their_participants_as_runs(tmp_path: Path) -> None:
 
     example = ROOT / "examples" / "coggym" / "valid"
     batches = [b for v in datasets([example], kind="coggym") for b in v.in_batches() if "rater" in b.lists]
-    assert {type(b.lists["rater"]) for b in batches} == {list}  # it has a slider of three clicks
+    assert {type(b.given("rater")) for b in batches} == {list}  # it has a slider of three clicks
     # the same experiment with every click slider made one of one click (its first)
     folder = tmp_path / "one-click"
     folder.mkdir()
@@ -844,8 +846,8 @@ def test_coggym_batches_give_their_participants_as_runs(tmp_path: Path) -> None:
                     answers[q["tag"]] = [r[0] if isinstance(r, list) else r for r in answers[q["tag"]]]
     (folder / "trial.jsonl").write_text("".join(json.dumps(t) + "\n" for t in trials))
     (folder / "human_data_ind.json").write_text(json.dumps(ind))
-    batches = [b for v in datasets([folder], kind="coggym") for b in v.in_batches() if "rater" in b.lists]
-    assert batches and {type(b.lists["rater"]) for b in batches} == {Counting}
+    batches = [b for v in datasets([folder], kind="coggym") for b in v.in_batches() if "rater" not in b.same]
+    assert batches and {type(b.given("rater")) for b in batches} == {Counting}
     for batch in batches:
-        raters = batch.lists["rater"]
-        assert list(raters) == [r for n in raters.lengths for r in range(n)]
+        raters = batch.given("rater")
+        assert isinstance(raters, Counting) and batch.lists["rater"] == [r for n in raters.lengths for r in range(n)]

@@ -159,7 +159,7 @@ def test_by_metric_gives_each_metrics_rows_of_flatten(instances: list[Any], offs
         mine = [k for k, name in enumerate(names) if name == metric]
         assert set(columns) == {"item", "rater", "value"}
         for column, values in columns.items():
-            assert values == [individual[column][k] for k in mine]
+            assert list(values) == [individual[column][k] for k in mine]
 
 
 def test_a_pass_without_pointers_or_order_gives_each_question_its_rows() -> None:

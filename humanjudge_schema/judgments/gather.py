@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from ..gcpause import paused
 from .agreement import Tally
 from .columns import array, code, counts, renumber, unique
-from .view import Batch, Counting, Judgments, Level, Repeated
+from .view import Batch, Counting, Judgments, Level, Repeated, Runs
 
 Place = tuple[Any, Any]  # (item, option): what raters judged together
 # A judgment a finding is about, to be located: the first judgment of a question
@@ -141,7 +141,7 @@ class _Runs:
     def __init__(self) -> None:
         self.parts: list[tuple[Any, int] | _Many | list[Any]] = []
 
-    def add(self, part: list[Any] | None, same: Any, n: int) -> None:
+    def add(self, part: list[Any] | Runs | None, same: Any, n: int) -> None:
         """Add n rows: `part`, or `same` n times where part is None."""
         if part is None:
             self.parts.append((same, n))
@@ -149,6 +149,8 @@ class _Runs:
         if type(part) is Repeated:  # given as its runs
             self.parts.append(_Many(part.values, part.lengths))
             return
+        if isinstance(part, Runs):
+            part = part.rows()
         first, last = part[0], part[-1]
         if (last is first or last == first) and part.count(first) == n:
             self.parts.append((first, n))
@@ -186,7 +188,7 @@ class _Raters:
         self.parts: list[Any] = []
 
     def add(self, part: Any) -> None:
-        self.parts.append(part)
+        self.parts.append(part.rows() if isinstance(part, Runs) and type(part) is not Counting else part)
 
     def result(self) -> tuple[Any, list[Any]]:
         """`code` of the column: where every part counts from 0, the places themselves; else
@@ -267,12 +269,12 @@ class _Coded:
         self.index = _Index(self.values, none)
         self.none = none
 
-    def add(self, part: list[Any] | None, same: Any, n: int) -> None:
+    def add(self, part: list[Any] | Runs | None, same: Any, n: int) -> None:
         """Add n rows: `part`, or `same` n times where part is None."""
         if part is None:
             self.held += repeat(same, n)
         else:
-            self.held += part
+            self.held += part.rows() if isinstance(part, Runs) else part
         if len(self.held) >= _CHUNK:
             self._flush()
 
@@ -392,7 +394,10 @@ class Gathered:
         options, option_of = found.options.result()
         unit, first = renumber(items * max(len(option_of), 1) + options)
         width = max(len(option_of), 1)
-        places = [(item_of[k // width], option_of[k % width]) for k in first.tolist()]
+        if width == 1:  # one option: the places made in C
+            places = list(zip(map(item_of.__getitem__, first.tolist()), repeat(option_of[0] if option_of else None)))
+        else:
+            places = [(item_of[k // width], option_of[k % width]) for k in first.tolist()]
         raters, rater_of = found.raters.result()
         blank = rater_of.index("") if "" in rater_of else -1  # "": a row without a rater
         value, value_of = found.values.result()
@@ -408,7 +413,7 @@ class Gathered:
         lost = np.asarray([v != v for v in value_of] + [True], dtype=bool)  # NaN, and None (-1)
         counted = ~lost[value]
         tally_unit, kept_units = renumber(unit[counted])
-        judged = [places[k] for k in kept_units.tolist()]
+        judged = list(map(places.__getitem__, kept_units.tolist()))
         q.tally = Tally.of_counts(counts(judged, value_of, tally_unit, value[counted]))
         if self.view.persons:
             answered = (raters != blank) & (value >= 0)
@@ -519,7 +524,7 @@ def _rows_of(batch: Batch) -> list[tuple[str, range | Any]]:
 
     if "question" in batch.same:
         return [(batch.same["question"], range(batch.size))]
-    names = batch.lists["question"]
+    names = _rows(batch, "question")
     runs = _runs(names)
     if runs is not None:
         return [(names[a], range(a, b)) for a, b in runs]
@@ -533,14 +538,22 @@ def _rows_of(batch: Batch) -> list[tuple[str, range | Any]]:
     return [(name, order[bounds[k] : bounds[k + 1]]) for k, name in enumerate(index)]
 
 
-def _part(batch: Batch, column: str, rows: range | Any) -> list[Any]:
-    """A column's values on some rows (`_rows_of`), of a column the batch holds as a list."""
-    given = batch.lists[column]
+def _part(batch: Batch, column: str, rows: range | Any) -> list[Any] | Runs:
+    """A column's values on some rows (`_rows_of`), of a column the batch does not hold as one
+    value: as it was given (a list, or its runs: `view.Runs`, cut where its runs begin and end)."""
+    given = batch.given(column)
     if isinstance(rows, range):
         if rows.start == 0 and rows.stop == len(given):
             return given
-        return given.part(rows.start, rows.stop) if type(given) is Counting else given[rows.start : rows.stop]
-    return list(map(given.__getitem__, rows.tolist()))
+        return given.part(rows.start, rows.stop) if isinstance(given, Runs) else given[rows.start : rows.stop]
+    return list(map(_rows(batch, column).__getitem__, rows.tolist()))
+
+
+def _rows(batch: Batch, column: str) -> list[Any]:
+    """A column the batch does not hold as one value, row by row (only this column's runs, where
+    it was given so, made into rows)."""
+    given = batch.given(column)
+    return given.rows() if isinstance(given, Runs) else given
 
 
 def _lists_as_tuples(values: list[Any]) -> list[Any]:

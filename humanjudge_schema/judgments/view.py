@@ -18,7 +18,7 @@ but a part whose place cannot be known (a response array under no known question
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import accumulate, chain, islice, repeat
@@ -101,46 +101,80 @@ class Question:
     labels: tuple[str, ...] | None = None
 
 
-class Repeated(list):  # type: ignore[type-arg]
-    """A batch's column made of runs of one value, given row by row (it is a list) and as its
-    runs (`values[k]` `lengths[k]` times): a pass may count the runs instead of the rows (a
-    TextJudge metric's items, an instance's id once per score)."""
+class Runs:
+    """A batch's column given as its runs rather than row by row: a pass that can count runs
+    reads them (`Batch.given`); any other reader gets its rows (`Batch.lists`), made when first
+    read. Its length is its rows'."""
 
-    values: list[Any]
-    lengths: list[int]
+    __slots__ = ("_ends", "_rows", "lengths")
 
-    @classmethod
-    def of(cls, values: list[Any], lengths: list[int]) -> Repeated:
-        out = cls(chain.from_iterable(map(repeat, values, lengths)))
-        out.values, out.lengths = values, lengths
-        return out
+    def __init__(self, lengths: list[int]) -> None:
+        self.lengths = lengths
+        self._rows: list[Any] | None = None
+        self._ends: list[int] | None = None
 
+    def __len__(self) -> int:
+        ends = self._cuts()
+        return ends[-1] if ends else 0
 
-class Counting(list):  # type: ignore[type-arg]
-    """A batch's column of places, each run counting 0, 1, ... `lengths[k]` - 1 (a score's place
-    in its list, a participant's in a response array), given row by row (it is a list) and as the
-    runs' lengths."""
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.rows())
 
-    lengths: list[int]
+    def rows(self) -> list[Any]:
+        """The column row by row (made once)."""
+        if self._rows is None:
+            self._rows = self._make()
+        return self._rows
 
-    @classmethod
-    def of(cls, lengths: list[int]) -> Counting:
-        out = cls(chain.from_iterable(map(range, lengths)))
-        out.lengths = lengths
-        return out
-
-    def part(self, start: int, stop: int) -> list[Any]:
-        """Rows start to stop: a Counting where they begin and end where runs do (a question's
-        run of rows in a batch of several), else a list."""
-        ends = self.__dict__.get("ends")
-        if ends is None:
-            ends = self.ends = list(accumulate(self.lengths))
+    def part(self, start: int, stop: int) -> Runs | list[Any]:
+        """Rows start to stop: as runs where they begin and end where runs do (a question's
+        run of rows in a batch of several), else as a list."""
+        ends = self._cuts()
         i, j = bisect_right(ends, start), bisect_right(ends, stop)
         if start != (ends[i - 1] if i else 0) or stop != (ends[j - 1] if j else 0):
-            return self[start:stop]
-        out = Counting(self[start:stop])
-        out.lengths = self.lengths[i:j]
-        return out
+            return self.rows()[start:stop]
+        return self._slice(i, j)
+
+    def _cuts(self) -> list[int]:
+        if self._ends is None:
+            self._ends = list(accumulate(self.lengths))
+        return self._ends
+
+    def _make(self) -> list[Any]:
+        raise NotImplementedError
+
+    def _slice(self, i: int, j: int) -> Runs:
+        raise NotImplementedError
+
+
+class Repeated(Runs):
+    """Runs of one value: `values[k]`, `lengths[k]` times (a TextJudge metric's items, an
+    instance's id once per score)."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: list[Any], lengths: list[int]) -> None:
+        super().__init__(lengths)
+        self.values = values
+
+    def _make(self) -> list[Any]:
+        return list(chain.from_iterable(map(repeat, self.values, self.lengths)))
+
+    def _slice(self, i: int, j: int) -> Repeated:
+        return Repeated(self.values[i:j], self.lengths[i:j])
+
+
+class Counting(Runs):
+    """Places, each run counting 0, 1, ... `lengths[k]` - 1 (a score's place in its list, a
+    participant's in a response array)."""
+
+    __slots__ = ()
+
+    def _make(self) -> list[Any]:
+        return list(chain.from_iterable(map(range, self.lengths)))
+
+    def _slice(self, i: int, j: int) -> Counting:
+        return Counting(self.lengths[i:j])
 
 
 class Batch:
@@ -149,9 +183,9 @@ class Batch:
     A view builds a batch with a few list.extend calls per list of answers, and a writer turns a
     column into text at once: on millions of judgments this costs a fraction of a tuple per row."""
 
-    __slots__ = ("lists", "same", "size")
+    __slots__ = ("_given", "_runs", "same", "size")
 
-    def __init__(self, same: dict[str, Any], lists: dict[str, list[Any]]) -> None:
+    def __init__(self, same: dict[str, Any], lists: Mapping[str, list[Any] | Runs]) -> None:
         missing = [name for name in DEFAULTS if name not in same and name not in lists]
         if missing:  # a batch of an earlier shape: individual judgments
             same = {**same, **{name: DEFAULTS[name] for name in missing}}
@@ -159,8 +193,25 @@ class Batch:
         names = sorted([*same, *lists])
         if not lists or len(sizes) != 1 or (names != sorted(FIELDS) and names != sorted(COLUMNS)):
             raise ValueError("a batch has every field once, and at least one list, all of one length")
-        self.same, self.lists = same, lists
+        self.same, self._given = same, dict(lists)
+        self._runs = any(isinstance(column, Runs) for column in lists.values())
         self.size = sizes.pop()
+
+    @property
+    def lists(self) -> dict[str, list[Any]]:
+        """The columns that are not the same on every row, row by row (those given as their runs
+        made into rows when first asked for)."""
+        if self._runs:
+            for name, column in self._given.items():
+                if isinstance(column, Runs):
+                    self._given[name] = column.rows()
+            self._runs = False
+        return self._given  # type: ignore[return-value]  # every column a list now
+
+    def given(self, name: str) -> list[Any] | Runs:
+        """A column that is not the same on every row, as the view gave it: a list, or its runs
+        (`Runs`), for a pass that counts runs instead of rows."""
+        return self._given[name]
 
     @classmethod
     def of_rows(cls, rows: Sequence[tuple[Any, ...]]) -> Batch:
@@ -185,7 +236,7 @@ class Batch:
 
     def column(self, name: str) -> Iterable[Any]:
         """One value per row."""
-        return self.lists[name] if name in self.lists else repeat(self.same[name], self.size)
+        return self.lists[name] if name in self._given else repeat(self.same[name], self.size)
 
     def tuples(self) -> Iterator[tuple[Any, ...]]:
         """The rows, in FIELDS order."""

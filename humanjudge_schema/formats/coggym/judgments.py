@@ -37,6 +37,7 @@ from ...judgments.view import (
     Parts,
     Question,
     RaterKind,
+    Runs,
     Tally,
     positions,
 )
@@ -305,10 +306,9 @@ def _batches(exp: Experiment, kind: str, sids: list[str], needs: dict[str, bool]
         located = lists["pointer"].extend if "pointer" in lists else None
         return (*(lists[name].append if name == "rater" else lists[name].extend for name in names), located)
 
-    def done(lists: dict[str, list[Any]], counted: list[int] | None) -> dict[str, list[Any]]:
+    def done(lists: dict[str, list[Any]], counted: list[int] | None) -> dict[str, list[Any] | Runs]:
         parts = lists["rater"]
-        lists["rater"] = list(chain.from_iterable(parts)) if counted is None else Counting.of(counted)
-        return lists
+        return {**lists, "rater": list(chain.from_iterable(parts)) if counted is None else Counting(counted)}
 
     same, lists, counted = begun()
     items, raters, tags, options, values, located = adders(lists)

@@ -13,11 +13,11 @@ check, a pointer's prefix); on 200,000 score lists that was a third of the view'
 from __future__ import annotations
 
 from itertools import chain, compress, repeat
-from operator import add, and_, contains, itemgetter
+from operator import add, itemgetter
 from typing import Any, NamedTuple
 
 from ...finding import escape_token
-from ...judgments.view import Counting, Repeated, Tally, positions
+from ...judgments.view import Counting, Repeated, Runs, Tally, positions
 
 _ANNOTATIONS = itemgetter("annotations")
 _IDS = frozenset({int, str})
@@ -25,8 +25,10 @@ _DICT = frozenset({dict})
 _LIST = frozenset({list})
 SCALARS = frozenset({int, float, str, bool, type(None)})  # what a score may be, schema or not
 AGGREGATES = ("mean_human", "majority_human")  # what a score object stores beside its scores
+_ABSENT = object()
 
 Columns = dict[str, list[Any]]
+Given = dict[str, list[Any] | Runs]  # columns of which some are given as their runs
 
 
 class _Shape(NamedTuple):
@@ -93,7 +95,7 @@ def flatten(instances: list[Any], offset: int, pointers: bool = True) -> tuple[C
     return individual, _stored(objs, obj_items, metrics, prefixes)
 
 
-def by_metric(instances: list[Any]) -> tuple[list[tuple[str, Columns]], Columns] | None:
+def by_metric(instances: list[Any]) -> tuple[list[tuple[str, Given]], Columns] | None:
     """The individual judgments of a run metric by metric (item, rater, value: each metric's rows
     in file order, the metrics in the order they first come), and the stored aggregates as
     `flatten` gives them, all without pointers; None where the run is of another shape. For a
@@ -114,15 +116,15 @@ def by_metric(instances: list[Any]) -> tuple[list[tuple[str, Columns]], Columns]
             objects[metric] = [k]
         else:
             found.append(k)
-    out = []
+    out: list[tuple[str, Given]] = []
     for metric, ks in objects.items():
         sizes = list(map(lengths.__getitem__, ks))
         out.append(
             (
                 metric,
                 {  # the items and the places also as their runs: the pass codes an object, not a row
-                    "item": Repeated.of(list(map(obj_items.__getitem__, ks)), sizes),
-                    "rater": Counting.of(sizes),
+                    "item": Repeated(list(map(obj_items.__getitem__, ks)), sizes),
+                    "rater": Counting(sizes),
                     "value": list(chain.from_iterable(map(lists.__getitem__, ks))),
                 },
             )
@@ -157,17 +159,18 @@ def _stored(objs: list[Any], items: list[Any], metrics: list[str], prefixes: lis
     a value (an object or an array there is a schema error, not a value); without their pointers
     where `prefixes` is None."""
     k = len(AGGREGATES)
-    present = list(chain.from_iterable(zip(*(map(contains, objs, repeat(name)) for name in AGGREGATES), strict=True)))
-    if not any(present):
+    # an aggregate the object lacks is read as _ABSENT, which is no value (not a scalar)
+    stored = (map(dict.get, objs, repeat(name), repeat(_ABSENT)) for name in AGGREGATES)
+    value = list(chain.from_iterable(zip(*stored, strict=True)))
+    kept = list(map(SCALARS.__contains__, map(type, value)))
+    if not any(kept):
         return {}
-    value = list(chain.from_iterable(zip(*(map(dict.get, objs, repeat(name)) for name in AGGREGATES), strict=True)))
-    kept = list(map(and_, present, map(SCALARS.__contains__, map(type, value))))
     names = chain.from_iterable(repeat(AGGREGATES, len(objs)))
-    stored = {
+    columns = {
         "item": chain.from_iterable(map(repeat, items, repeat(k))),
         "question": chain.from_iterable(map(repeat, metrics, repeat(k))),
         "value": value,
     }
     if prefixes is not None:
-        stored["pointer"] = map(add, chain.from_iterable(map(repeat, prefixes, repeat(k))), names)
-    return {name: list(compress(column, kept)) for name, column in stored.items()}
+        columns["pointer"] = map(add, chain.from_iterable(map(repeat, prefixes, repeat(k))), names)
+    return {name: list(compress(column, kept)) for name, column in columns.items()}
