@@ -321,6 +321,33 @@ def test_a_profile_is_drawn_as_often_as_its_items_are(matrix: Matrix) -> None:
     assert np.allclose(counted / counted.sum(), weights / weights.sum(), atol=0.005)
 
 
+@pytest.mark.parametrize("wide", [False, True], ids=["counts-in-one-integer", "entries-as-bytes"])
+def test_profiles_are_the_items_alike_in_order(wide: bool) -> None:
+    """Tally.profiles: two items of two values or more are one profile when each value was given
+    as often to both; profiles numbered in the order their first item comes. Few values with
+    small counts are told apart as one integer each; many values (70) as their entries' bytes."""
+    rng = random.Random(11)
+    for _ in range(60):
+        tally = Tally()
+        pool = list(range(70)) if wide else ["a", "b", "c"]
+        matrix = []
+        for u in range(rng.randint(1, 40)):
+            chosen = [rng.choice(pool[: rng.randint(1, len(pool))]) for _ in range(rng.randint(1, 5))]
+            matrix.append(chosen)
+            for value in chosen:
+                tally.add(u, value)
+        codes = {v: k for k, v in enumerate(tally.counts().values)}
+        found = tally.profiles()
+        seen: dict[tuple[tuple[int, int], ...], int] = {}
+        want = [
+            seen.setdefault(tuple(sorted(Counter(codes[v] for v in chosen).items())), len(seen))
+            for chosen in matrix
+            if len(chosen) >= 2
+        ]
+        assert found.population.tolist() == want
+        assert found.weights.tolist() == [want.count(k) for k in range(len(seen))]
+
+
 def test_the_draw_follows_the_shape() -> None:
     """Items drawn one by one where profiles hold at most four each, else profile by profile."""
     by_item, by_profile = _tally(_typical(items=40)).profiles(), _tally(_few_profiles()).profiles()

@@ -7,6 +7,7 @@ validation imports the judgments' quality rules, and never numpy.
 
 from __future__ import annotations
 
+import math
 from array import array as array_of
 from collections import Counter
 from collections.abc import Hashable
@@ -266,20 +267,36 @@ def profiles_of(c: Counts) -> Profiles:
     value, count = c.value[kept], c.count[kept]
     sizes = lengths[pairable]
     starts = np.cumsum(sizes) - sizes
-    data = np.stack([value, count], axis=1).astype("<i8").tobytes()
-    ids: dict[bytes, int] = {}
-    keys = [data[a * 16 : (a + k) * 16] for a, k in zip(starts.tolist(), sizes.tolist(), strict=True)]
-    population = np.asarray([ids.setdefault(key, len(ids)) for key in keys], dtype=np.int64)
-    weights = np.bincount(population, minlength=len(ids))
+    population = _profile_ids(value, count, starts, sizes)
+    k = int(population.max()) + 1 if len(population) else 0
+    weights = np.bincount(population, minlength=k)
     _, first = np.unique(population, return_index=True)  # each profile's first item
     length = sizes[first]
     offsets = np.cumsum(length) - length
     within = np.arange(int(length.sum())) - np.repeat(offsets, length)
     where = np.repeat(starts[first], length) + within
-    profile = np.repeat(np.arange(len(ids)), length)
+    profile = np.repeat(np.arange(k), length)
     judged = c.count[kept][where]
     totals = np.add.reduceat(judged, offsets) if len(offsets) else np.zeros(0, dtype=np.int64)
     return Profiles(profile, value[where], judged, offsets, totals, weights, singles, population)
+
+
+def _profile_ids(value: Any, count: Any, starts: Any, sizes: Any) -> Any:
+    """Each item's profile, numbered in the order the profiles first come: an item's entries are
+    `sizes[i]` (value code, count) pairs from `starts[i]`, by value code. Where the counts of
+    every value fit in one integer (each count a digit of base the largest count + 1, the value
+    its place), that integer is the profile; else its entries' bytes are."""
+    import numpy as np
+
+    if not len(sizes):
+        return np.zeros(0, dtype=np.int64)
+    places, base = int(value.max()) + 1, int(count.max()) + 1
+    if places * math.log2(base) < 62:
+        return renumber(np.add.reduceat(count * base ** value, starts))[0]
+    data = np.stack([value, count], axis=1).astype("<i8").tobytes()
+    ids: dict[bytes, int] = {}
+    keys = [data[a * 16 : (a + k) * 16] for a, k in zip(starts.tolist(), sizes.tolist(), strict=True)]
+    return np.asarray([ids.setdefault(key, len(ids)) for key in keys], dtype=np.int64)
 
 
 class Sparse:

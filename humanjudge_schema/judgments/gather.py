@@ -392,11 +392,12 @@ class Gathered:
         q = self.questions[name]
         items, item_of = found.items.result()
         options, option_of = found.options.result()
-        unit, first = renumber(items * max(len(option_of), 1) + options)
         width = max(len(option_of), 1)
-        if width == 1:  # one option: the places made in C
-            places = list(zip(map(item_of.__getitem__, first.tolist()), repeat(option_of[0] if option_of else None)))
+        if width == 1:  # one option: the items' codes are the places', numbered as they first come (`code`)
+            unit = items
+            places: list[Place] = list(zip(item_of, repeat(option_of[0] if option_of else None)))
         else:
+            unit, first = renumber(items * width + options)
             places = [(item_of[k // width], option_of[k % width]) for k in first.tolist()]
         raters, rater_of = found.raters.result()
         blank = rater_of.index("") if "" in rater_of else -1  # "": a row without a rater
@@ -412,8 +413,12 @@ class Gathered:
         q.missing = int((value < 0).sum())
         lost = np.asarray([v != v for v in value_of] + [True], dtype=bool)  # NaN, and None (-1)
         counted = ~lost[value]
-        tally_unit, kept_units = renumber(unit[counted])
-        judged = list(map(places.__getitem__, kept_units.tolist()))
+        judged: list[Hashable]
+        if counted.all():  # every place has a counted judgment, and keeps its number
+            tally_unit, kept_units, judged = unit, np.arange(len(places)), list(places)
+        else:
+            tally_unit, kept_units = renumber(unit[counted])
+            judged = list(map(places.__getitem__, kept_units.tolist()))
         q.tally = Tally.of_counts(counts(judged, value_of, tally_unit, value[counted]))
         if self.view.persons:
             answered = (raters != blank) & (value >= 0)
