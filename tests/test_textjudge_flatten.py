@@ -203,3 +203,17 @@ def test_a_file_read_in_runs_unchecked_gives_the_rows_read_whole(path: Path, mon
     monkeypatch.setattr(stream, "STREAM_FROM", 0)
     monkeypatch.setattr(stream, "RUN_BYTES", 200)
     assert sorted(_unordered_rows(path), key=repr) == sorted(whole, key=repr)
+
+
+def test_scores_are_scalars_when_checked_on_their_bytes() -> None:
+    """flatten._scalars: true exactly when every score is a scalar, whatever the texts hold
+    (brackets and braces in a label send it to the look score by score) and for integers beyond
+    what the JSON writer takes."""
+    from humanjudge_schema.formats.textjudge.flatten import _scalars
+
+    assert _scalars([[1, 2.5, "a", None, True], ["b"]])
+    assert _scalars([["[x]", "{y}"], [2**70]])
+    assert not _scalars([[1, [2]], ["a"]])
+    assert not _scalars([[1], [{"a": 1}]])
+    assert not _scalars([["[", []]])
+    assert not _scalars([[2**70, {}]])

@@ -292,7 +292,7 @@ def _profile_ids(value: Any, count: Any, starts: Any, sizes: Any) -> Any:
         return np.zeros(0, dtype=np.int64)
     places, base = int(value.max()) + 1, int(count.max()) + 1
     if places * math.log2(base) < 62:
-        return renumber(np.add.reduceat(count * base ** value, starts))[0]
+        return renumber(np.add.reduceat(count * base**value, starts))[0]
     data = np.stack([value, count], axis=1).astype("<i8").tobytes()
     ids: dict[bytes, int] = {}
     keys = [data[a * 16 : (a + k) * 16] for a, k in zip(starts.tolist(), sizes.tolist(), strict=True)]
