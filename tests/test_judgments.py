@@ -754,13 +754,16 @@ def test_runs_of_names_are_the_runs_or_none() -> None:
 
 @pytest.mark.parametrize("raters", [True, "position"])
 def test_columns_given_as_their_runs_are_gathered_as_their_rows(raters: Any) -> None:
-    """A batch's items given as their runs (view.Repeated) and its places as runs counting from 0
-    (view.Counting) keep what the same columns as plain lists keep: the same values first, in the
-    same order (1, 1.0 and True are one value: the first given is kept), the same raters; also
-    where some batches give them as plain lists, or other raters, among batches of runs (a view's
+    """A batch's items given as their runs (view.Repeated), its places as runs counting from 0
+    (view.Counting) and its values as the lists they came in (view.Joined) keep what the same
+    columns as plain lists keep: the same values first, in the same order (1, 1.0 and True are
+    one value: the first given is kept), the same raters; also where some batches give them as
+    plain lists, or other raters, among batches of runs (a view's
     first batch is made before the pass says what it needs)."""
+    from itertools import accumulate
+
     from humanjudge_schema.judgments.gather import Gathered
-    from humanjudge_schema.judgments.view import Batch, Counting, Judgments, Question, Repeated
+    from humanjudge_schema.judgments.view import Batch, Counting, Joined, Judgments, Question, Repeated
 
     rng = random.Random(5)
     for trial in range(40):
@@ -771,11 +774,16 @@ def test_columns_given_as_their_runs_are_gathered_as_their_rows(raters: Any) -> 
             lengths = [rng.randint(1, 5) for _ in range(runs)]
             if not runs:
                 continue
-            values = [rng.choice([None, 1, 2, 3, "a"]) for _ in range(sum(lengths))]
+            pool = [None, 1, 2, 3, "a"] if trial % 2 else ["a", "b", None, [1, 2], 2.5]
+            values = [rng.choice(pool) for _ in range(sum(lengths))]
             same = {"format": "fmt", "dataset": "ds", "file": "f", "pointer": "", "line": None}
             same |= {"question": rng.choice(["q1", "q2"]), "option": "", "role": "individual", "rater_kind": ""}
             rows = [i for i, n in zip(items, lengths, strict=True) for _ in range(n)]
             given: dict[str, Any] = {"item": Repeated(items, lengths), "rater": Counting(lengths), "value": values}
+            if rng.random() < 0.6:  # the values as the lists they came in
+                ends = list(accumulate(lengths))
+                given["value"] = Joined([values[e - n : e] for e, n in zip(ends, lengths, strict=True)], lengths)
+                assert given["value"].rows() == values
             assert list(given["item"]) == rows and given["rater"].rows() == [r for n in lengths for r in range(n)]
             assert len(given["item"]) == len(given["rater"]) == len(rows)
             if rng.random() < 0.3:  # a batch of plain rows among batches of runs
@@ -785,7 +793,7 @@ def test_columns_given_as_their_runs_are_gathered_as_their_rows(raters: Any) -> 
                 given["rater"] = places if rng.random() < 0.5 else [rng.choice([*places, "ann", 7]) for _ in places]
             batches.append(Batch(same, given))
             plain.append(Batch(same, {name: list(column) for name, column in given.items()}))
-            assert batches[-1].lists == plain[-1].lists  # any other reader gets the rows
+            assert Batch(same, given).lists == plain[-1].lists  # any other reader gets the rows
         questions = {"q1": Question("q1", "nominal"), "q2": Question("q2", "ordinal")}
         got, want = (
             Gathered.of(Judgments("fmt", "ds", questions=questions, raters=raters, batches=lambda b=b: iter(b)))
@@ -797,6 +805,7 @@ def test_columns_given_as_their_runs_are_gathered_as_their_rows(raters: Any) -> 
             assert q.missing == w.missing, trial
             assert list(q.tally.per_item().items()) == list(w.tally.per_item().items()), trial
             assert [(type(k), k) for k in q.tally.per_item()] == [(type(k), k) for k in w.tally.per_item()], trial
+            assert [(type(v), v) for v in q.tally.distribution()] == [(type(v), v) for v in w.tally.distribution()]
             assert list(q.by_rater.items()) == list(w.by_rater.items()), trial
 
 

@@ -202,13 +202,13 @@ def _shown(batches: Iterator[Batch | Tally | Rest], root: Path) -> Iterator[Batc
             f = batch.same["file"]
             if f not in shown:
                 shown[f] = relative(Path(os.path.abspath(f)), root)
-            yield Batch({**batch.same, "file": shown[f]}, batch.lists)
+            yield Batch({**batch.same, "file": shown[f]}, batch.given_columns())
         else:
             files = batch.lists["file"]
             for f in set(files):
                 if f not in shown:
                     shown[f] = relative(Path(os.path.abspath(f)), root)
-            yield Batch(batch.same, {**batch.lists, "file": [shown[f] for f in files]})
+            yield Batch(batch.same, {**batch.given_columns(), "file": [shown[f] for f in files]})
 
 
 def _questions(old: Side, new: Side, changes: Changes, examples: int) -> list[QuestionDiff]:

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from ..gcpause import paused
 from .agreement import Tally
 from .columns import array, code, counts, renumber, unique
-from .view import Batch, Counting, Judgments, Level, Repeated, Runs
+from .view import Batch, Counting, Joined, Judgments, Level, Repeated, Runs
 
 Place = tuple[Any, Any]  # (item, option): what raters judged together
 # A judgment a finding is about, to be located: the first judgment of a question
@@ -273,6 +273,11 @@ class _Coded:
         """Add n rows: `part`, or `same` n times where part is None."""
         if part is None:
             self.held += repeat(same, n)
+        elif type(part) is Joined and part.lists and part.lists[0] and type(part.lists[0][0]) is str:  # labels
+            self._flush()  # the rows before, first
+            if self._texts(chain.from_iterable(part.lists), n):
+                return
+            self.held += part.rows()
         else:
             self.held += part.rows() if isinstance(part, Runs) else part
         if len(self.held) >= _CHUNK:
@@ -285,17 +290,23 @@ class _Coded:
         # a multi-select's rows, or numbers: one numpy array, which a None, a text or a list
         # among numbers refuses (they are then coded through a dict)
         found = array(held) if type(held[0]) in _ARRAYS else None
-        if found is None and type(held[0]) is str:  # texts (labels): each looked up once, in C
-            import numpy as np
-
-            try:
-                self.codes.append(np.fromiter(map(self.index.__getitem__, held), dtype=np.int64, count=len(held)))
-                return
-            except TypeError:  # a list among them, unhashable: made a tuple below (the values
-                pass  # numbered before it are those that first come before it, in order)
+        if found is None and type(held[0]) is str and self._texts(held, len(held)):
+            return
         if found is None:
             found = code(_lists_as_tuples(held) if self.none else held, none=self.none)
         self.codes.append(_in(self.index, self.values, *found))
+
+    def _texts(self, rows: Iterable[Any], n: int) -> bool:
+        """Code n rows beginning with a text (labels): each looked up once in the column's dict,
+        in C. False where one is a list (unhashable; the values numbered before it are those
+        that first come before it, in order): the rows are then coded as a chunk."""
+        import numpy as np
+
+        try:
+            self.codes.append(np.fromiter(map(self.index.__getitem__, rows), dtype=np.int64, count=n))
+        except TypeError:
+            return False
+        return True
 
     def result(self) -> tuple[Any, list[Hashable]]:
         """The codes of every row, and the values."""

@@ -177,6 +177,23 @@ class Counting(Runs):
         return Counting(self.lengths[i:j])
 
 
+class Joined(Runs):
+    """Lists joined: `lists[k]`, of `lengths[k]` values each (a TextJudge metric's score lists):
+    a pass may read the values list by list instead of a list made of them."""
+
+    __slots__ = ("lists",)
+
+    def __init__(self, lists: list[list[Any]], lengths: list[int]) -> None:
+        super().__init__(lengths)
+        self.lists = lists
+
+    def _make(self) -> list[Any]:
+        return list(chain.from_iterable(self.lists))
+
+    def _slice(self, i: int, j: int) -> Joined:
+        return Joined(self.lists[i:j], self.lengths[i:j])
+
+
 class Batch:
     """Judgments column by column: a column every row of the batch shares is one value (`same`:
     the format, the dataset, the file), the others are lists of one value per row (`lists`).
@@ -213,6 +230,11 @@ class Batch:
         (`Runs`), for a pass that counts runs instead of rows."""
         return self._given[name]
 
+    def given_columns(self) -> dict[str, list[Any] | Runs]:
+        """Every column that is not the same on every row, as the view gave it (a batch made of
+        another one keeps the runs its columns were given as)."""
+        return dict(self._given)
+
     @classmethod
     def of_rows(cls, rows: Sequence[tuple[Any, ...]]) -> Batch:
         """A batch of rows given one by one (tuples in FIELDS order; rows without the last fields
@@ -235,8 +257,11 @@ class Batch:
         return self.lists["role"].count(role)
 
     def column(self, name: str) -> Iterable[Any]:
-        """One value per row."""
-        return self.lists[name] if name in self._given else repeat(self.same[name], self.size)
+        """One value per row (only this column's rows made, where it was given as its runs)."""
+        given = self._given.get(name)
+        if given is None:
+            return repeat(self.same[name], self.size)
+        return given.rows() if isinstance(given, Runs) else given
 
     def tuples(self) -> Iterator[tuple[Any, ...]]:
         """The rows, in FIELDS order."""
@@ -351,20 +376,22 @@ class Judgments:
         """The batch with its rater kinds filled in where it leaves them to the view."""
         kinds = batch.same.get("rater_kind")
         if kinds is None:  # one per row
-            if "" in batch.lists["rater_kind"]:
+            given_kinds = batch.column("rater_kind")
+            if "" in given_kinds:
                 filled = list(map(self._kind_of, batch.column("role"), batch.column("rater")))
-                kinds_of = [k or f for k, f in zip(batch.lists["rater_kind"], filled, strict=True)]
-                return Batch(batch.same, {**batch.lists, "rater_kind": kinds_of})
+                kinds_of = [k or f for k, f in zip(given_kinds, filled, strict=True)]
+                return Batch(batch.same, {**batch.given_columns(), "rater_kind": kinds_of})
             return batch
         if kinds != "":
             return batch
         same = {k: v for k, v in batch.same.items() if k != "rater_kind"}
         if "role" in batch.same and "rater" in batch.same:
-            return Batch({**same, "rater_kind": self._kind_of(batch.same["role"], batch.same["rater"])}, batch.lists)
+            kind = self._kind_of(batch.same["role"], batch.same["rater"])
+            return Batch({**same, "rater_kind": kind}, batch.given_columns())
         if batch.same.get("role") == "aggregate":
-            return Batch({**same, "rater_kind": "none"}, batch.lists)
+            return Batch({**same, "rater_kind": "none"}, batch.given_columns())
         filled = list(map(self._kind_of, batch.column("role"), batch.column("rater")))
-        return Batch(same, {**batch.lists, "rater_kind": filled})
+        return Batch(same, {**batch.given_columns(), "rater_kind": filled})
 
 
 def batched(rows: Iterator[Judgment], size: int = 4096) -> Iterator[Batch]:

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from ...finding import escape_token
-from ...judgments.view import Counting, Repeated, Runs, Tally, positions
+from ...judgments.view import Counting, Joined, Repeated, Runs, Tally, positions
 
 _ANNOTATIONS = itemgetter("annotations")
 _IDS = frozenset({int, str})
@@ -138,10 +138,10 @@ def by_metric(instances: list[Any]) -> tuple[list[tuple[str, Given]], Columns] |
         out.append(
             (
                 metric,
-                {  # the items and the places also as their runs: the pass codes an object, not a row
+                {  # the items, places and scores as their runs: the pass codes an object, not a row
                     "item": Repeated(list(map(obj_items.__getitem__, ks)), sizes),
                     "rater": Counting(sizes),
-                    "value": list(chain.from_iterable(map(lists.__getitem__, ks))),
+                    "value": Joined(list(map(lists.__getitem__, ks)), sizes),
                 },
             )
         )
