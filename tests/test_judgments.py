@@ -758,7 +758,7 @@ def test_columns_given_as_their_runs_are_gathered_as_their_rows(raters: Any) -> 
     (view.Counting) and its values as the lists they came in (view.Joined) keep what the same
     columns as plain lists keep: the same values first, in the same order (1, 1.0 and True are
     one value: the first given is kept), the same raters; also where some batches give them as
-    plain lists, or other raters, among batches of runs (a view's
+    plain lists, or other raters, or one rater for the batch, among batches of runs (a view's
     first batch is made before the pass says what it needs)."""
     from itertools import accumulate
 
@@ -791,6 +791,9 @@ def test_columns_given_as_their_runs_are_gathered_as_their_rows(raters: Any) -> 
             if rng.random() < 0.3:  # places as a plain list, or raters of other names, among runs
                 places = list(given["rater"])
                 given["rater"] = places if rng.random() < 0.5 else [rng.choice([*places, "ann", 7]) for _ in places]
+            elif rng.random() < 0.2:  # one rater for the whole batch, beside batches of places
+                same["rater"] = "ann"
+                del given["rater"]
             batches.append(Batch(same, given))
             plain.append(Batch(same, {name: list(column) for name, column in given.items()}))
             assert Batch(same, given).lists == plain[-1].lists  # any other reader gets the rows

@@ -124,22 +124,15 @@ class _Columns:
         self.numbers: list[Any] = []  # row numbers: an array, or a run's (start, stop)
 
 
-class _Many(NamedTuple):
-    """Runs given together (view.Repeated): their values and their lengths."""
-
-    values: list[Any]
-    lengths: list[int]
-
-
 class _Runs:
-    """A column as runs: a run of one value as (value, length), runs given together as _Many, a
-    part of long runs as its runs (a multi-slider's labels under one item), another part as its
-    list."""
+    """A column as runs: a run of one value as (value, length), runs given together as they were
+    (view.Repeated), a part of long runs as its runs (a multi-slider's labels under one item),
+    another part as its list."""
 
     __slots__ = ("parts",)
 
     def __init__(self) -> None:
-        self.parts: list[tuple[Any, int] | _Many | list[Any]] = []
+        self.parts: list[tuple[Any, int] | Repeated | list[Any]] = []
 
     def add(self, part: list[Any] | Runs | None, same: Any, n: int) -> None:
         """Add n rows: `part`, or `same` n times where part is None."""
@@ -147,7 +140,7 @@ class _Runs:
             self.parts.append((same, n))
             return
         if type(part) is Repeated:  # given as its runs
-            self.parts.append(_Many(part.values, part.lengths))
+            self.parts.append(part)
             return
         if isinstance(part, Runs):
             part = part.rows()
@@ -170,9 +163,12 @@ class _Runs:
         parts = self.parts
         if all(type(p) is list for p in parts):
             return code(list(chain.from_iterable(parts)))
-        heads = chain.from_iterable(p.values if type(p) is _Many else p if type(p) is list else (p[0],) for p in parts)
+        heads = chain.from_iterable(
+            p.values if isinstance(p, Repeated) else p if isinstance(p, list) else (p[0],) for p in parts
+        )
         lengths = chain.from_iterable(
-            p.lengths if type(p) is _Many else repeat(1, len(p)) if type(p) is list else (p[1],) for p in parts
+            p.lengths if isinstance(p, Repeated) else repeat(1, len(p)) if isinstance(p, list) else (p[1],)
+            for p in parts
         )
         runs, values = code(list(heads))
         return np.repeat(runs, list(lengths)), values
@@ -187,8 +183,12 @@ class _Raters:
     def __init__(self) -> None:
         self.parts: list[Any] = []
 
-    def add(self, part: Any) -> None:
-        self.parts.append(part.rows() if isinstance(part, Runs) and type(part) is not Counting else part)
+    def add(self, part: list[Any] | Runs | None, same: Any, n: int) -> None:
+        """Add n rows: `part`, or `same` n times where part is None."""
+        if part is None:
+            self.parts.append([same] * n)
+        else:
+            self.parts.append(part.rows() if isinstance(part, Runs) and type(part) is not Counting else part)
 
     def result(self) -> tuple[Any, list[Any]]:
         """`code` of the column: where every part counts from 0, the places themselves; else
@@ -202,10 +202,9 @@ class _Raters:
             return code(list(chain.from_iterable(parts)))
         if all(type(p) is Counting for p in parts):
             return _places(parts)
-        index: dict[Hashable, int] = {}
-        values: list[Hashable] = []
-        coded = [_in(index, values, *(_places([p]) if type(p) is Counting else code(p))) for p in parts]
-        return np.concatenate(coded), values
+        index = _Index([], none=False)
+        coded = [_in(index, *(_places([p]) if type(p) is Counting else code(p))) for p in parts]
+        return np.concatenate(coded), index.order
 
 
 def _places(parts: list[Counting]) -> tuple[Any, list[int]]:
@@ -219,20 +218,14 @@ def _places(parts: list[Counting]) -> tuple[Any, list[int]]:
     return codes, list(range(int(lengths.max()) if len(lengths) else 0))
 
 
-def _in(index: dict[Hashable, int], values: list[Hashable], local: Any, distinct: list[Any]) -> Any:
-    """A part's codes (`local`, numbering its `distinct` values) as the codes of the whole column,
-    whose values so far are `values`, `index` their codes: the part's new values numbered in
-    the order they come. None (-1) stays -1."""
+def _in(index: _Index, local: Any, distinct: list[Any]) -> Any:
+    """A part's codes (`local`, numbering its `distinct` values) as the codes of the whole column
+    (`index`): the part's new values numbered in the order they come, in C (`code`'s distinct
+    values are in that order, no two equal). -1 (None, where it is no value) stays -1."""
     import numpy as np
 
-    # in C: most values of a part were seen before; the new ones (no two equal: `code`'s
-    # distinct values) numbered in the order they come
-    remap = list(map(index.get, distinct))
-    if None in remap:
-        for i in [i for i, k in enumerate(remap) if k is None]:
-            remap[i] = index[distinct[i]] = len(values)
-            values.append(distinct[i])
-    remap.append(-1)  # None stays -1
+    remap = list(map(index.__getitem__, distinct))
+    remap.append(-1)
     return np.asarray(remap, dtype=np.int64)[local]
 
 
@@ -294,7 +287,7 @@ class _Coded:
             return
         if found is None:
             found = code(_lists_as_tuples(held) if self.none else held, none=self.none)
-        self.codes.append(_in(self.index, self.values, *found))
+        self.codes.append(_in(self.index, *found))
 
     def _texts(self, rows: Iterable[Any], n: int) -> bool:
         """Code n rows beginning with a text (labels): each looked up once in the column's dict,
@@ -380,8 +373,12 @@ class Gathered:
             if found is None:
                 found = columns[name] = _Columns()
             n = len(rows)
-            found.raters.add(repeat(mine.same["rater"], n) if "rater" in mine.same else _part(mine, "rater", rows))
-            for column, coded in (("item", found.items), ("option", found.options), ("value", found.values)):
+            for column, coded in (
+                ("item", found.items),
+                ("rater", found.raters),
+                ("option", found.options),
+                ("value", found.values),
+            ):
                 coded.add(None if column in mine.same else _part(mine, column, rows), mine.same.get(column), n)
             if self.view.persons:  # made into numbers only where a repeat is noted (_note)
                 found.numbers.append((seen + rows.start, seen + rows.stop) if isinstance(rows, range) else rows + seen)
@@ -540,7 +537,7 @@ def _rows_of(batch: Batch) -> list[tuple[str, range | Any]]:
 
     if "question" in batch.same:
         return [(batch.same["question"], range(batch.size))]
-    names = _rows(batch, "question")
+    names = batch.listed("question")
     runs = _runs(names)
     if runs is not None:
         return [(names[a], range(a, b)) for a, b in runs]
@@ -562,14 +559,7 @@ def _part(batch: Batch, column: str, rows: range | Any) -> list[Any] | Runs:
         if rows.start == 0 and rows.stop == len(given):
             return given
         return given.part(rows.start, rows.stop) if isinstance(given, Runs) else given[rows.start : rows.stop]
-    return list(map(_rows(batch, column).__getitem__, rows.tolist()))
-
-
-def _rows(batch: Batch, column: str) -> list[Any]:
-    """A column the batch does not hold as one value, row by row (only this column's runs, where
-    it was given so, made into rows)."""
-    given = batch.given(column)
-    return given.rows() if isinstance(given, Runs) else given
+    return list(map(batch.listed(column).__getitem__, rows.tolist()))
 
 
 def _lists_as_tuples(values: list[Any]) -> list[Any]:

@@ -114,8 +114,7 @@ class Runs:
         self._ends: list[int] | None = None
 
     def __len__(self) -> int:
-        ends = self._cuts()
-        return ends[-1] if ends else 0
+        return sum(self.lengths)
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self.rows())
@@ -230,6 +229,12 @@ class Batch:
         (`Runs`), for a pass that counts runs instead of rows."""
         return self._given[name]
 
+    def listed(self, name: str) -> list[Any]:
+        """A column that is not the same on every row, row by row (only its own runs, where it
+        was given as them, made into rows)."""
+        given = self._given[name]
+        return given.rows() if isinstance(given, Runs) else given
+
     def given_columns(self) -> dict[str, list[Any] | Runs]:
         """Every column that is not the same on every row, as the view gave it (a batch made of
         another one keeps the runs its columns were given as)."""
@@ -258,10 +263,7 @@ class Batch:
 
     def column(self, name: str) -> Iterable[Any]:
         """One value per row (only this column's rows made, where it was given as its runs)."""
-        given = self._given.get(name)
-        if given is None:
-            return repeat(self.same[name], self.size)
-        return given.rows() if isinstance(given, Runs) else given
+        return self.listed(name) if name in self._given else repeat(self.same[name], self.size)
 
     def tuples(self) -> Iterator[tuple[Any, ...]]:
         """The rows, in FIELDS order."""

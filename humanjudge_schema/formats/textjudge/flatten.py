@@ -34,11 +34,12 @@ Given = dict[str, list[Any] | Runs]  # columns of which some are given as their 
 
 
 class _Shape(NamedTuple):
-    """A run of the usual shape taken apart: per instance its id and number of score objects;
-    per score object its metric, the object, its number of scores and its list of them."""
+    """A run of the usual shape taken apart: per instance its number of score objects; per score
+    object its instance's id (the item), its metric, the object, its number of scores and its
+    list of them."""
 
-    ids: list[Any]
     per_instance: list[int]
+    items: list[Any]
     metrics: list[str]
     objs: list[dict[str, Any]]
     lengths: list[int]
@@ -60,7 +61,7 @@ def _shape(instances: list[Any]) -> _Shape | None:
     metrics = list(chain.from_iterable(annotations))
     objs = list(chain.from_iterable(map(dict.values, annotations)))
     if not objs:
-        return _Shape(ids, per_instance, [], [], [], [])
+        return _Shape(per_instance, [], [], [], [], [])
     if set(map(type, objs)) != _DICT:
         return None
     lists: list[Any] = list(map(dict.get, objs, repeat("individual_human_scores")))
@@ -69,7 +70,8 @@ def _shape(instances: list[Any]) -> _Shape | None:
     lengths = list(map(len, lists))
     if 0 in lengths or not _scalars(lists):
         return None
-    return _Shape(ids, per_instance, metrics, objs, lengths, lists)
+    items = list(chain.from_iterable(map(repeat, ids, per_instance)))
+    return _Shape(per_instance, items, metrics, objs, lengths, lists)
 
 
 def _scalars(lists: list[list[Any]]) -> bool:
@@ -93,10 +95,9 @@ def flatten(instances: list[Any], offset: int, pointers: bool = True) -> tuple[C
     shape = _shape(instances)
     if shape is None:
         return None
-    ids, per_instance, metrics, objs, lengths, lists = shape
+    per_instance, obj_items, metrics, objs, lengths, lists = shape
     if not objs:
         return {}, {}
-    obj_items = list(chain.from_iterable(map(repeat, ids, per_instance)))
     prefixes = _prefixes(metrics, per_instance, offset, len(instances))
     bases = map(add, prefixes, repeat("individual_human_scores/"))
     individual: Columns = {
@@ -121,10 +122,9 @@ def by_metric(instances: list[Any]) -> tuple[list[tuple[str, Given]], Columns] |
     shape = _shape(instances)
     if shape is None:
         return None
-    ids, per_instance, metrics, objs, lengths, lists = shape
+    _, obj_items, metrics, objs, lengths, lists = shape
     if not objs:
         return [], {}
-    obj_items = list(chain.from_iterable(map(repeat, ids, per_instance)))
     objects: dict[str, list[int]] = {}
     for k, metric in enumerate(metrics):  # a Python step per score object, not per score
         found = objects.get(metric)
