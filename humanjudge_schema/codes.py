@@ -111,6 +111,17 @@ register(
     good="exp1/trial.jsonl, exp1/human_data_ind.json, ...",
 )
 register(
+    "dataset/not-a-file",
+    "a file of the dataset is a link, a folder or a special file, and was not read",
+    why="Where links are not followed (on a pull request, and with `validate --base`), a file "
+    "the dataset had, or a file of its format's names, must be a regular file: a link could "
+    "lead to another dataset (the check would then pass on data that is not this one) or out "
+    "of the repository, and a folder, a pipe or a device holds no data. So replacing a "
+    "dataset's file by one of these is an error on that path, never a dataset left unchecked.",
+    bad="exp1/trial.jsonl -> ../exp2/trial.jsonl  (a link), or exp1 -> exp2",
+    good="exp1/trial.jsonl  (the file itself)",
+)
+register(
     "dataset/missing-companion",
     "a companion file is not in the dataset, so the checks that need it did not run",
     severity="warning",

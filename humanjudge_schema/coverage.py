@@ -13,7 +13,7 @@ from pathlib import Path
 from . import catalog
 from . import codes as _codes  # noqa: F401  (the dataset/ codes this module reports)
 from .engine import Context
-from .kinds import LFS_POINTER, Unit, format_file, head, survey, unremarked
+from .kinds import LFS_POINTER, Unit, format_file, head, not_a_file, survey, unremarked
 
 
 def _lfs_pointer(path: Path) -> bool:
@@ -28,12 +28,14 @@ def screen(unit: Unit, ctx: Context) -> Unit:
     for f in pointers:
         message = "a Git LFS pointer, not the data: nothing in it was checked (run `git lfs pull`)"
         ctx.add("parse/lfs-pointer", f, "", message)
-    present = {f.name for f in unit.files}
+    for path in unit.refused:
+        ctx.add("dataset/not-a-file", path, "", _refused(unit, path))
+    present = {f.name for f in (*unit.files, *unit.refused)}
     # Files whose absence says nothing (instruction.jsonl: flow ids naming no module are reported
     # either way; accuracies.csv exists for one HALIE task only) declare no `without`.
     declared = [f for f in catalog.get(unit.family).files if f.without is not None]
     missing = sorted((f for f in declared if f.name not in present), key=lambda f: not f.required)
-    if missing:
+    if missing and unit.files:
         anchor = next((f for f in unit.files if any(d.name == f.name for d in declared)), unit.files[0])
         # One finding for the unit: an error when the format requires one of the files.
         code = "dataset/missing-file" if any(f.required for f in missing) else "dataset/missing-companion"
@@ -46,11 +48,25 @@ def screen(unit: Unit, ctx: Context) -> Unit:
     return replace(unit, files=tuple(f for f in unit.files if f not in pointers))
 
 
+def _refused(unit: Unit, path: Path) -> str:
+    what = not_a_file(path) or "a link"
+    if path == unit.root and catalog.get(unit.family).files:
+        said = f"{what} in place of the dataset's folder"
+    else:
+        said = f"{what} where the dataset has a file"
+    why = "not followed: it could lead to another dataset or out of the repository" if what == "a link" else "not read"
+    declared = catalog.get(unit.family).file(path.name)
+    effects = f"; {declared.without}" if declared is not None and declared.without else ""
+    return f"{said}: {why}{effects}"
+
+
 def _strays(unit: Unit, ctx: Context) -> None:
     """Report what the unit's folder holds that is no part of the dataset, and the folders a
     walk found beside it that hold no dataset."""
-    if catalog.get(unit.family).files and unit.root.is_dir():
+    if catalog.get(unit.family).files and unit.root.is_dir() and unit.root not in unit.refused:
         for path, is_folder in _extras(unit.root):
+            if path in unit.refused:
+                continue
             what = "folder" if is_folder else "file"
             ctx.add(
                 "dataset/extra-file",

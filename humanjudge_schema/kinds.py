@@ -5,6 +5,8 @@ declares them. File names decide first, content second."""
 from __future__ import annotations
 
 import os
+import stat
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -23,6 +25,9 @@ class Unit:
     # Folders beside this dataset's folder, among datasets, that hold none: a walk reports
     # them with the first dataset of their folder (coverage.py).
     beside: tuple[Path, ...] = ()
+    # Where the dataset has a file, something else that is not read: a link, a folder, a device
+    # (only where links are not followed; coverage.py reports each).
+    refused: tuple[Path, ...] = ()
 
     def file(self, name: str) -> Path | None:
         return next((f for f in self.files if f.name == name), None)
@@ -48,7 +53,7 @@ class Survey:
     skipped: list[Skipped] = field(default_factory=list)
 
 
-def _format_of_name(name: str) -> str | None:
+def format_of_name(name: str) -> str | None:
     """The folder format a fixed file name belongs to."""
     return next((fmt.name for fmt in catalog.formats().values() if fmt.file(name) is not None), None)
 
@@ -120,13 +125,15 @@ def unremarked(name: str, folder: bool) -> bool:
 
 def format_file(name: str) -> bool:
     """Whether a name is a file of some folder format (checked with its dataset)."""
-    return _format_of_name(name) is not None
+    return format_of_name(name) is not None
 
 
-def _why_left_out(path: Path, kind: str | None) -> str:
-    family = _format_of_name(path.name)
+def _why_left_out(path: Path, kind: str | None, links: bool = True) -> str:
+    family = format_of_name(path.name)
     if family is not None and kind is not None and family != kind:
         return f"a {family} file (--kind {kind})"
+    if not links and not_a_file(path):
+        return f"{not_a_file(path)}, not followed"
     data = head(path, len(LFS_POINTER))
     if data is None:
         return "not a regular file" if path.exists() or path.is_symlink() else "gone"
@@ -137,7 +144,32 @@ def _why_left_out(path: Path, kind: str | None) -> str:
     return "a data file of no known format"
 
 
-def _units_in_folder(folder: Path, names: list[str], kind: str | None) -> tuple[list[Unit], list[Skipped]]:
+def not_a_file(path: Path) -> str | None:
+    """What stands at `path` when it is not a regular file reached without a link: "a link", "a
+    folder", "a named pipe (FIFO)"...; None for a regular file or nothing at all."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISLNK(mode):
+        return "a link"
+    return "a folder" if stat.S_ISDIR(mode) else "a special file (a pipe, a device or a socket)"
+
+
+def _linked_folder(path: Path) -> Path | None:
+    """The first folder on the way to `path` that is a link, if any: what the path names then
+    lies wherever the link leads."""
+    for parent in reversed(path.parents):
+        if parent != Path(parent.anchor) and parent.name not in ("", ".", "..") and parent.is_symlink():
+            return parent
+    return None
+
+
+def _units_in_folder(
+    folder: Path, names: list[str], kind: str | None, links: bool = True
+) -> tuple[list[Unit], list[Skipped]]:
     present = set(names)
     units: list[Unit] = []
     for fmt in catalog.formats().values():
@@ -146,10 +178,14 @@ def _units_in_folder(folder: Path, names: list[str], kind: str | None) -> tuple[
         mine = [f.name for f in fmt.files if f.name in present]
         # A name that does not claim the folder alone (config.json) counts when --kind says so.
         if any(fmt.claims(n) for n in mine) or (kind == fmt.name and mine):
-            units.append(Unit(fmt.name, folder, tuple(folder / n for n in mine)))
-    claimed = {f.name for u in units for f in u.files}
+            refused = () if links else tuple(folder / n for n in mine if not_a_file(folder / n))
+            files = tuple(folder / n for n in mine if folder / n not in refused)
+            units.append(Unit(fmt.name, folder, files, refused=refused))
+    claimed = {f.name for u in units for f in (*u.files, *u.refused)}
     for fmt in _one_file_formats(kind):
         for name in names:
+            if not links and name not in claimed and not_a_file(folder / name):
+                continue  # a link is not followed to see what it holds: left out below
             # Even under --kind, a walk takes only files that look like datasets (a TextJudge
             # folder also holds other JSON: questions.json, package.json, test expectations).
             # A file named explicitly is taken as told.
@@ -157,27 +193,33 @@ def _units_in_folder(folder: Path, names: list[str], kind: str | None) -> tuple[
                 units.append(Unit(fmt.name, folder / name, (folder / name,)))
                 claimed.add(name)
     left = [n for n in names if n not in claimed and _data_like(n)]
-    skipped = [Skipped(folder / n, _why_left_out(folder / n, kind)) for n in left]
+    skipped = [Skipped(folder / n, _why_left_out(folder / n, kind, links)) for n in left]
     return units, skipped
 
 
-def _unit_of_file(path: Path, kind: str | None) -> Unit | None:
+def _unit_of_file(path: Path, kind: str | None, links: bool = True) -> Unit | None:
     name, folder = path.name, path.parent
     family = kind
     if family is None:
-        family = _format_of_name(name)
+        family = format_of_name(name)
         if family is not None and not catalog.get(family).claims(name):
             siblings = [f.name for f in catalog.get(family).files if f.claims]
             family = family if any((folder / s).exists() for s in siblings) else None
-        if family is None:
+        if family is None and (links or not not_a_file(path)):
             family = next((f.name for f in _one_file_formats(None) if _one_file_dataset(f, path)), None)
         if family is None:
             return None
     if catalog.get(family).one_file is not None:
+        if not links and not_a_file(path):
+            return Unit(family, path, (), refused=(path,))
         return Unit(family, path, (path,))
     names = sorted(os.listdir(folder)) if folder.is_dir() else [name]
-    units = [u for u in _units_in_folder(folder, names, family)[0] if u.family == family]
-    return units[0] if units else Unit(family, folder, (path,))
+    units = [u for u in _units_in_folder(folder, names, family, links)[0] if u.family == family]
+    if units:
+        return units[0]
+    return (
+        Unit(family, folder, (), refused=(path,)) if not links and not_a_file(path) else Unit(family, folder, (path,))
+    )
 
 
 def _nothing_here(path: Path, kind: str | None, skipped: list[Skipped]) -> UsageError:
@@ -202,20 +244,42 @@ def tally(skipped: list[Skipped]) -> str:
     return f"{n} file{'' if n == 1 else 's'} left out: {parts}"
 
 
-def survey(paths: list[Path], kind: str | None = None, *, skip_empty: bool = False) -> Survey:
+def survey(
+    paths: list[Path],
+    kind: str | None = None,
+    *,
+    skip_empty: bool = False,
+    known: Mapping[Path, str] | None = None,
+    links: bool = True,
+) -> Survey:
     """Every unit under the given paths, each once, in a stable order, and the files left out.
 
     A file is checked with the rest of its unit (a CogGym trial.jsonl with its experiment), since
     the rules span files. Raises UsageError for a path that does not exist, a file of no known
     format, or a path where nothing of the format (or of any format) is found, unless
     `skip_empty`.
+
+    `known` gives the format a file was (in an earlier commit): it is checked as that format
+    whatever it holds now, so that emptying or disguising a dataset cannot take it out of the
+    check. With `links` False no link is followed: a dataset's file that is a link, a folder or
+    a special file, or that lies in a linked folder, is refused (Unit.refused), not read.
     """
     seen: dict[tuple[str, Path], Unit] = {}
     skipped: list[Skipped] = []
     for path in paths:
         if not path.exists() and not path.is_symlink():
             raise UsageError(f"{path}: no such file or folder")
-        if path.is_dir():
+        family = kind or (known or {}).get(path)
+        linked = not links and (_linked_folder(path) is not None or path.is_symlink())
+        # A link whose name says its format is refused with the rest of its dataset, below.
+        if linked and (_linked_folder(path) is not None or (family or format_of_name(path.name)) is None):
+            found = _behind_link(path, family)
+            if found is None:
+                skipped.append(Skipped(path, "a link, not followed"))
+            else:
+                seen.setdefault((found.family, found.root), found)
+            continue
+        if path.is_dir() and not (family is not None and path in (known or {})) and (links or not path.is_symlink()):
             here: list[Skipped] = []
             found_any = False
             walked: dict[Path, list[Path]] = {}  # folder -> its sub-folders
@@ -223,30 +287,40 @@ def survey(paths: list[Path], kind: str | None = None, *, skip_empty: bool = Fal
             for folder, dirs, names in os.walk(path, followlinks=False):
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
                 walked[Path(folder)] = [Path(folder, d) for d in dirs]
-                units, left = _units_in_folder(Path(folder), sorted(names), kind)
+                units, left = _units_in_folder(Path(folder), sorted(names), kind, links)
                 here += left
                 met += units
                 for unit in units:
                     found_any = True
                     seen.setdefault((unit.family, unit.root), unit)
-            for (family, root), strays in _beside(walked, met).items():
-                seen[(family, root)] = replace(seen[(family, root)], beside=strays)
+            for key, strays in _beside(walked, met).items():
+                seen[key] = replace(seen[key], beside=strays)
             skipped += here
             if not found_any and not skip_empty:
                 raise _nothing_here(path, kind, here)
         else:
-            found = _unit_of_file(path, kind)
+            found = _unit_of_file(path, family, links)
             if found is None:
                 if skip_empty:
-                    skipped.append(Skipped(path, _why_left_out(path, kind)))
+                    skipped.append(Skipped(path, _why_left_out(path, kind, links)))
                     continue
                 raise UsageError(
                     f"{path}: not a file of a known format (use --kind to say which: {', '.join(catalog.names())})"
                 )
             seen.setdefault((found.family, found.root), found)
     units = sorted(seen.values(), key=lambda u: (str(u.root), u.family))
-    claimed = {f for u in units for f in u.files}
+    claimed = {f for u in units for f in (*u.files, *u.refused)}
     return Survey(units, sorted({s for s in skipped if s.path not in claimed}, key=lambda s: str(s.path)))
+
+
+def _behind_link(path: Path, family: str | None) -> Unit | None:
+    """The unit of a file reached through a link (itself one, or in a linked folder), refused
+    whole: what it holds is wherever the link leads. None when nothing says which format it is."""
+    family = family or format_of_name(path.name)
+    if family is None:
+        return None
+    link = _linked_folder(path) or path
+    return Unit(family, link, (), refused=(link,))
 
 
 def _beside(walked: dict[Path, list[Path]], units: list[Unit]) -> dict[tuple[str, Path], tuple[Path, ...]]:

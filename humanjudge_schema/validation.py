@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
@@ -133,8 +133,13 @@ def validate(
     keep: list[object] | None = None,
     max_per_code: int | None = None,
     quality: bool | None = None,
+    known: Mapping[Path, str] | None = None,
+    links: bool = True,
 ) -> Result:
     """Validate files and folders. Configuration is found next to each unit unless given.
+
+    `known` and `links` are survey's (kinds.py): the format each file had in an earlier commit,
+    checked as such whatever it holds now, and whether links are followed.
 
     `jobs` > 1 checks that many units at a time in separate processes (0: one per core); the
     findings are the same, in the same order, as with one. `skip_unknown` drops files of no
@@ -159,7 +164,7 @@ def validate(
         check_selectors(ignore, "ignore")
     except UnknownCode as exc:
         raise UsageError(str(exc)) from None
-    found = survey([Path(p) for p in paths], kind, skip_empty=skip_unknown)
+    found = survey([Path(p) for p in paths], kind, skip_empty=skip_unknown, known=known, links=links)
     units = found.units
     forget()  # within a run configuration files are read once; across runs they may change
     configs = [(config or discover(unit.root)).with_flags(select, ignore, max_per_code, quality) for unit in units]
@@ -177,7 +182,7 @@ def result_of(
     unjudged = tuple(
         u for u, c in zip(units, configs, strict=True) if c.quality and catalog.get(u.family).judgments is None
     )
-    return Result(findings, sum(len(u.files) for u in units), tuple(skipped), used, unjudged)
+    return Result(findings, sum(len(u.files) + len(u.refused) for u in units), tuple(skipped), used, unjudged)
 
 
 def _check_all(

@@ -80,8 +80,24 @@ def test_the_diff_input_turns_it_off(pull_request: tuple[Runner, str]) -> None:
     action, base = pull_request
     shutil.rmtree(action.workspace / "exp2")
     commit(action.workspace)
-    proc = action.validate(HUMANJUDGE_BASE=base, HUMANJUDGE_DIFF="false", HUMANJUDGE_DIFF_FAIL_ON="removed")
+    proc = action.validate(HUMANJUDGE_BASE=base, HUMANJUDGE_DIFF="false")
     assert proc.returncode == 0 and TITLE not in action.summary()
+
+
+def test_a_gate_without_its_diff_is_a_usage_error(pull_request: tuple[Runner, str]) -> None:
+    """`diff: false` with diff-fail-on set would pass every pull request the gate is for."""
+    action, base = pull_request
+    shutil.rmtree(action.workspace / "exp2")
+    commit(action.workspace)
+    proc = action.validate(HUMANJUDGE_BASE=base, HUMANJUDGE_DIFF="false", HUMANJUDGE_DIFF_FAIL_ON="removed")
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "the diff-fail-on input needs the diff, which the diff input turns off" in proc.stdout
+    (action.workspace / "humanjudge.toml").write_text('[diff]\nfail-on = ["removed"]\n')
+    commit(action.workspace)
+    git(action.workspace, "commit", "-q", "--allow-empty", "-m", "after")
+    base = git(action.workspace, "rev-parse", "HEAD~1")  # the base has the configuration
+    proc = action.validate(HUMANJUDGE_BASE=base, HUMANJUDGE_DIFF="false")
+    assert proc.returncode == 2 and "[tool.humanjudge.diff] fail-on needs the diff" in proc.stdout
 
 
 def test_a_wrong_diff_fail_on_is_a_usage_error(pull_request: tuple[Runner, str]) -> None:
@@ -137,7 +153,7 @@ def test_a_diff_that_fails_leaves_validation_standing(
         raise KeyError("a reader's bug")
 
     monkeypatch.setattr(step, "review", broken)
-    env = action.env(HUMANJUDGE_BASE=base, HUMANJUDGE_DIFF_FAIL_ON="removed")
+    env = action.env(HUMANJUDGE_BASE=base)
     assert step.run_step(env) == 0
     text = action.summary()
     assert '**Could not compare:** "a reader\'s bug"\n\n## humanjudge validate' in text

@@ -68,9 +68,9 @@ def test_the_humanjudge_hooks_take_every_file_and_let_the_catalog_decide() -> No
     by_id = {h["id"]: h for h in hooks()}
     for hook_id in ("humanjudge", "humanjudge-schema"):
         hook = by_id[hook_id]
-        assert "files" not in hook and "exclude" not in hook and hook["types"] == ["file"]
+        assert "files" not in hook and "exclude" not in hook and hook["types_or"] == ["file", "symlink"]
         assert hook["require_serial"] is True  # one process sees every file of an experiment
-        assert "--skip-unknown" in hook["entry"]
+        assert "--skip-unknown" in hook["entry"] and "--base HEAD" in hook["entry"]
     # the Action's changed-file filter is the catalog's pattern, computed when it runs
     pattern = re.compile(catalog.file_pattern())
     assert dataset_file().pattern == pattern.pattern
@@ -107,10 +107,12 @@ def _selected(hook: dict[str, Any], root: Path) -> list[str]:
     files = re.compile(hook.get("files", ""))
     exclude = re.compile(hook.get("exclude", "^$"))
     types = set(hook.get("types", ["file"]))
+    types_or = set(hook.get("types_or", ()))
     out = []
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+    for path in sorted(p for p in root.rglob("*") if p.is_file() or p.is_symlink()):
         name = path.relative_to(root).as_posix()
-        if files.search(name) and not exclude.search(name) and types <= tags_from_path(str(path)):
+        tags = tags_from_path(str(path))
+        if files.search(name) and not exclude.search(name) and types <= tags and (not types_or or types_or & tags):
             out.append(name)
     return out
 

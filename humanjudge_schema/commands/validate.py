@@ -77,6 +77,13 @@ if TYPE_CHECKING:
     help="Skip files of no known format instead of failing (for hooks that pass every changed file).",
 )
 @click.option(
+    "--base",
+    metavar="REV",
+    help="Check each file given as the format it had in commit REV, whatever it holds now (an emptied, "
+    "truncated or disguised dataset file is still checked), and follow no link: a dataset file that is a "
+    "link, a folder or a special file is an error. The pre-commit hooks pass HEAD.",
+)
+@click.option(
     "--max-per-code",
     type=click.IntRange(min=0),
     metavar="N",
@@ -109,6 +116,7 @@ def validate(
     verbose: bool,
     jobs: int,
     skip_unknown: bool,
+    base: str | None,
     max_per_code: int | None,
     progress: bool | None,
     group: bool,
@@ -142,6 +150,7 @@ def validate(
         fail(str(exc))
     bar = Bar(sys.stderr) if progress or (progress is None and wanted(sys.stderr)) else None
     try:
+        known = _known(list(paths), base) if base is not None else None
         result = run(
             list(paths),
             kind=kind,
@@ -154,6 +163,8 @@ def validate(
             keep=PARSED,
             max_per_code=max_per_code,
             quality=quality,
+            known=known,
+            links=base is None,
         )
     except (UsageError, ConfigError) as exc:
         fail(str(exc))
@@ -164,6 +175,26 @@ def validate(
 
         append_to(os.environ["GITHUB_STEP_SUMMARY"], summary(result, group=group))
     sys.exit(1 if result.errors or (strict and result.warnings) else 0)
+
+
+def _known(paths: list[Path], base: str) -> dict[Path, str]:
+    """The format each path had in commit `base` (history.py). HEAD outside a repository, or in
+    one with no commit yet, has nothing to compare with (the files are checked as they are);
+    any other revision that names no commit is a usage error."""
+    from ..history import HistoryError, has_commit, known_formats, toplevel
+    from ..kinds import UsageError
+
+    top = toplevel(Path.cwd())
+    if base == "HEAD" and (top is None or not has_commit(top, base)):
+        return {}
+    if top is None:
+        raise UsageError(f"--base {base}: not inside a git repository")
+    if base.startswith("-") or not has_commit(top, base):
+        raise UsageError(f"--base {base}: not a commit of this repository")
+    try:
+        return known_formats(paths, base)
+    except HistoryError as exc:
+        raise UsageError(f"--base {base}: {exc}") from None
 
 
 def _notes(result: Result, verbose: bool) -> None:

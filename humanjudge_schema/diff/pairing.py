@@ -12,6 +12,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..kinds import Unit, survey
+from ..readers.files import DEFAULT_MAX_DOCUMENT, Problem, open_regular
 
 _BLOCK = 1 << 20
 
@@ -39,27 +40,36 @@ def relative(path: Path, root: Path) -> str:
     return PurePosixPath(*Path(rel).parts).as_posix() if rel != "." else "."
 
 
-def datasets(root: Path, paths: Sequence[str], kind: str | None) -> dict[tuple[str, str], Unit]:
+def datasets(root: Path, paths: Sequence[str], kind: str | None, links: bool = True) -> dict[tuple[str, str], Unit]:
     """The datasets under the paths (relative to the root) that exist in this version, by
-    (format, path relative to the root)."""
+    (format, path relative to the root). With `links` False none is reached through a link: a
+    dataset replaced by a link is not in this version (and its files that are links are not
+    read), so that a link cannot choose what is compared."""
     found = [root / p for p in paths if os.path.lexists(root / p)]
     if not found:
         return {}
-    units = survey(found, kind, skip_empty=True).units
-    return {(u.family, relative(u.root, root)): u for u in units}
+    units = survey(found, kind, skip_empty=True, links=links).units
+    return {(u.family, relative(u.root, root)): u for u in units if u.files}
 
 
 def fingerprint(unit: Unit) -> tuple[tuple[str, str], ...]:
-    """The unit's files by name within it, each with a hash of its bytes."""
+    """The unit's files by name within it, each with a hash of its bytes (read as every reader
+    reads a file: regular files only, so a pipe or a device cannot stall the pairing)."""
     out = []
     for f in unit.files:
         digest = hashlib.blake2b(digest_size=16)
-        try:
-            with open(f, "rb") as handle:
-                while block := handle.read(_BLOCK):
-                    digest.update(block)
-        except OSError:
+        opened = open_regular(f)
+        if isinstance(opened, Problem):
             digest.update(b"\0unreadable")
+        else:
+            try:
+                with opened as handle:
+                    left = DEFAULT_MAX_DOCUMENT + 1
+                    while left > 0 and (block := handle.read(min(_BLOCK, left))):
+                        digest.update(block)
+                        left -= len(block)
+            except OSError:
+                digest.update(b"\0unreadable")
         name = f.name if unit.root.is_dir() else ""
         out.append((name, digest.hexdigest()))
     return tuple(sorted(out))

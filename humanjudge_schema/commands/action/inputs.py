@@ -68,6 +68,7 @@ def _parser() -> _Parser:
 NOT_FOR_THE_ACTION = {
     "--format": "the action writes annotations, the job summary and (with the sarif input) SARIF itself",
     "--show-settings": "it checks nothing; run `humanjudge validate --show-settings` locally",
+    "--base": "on a pull request the action checks every changed file against the pull request's base commit itself",
 }
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from ... import catalog
 from ...config import Config, ConfigError, config_bytes, load_file, parse_config
+from ...history import formats_at
 from ...report.github import code_span, fenced, plural
 
 if sys.version_info >= (3, 11):
@@ -162,6 +163,8 @@ class Changes:
     datasets: list[str] = field(default_factory=list)  # files to validate, each with its dataset
     gone: dict[str, bool] = field(default_factory=dict)  # deleted dataset file -> its dataset remains
     configs: list[str] = field(default_factory=list)  # configuration files whose settings change
+    # the format each changed path had in the base commit: checked as such whatever it holds now
+    known: dict[str, str] = field(default_factory=dict)
 
 
 def _rest_of_dataset(path: Path) -> list[Path]:
@@ -217,27 +220,37 @@ def pull_request_changes(git: _Git, base: str) -> Changes:
     changes = Changes()
     datasets: set[str] = set()
     pattern = dataset_file()
-    for name in git.names("diff", "--name-only", "--no-renames", base, "HEAD"):
+    names = git.names("diff", "--name-only", "--no-renames", base, "HEAD")
+    was = formats_at(top, base, names)
+    for name in names:
         rel = os.path.relpath(top / name, workspace)
         if rel.startswith(".."):
             continue  # outside the workspace: not what this step checks
         path = Path(rel)
         rel = path.as_posix()
+        if name in was:
+            changes.known[rel] = was[name]
         if path.name in CONFIG_NAMES:
             before, after = git.blob(base, name), _read(path)
             if _settings_of(before, name) != _settings_of(after, name):
                 changes.configs.append(rel)
-        if not pattern.search(rel):
+        if not pattern.search(rel) and name not in was:
             continue
-        if path.is_file():
+        if os.path.lexists(path) and (name in was or path.is_file() or path.is_symlink() or _through_link(path)):
+            # a link, a folder or a device where a dataset file was is checked too: a finding
             datasets.add(rel)
-        elif not path.exists():
+        elif not os.path.lexists(path):
             rest = _rest_of_dataset(path)
             changes.gone[rel] = bool(rest)
             datasets.update(p.as_posix() for p in rest)
     changes.datasets = sorted(datasets)
     changes.configs.sort()
     return changes
+
+
+def _through_link(path: Path) -> bool:
+    """Whether a folder on the way to `path` (relative to the workspace) is a link."""
+    return any(p.is_symlink() for p in path.parents if p.name)
 
 
 def _lines(data: bytes | None) -> list[str]:

@@ -20,6 +20,7 @@ from typing import Any
 
 from ...config import Config, ConfigError, load_file
 from ...finding import Finding
+from ...history import HistoryError
 from ...kinds import Skipped, UsageError, survey
 from ...report.github import (
     NOTE_BUDGET,
@@ -55,11 +56,17 @@ def _merged(results: list[Result], skipped: Sequence[Skipped] = ()) -> Result:
     )
 
 
-def check(paths: Sequence[str], options: Options, base: BaseConfig | None = None) -> Result:
+def check(
+    paths: Sequence[str], options: Options, base: BaseConfig | None = None, changes: Changes | None = None
+) -> Result:
     """Validate in this process. With `base`, each dataset is checked with the base branch's
     configuration for it (see BaseConfig), so the counts are those `humanjudge validate` gives
-    with that configuration."""
+    with that configuration. With the `changes` of a pull request, no link is followed and each
+    changed file is checked as the format it had in the base commit (`validate --base`)."""
     from ...validation import validate
+
+    known = {Path(p): family for p, family in changes.known.items()} if changes is not None else None
+    links = changes is None
 
     def run(group: Sequence[str | Path], config: Config | None) -> Result:
         return validate(
@@ -72,6 +79,8 @@ def check(paths: Sequence[str], options: Options, base: BaseConfig | None = None
             skip_unknown=options.skip_unknown,
             max_per_code=options.max_per_code,
             quality=options.quality,
+            known=known,
+            links=links,
         )
 
     if options.isolated:
@@ -84,14 +93,14 @@ def check(paths: Sequence[str], options: Options, base: BaseConfig | None = None
     skipped: list[Skipped] = []
     for text in paths:
         path = Path(text)
-        if path.is_dir() and base.below(path):
+        if path.is_dir() and not (changes is not None and path.is_symlink()) and base.below(path):
             # A configuration file inside the folder governs part of it: each dataset goes
             # with the configuration nearest to it.
-            found = survey([path], options.kind, skip_empty=options.skip_unknown)
+            found = survey([path], options.kind, skip_empty=options.skip_unknown, known=known, links=links)
             skipped += found.skipped
             for unit in found.units:
                 folder = unit.root if unit.root.is_dir() else unit.root.parent
-                groups.setdefault(base.source(folder), []).extend(unit.files)
+                groups.setdefault(base.source(folder), []).extend([*unit.files, *unit.refused])
         else:
             groups.setdefault(base.source(path if path.is_dir() else path.parent), []).append(text)
     return _merged([run(group, base.config(name)) for name, group in groups.items()], skipped)
@@ -232,6 +241,7 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
         return report.finish(None, 2, f'config-from input: {config_from!r} is neither "base" nor "head"')
     git = _Git(workspace)
     base: BaseConfig | None = None
+    changes: Changes | None = None
     refused: list[str] = []  # the diff-fail-on conditions the pull request meets
     try:
         if base_sha:
@@ -242,6 +252,11 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
                 report.notes["change"] = _changed_configuration(git, base_sha, changes.configs, base is not None)
             if wanted(env):
                 refused = _review(report, workspace, base_sha, changes, env, base)
+            elif _gate(env, workspace, base):
+                raise UsageError(
+                    f"{_gate(env, workspace, base)} needs the diff, which the diff input turns off: "
+                    "remove one or the other (a gate without its diff would pass everything)"
+                )
             if not paths:
                 paths, note = _pull_request_paths(changes, base is None)
                 report.notes["checked"] = note
@@ -251,8 +266,8 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
                     return report.finish(Result([], 0), 1 if refused else 0)
         elif not paths:
             paths = ["."]
-        result = check(paths, options, base)
-    except (GitError, UsageError, ConfigError) as exc:
+        result = check(paths, options, base, changes if base_sha else None)
+    except (GitError, UsageError, ConfigError, HistoryError) as exc:
         return report.finish(None, 2, str(exc))
     except Exception as exc:  # the promise: one line and exit 2, never a traceback
         return report.finish(None, 2, f"internal error: {exc!r} (please report it)")
@@ -271,13 +286,29 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
     return report.finish(result, code)
 
 
+def _diff_config(workspace: Path, base: BaseConfig | None) -> Config:
+    """The configuration the diff reads its fail-on from: the base branch's for the workspace."""
+    from ...config import discover
+
+    return base.config(base.source(workspace)) if base is not None else discover(workspace)
+
+
+def _gate(env: Mapping[str, str], workspace: Path, base: BaseConfig | None) -> str:
+    """What sets a fail-on gate for the diff, said for a message; "" when none is set."""
+    if env.get("HUMANJUDGE_DIFF_FAIL_ON", "").strip():
+        return "the diff-fail-on input"
+    if _diff_config(workspace, base).diff_fail_on:
+        return "[tool.humanjudge.diff] fail-on"
+    return ""
+
+
 def _review(
     report: _Report, workspace: Path, base_sha: str, changes: Changes, env: Mapping[str, str], base: BaseConfig | None
 ) -> list[str]:
     """Open the job summary with what the pull request changes in the judgments; the diff-fail-on
-    conditions it meets, each said as an error. A diff that cannot be made is a warning:
-    validation stands."""
-    from ...config import discover
+    conditions it meets, each said as an error. A diff that cannot be made is a warning where no
+    gate is set, so that validation stands; under a gate it fails the step (a gate that could be
+    passed by making the diff fail would guard nothing)."""
     from ...failon import parse
 
     fail_on = env.get("HUMANJUDGE_DIFF_FAIL_ON", "")
@@ -286,12 +317,17 @@ def _review(
     except ValueError as exc:
         raise UsageError(f"diff-fail-on input: {exc}") from None
     try:
-        config = base.config(base.source(workspace)) if base is not None else discover(workspace)
+        config = _diff_config(workspace, base)
         report.opening, refused = review(workspace, base_sha, changes, fail_on, config)
-    except Exception as exc:  # whatever stops the diff, validation stands: say so, go on
+    except Exception as exc:  # whatever stops the diff: said, and under a gate the step fails
         why = str(exc) or repr(exc)
-        print(f"::warning title=humanjudge diff::{escape_data(f'no diff: {why}')}")
         report.opening = failed_section(why)
+        gate = _gate(env, workspace, base) if not isinstance(exc, ConfigError) else "the configuration"
+        if gate:
+            message = f"diff-fail-on: the diff could not be computed, so {gate} cannot pass: {why}"
+            print(f"::error title=humanjudge diff::{escape_data(message)}")
+            return [f"the diff could not be computed: {why}"]
+        print(f"::warning title=humanjudge diff::{escape_data(f'no diff: {why}')}")
         return []
     for why in refused:
         print(f"::error title=humanjudge diff::{escape_data(f'diff-fail-on: {why}')}")

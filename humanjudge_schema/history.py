@@ -1,0 +1,156 @@
+"""What files were in an earlier commit: the format each path belonged to, read from git's
+objects (nothing is checked out, no filter or hook runs), so that a change which empties,
+truncates or disguises a dataset file is still checked as that format (`validate --base`, the
+Action on a pull request)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path, PurePosixPath
+
+from . import catalog
+from .kinds import LFS_POINTER, format_of_name
+
+# What of a blob is read to tell whether it is a one-file dataset: enough for the keys of any
+# real dataset; the rest of a larger blob is read past, not kept.
+HEAD_BYTES = 16 * 1024 * 1024
+
+
+class HistoryError(ValueError):
+    """The revision or the repository cannot be read; the message is for the user."""
+
+
+def _git(top: Path, *args: str) -> bytes:
+    proc = subprocess.run(["git", "--literal-pathspecs", *args], cwd=top, capture_output=True, check=False)
+    if proc.returncode != 0:
+        reason = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise HistoryError(f"git {args[0]} failed: {reason[-1] if reason else proc.returncode}")
+    return proc.stdout
+
+
+def toplevel(cwd: Path) -> Path | None:
+    """The top of the repository `cwd` is in, or None outside one."""
+    try:
+        out = _git(cwd, "rev-parse", "--show-toplevel")
+    except (HistoryError, OSError):
+        return None
+    return Path(os.fsdecode(out).strip()).resolve()
+
+
+def has_commit(top: Path, rev: str) -> bool:
+    proc = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"],
+        cwd=top,
+        capture_output=True,
+        check=False,
+    )
+    return proc.returncode == 0
+
+
+def _family(name: str, data: bytes | None) -> str | None:
+    family = format_of_name(name)
+    if family is not None:
+        return family
+    for fmt in catalog.formats().values():
+        one = fmt.one_file
+        if one is None or not name.endswith(one.suffix) or data is None:
+            continue
+        if data.startswith(LFS_POINTER) or one.looks_like(data):
+            return fmt.name
+    return None
+
+
+def formats_at(top: Path, rev: str, names: Sequence[str]) -> dict[str, str]:
+    """The format of each of `names` (paths relative to the repository's top, "/"-separated) that
+    was a dataset file, a regular file of git's, in commit `rev`: by its name, else by its bytes
+    (at most HEAD_BYTES of each are read)."""
+    wanted = sorted({n for n in names if n and not PurePosixPath(n).is_absolute()})
+    if not wanted:
+        return {}
+    listing = _git(top, "ls-tree", "-z", "--full-tree", rev, "--", *wanted)
+    blobs: list[tuple[str, str]] = []  # (name, object) of regular files
+    for record in listing.split(b"\0"):
+        meta, _, raw = record.partition(b"\t")
+        parts = meta.decode("ascii", "replace").split(" ")
+        if len(parts) == 3 and parts[1] == "blob" and parts[0] in ("100644", "100755"):
+            blobs.append((os.fsdecode(raw), parts[2]))
+    out: dict[str, str] = {}
+    by_content = []
+    for name, obj in blobs:
+        family = format_of_name(PurePosixPath(name).name)
+        if family is not None:
+            out[name] = family
+        elif any(f.one_file is not None and name.endswith(f.one_file.suffix) for f in catalog.formats().values()):
+            by_content.append((name, obj))
+    for (name, _), data in zip(by_content, _heads(top, [obj for _, obj in by_content]), strict=True):
+        family = _family(PurePosixPath(name).name, data)
+        if family is not None:
+            out[name] = family
+    return out
+
+
+def _heads(top: Path, objects: list[str]) -> list[bytes | None]:
+    """The first HEAD_BYTES of each blob, in order, read one at a time from `git cat-file
+    --batch` (one request written, its answer read whole before the next: no pipe fills)."""
+    if not objects:
+        return []
+    proc = subprocess.Popen(
+        ["git", "cat-file", "--batch"],
+        cwd=top,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    out: list[bytes | None] = []
+    try:
+        for obj in objects:
+            proc.stdin.write(obj.encode("ascii") + b"\n")
+            proc.stdin.flush()
+            header = proc.stdout.readline().split()
+            if len(header) != 3 or header[1] != b"blob":
+                out.append(None)
+                continue
+            size = int(header[2])
+            data = proc.stdout.read(min(size, HEAD_BYTES))
+            left = size - len(data)
+            while left > 0:
+                skipped = proc.stdout.read(min(left, 1 << 20))
+                if not skipped:
+                    break
+                left -= len(skipped)
+            proc.stdout.read(1)  # the line feed after the blob
+            out.append(data)
+    finally:
+        proc.kill()
+        proc.wait()
+        for stream in (proc.stdin, proc.stdout):
+            with contextlib.suppress(OSError):
+                stream.close()
+    return out
+
+
+def known_formats(paths: Sequence[Path], rev: str, cwd: Path | None = None) -> dict[Path, str]:
+    """The format each of `paths` (as given, relative to `cwd`) had in commit `rev` of the
+    repository they are in; {} outside a repository or where `rev` names no commit yet (a
+    repository before its first commit)."""
+    cwd = cwd or Path.cwd()
+    top = toplevel(cwd)
+    if top is None or not has_commit(top, rev):
+        return {}
+    rels: dict[str, Path] = {}
+    for path in paths:
+        absolute = (cwd / path).absolute()
+        try:
+            rel = Path(os.path.normpath(absolute)).relative_to(top)
+        except ValueError:
+            try:  # the repository's top may itself be reached through a link (/tmp on macOS)
+                rel = Path(os.path.normpath(absolute.parent.resolve() / absolute.name)).relative_to(top)
+            except (ValueError, OSError):
+                continue
+        rels[rel.as_posix()] = path
+    found = formats_at(top, rev, list(rels))
+    return {rels[name]: family for name, family in found.items()}
