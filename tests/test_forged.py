@@ -221,3 +221,43 @@ def test_base_names_a_commit(runner: Runner) -> None:
     )
     assert proc.returncode == 2 and proc.stderr.strip() == "humanjudge: --base nosuch: not a commit of this repository"
     assert "Traceback" not in proc.stderr
+
+
+# --- the job summary and the writers --------------------------------------------------------
+
+
+def test_a_cut_never_leaves_a_block_open() -> None:
+    """The diff's section, cut inside its <details><pre>, once folded the validation section
+    and every finding into the collapsed block."""
+    from humanjudge_schema.report.github import clip
+
+    diff = "## What this changes\n\n<details><summary>a</summary>\n\n<pre>\n" + "a line\n" * 10_000
+    diff += "</pre>\n\n</details>\n"
+    cut = clip(diff, 4096, "the diff")
+    assert len(cut.encode()) <= 4096
+    before_note = cut.rsplit("*", 3)[0]
+    assert before_note.count("<pre>") == before_note.count("</pre>") == 1
+    assert before_note.count("<details>") == before_note.count("</details>") == 1
+    fenced = "<details open><summary>b</summary>\n\n````diff\n" + "+x\n" * 10_000 + "````\n\n</details>\n"
+    cut = clip(fenced, 4096, "the notes")
+    lines = cut.split("\n")
+    assert lines.count("````diff") == 1 and lines.count("````") == 1 and cut.count("</details>") == 1
+
+
+def test_aggregate_never_replaces_an_existing_file_without_force(tmp_path: Path) -> None:
+    source = test_action.CASES / "textjudge" / "valid" / "schema-all-categories" / "dataset.json"
+    dataset = tmp_path / "dataset.json"
+    shutil.copy(source, dataset)
+    target = tmp_path / "out.json"
+    target.write_text("mine\n")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "humanjudge_schema", "aggregate", str(dataset), *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+    proc = run("-o", str(target))
+    assert proc.returncode == 2 and proc.stderr == f"humanjudge: {target} exists: use --force to overwrite it\n"
+    assert target.read_text() == "mine\n"
+    proc = run("-o", str(target), "--force")
+    assert proc.returncode == 0, proc.stderr
+    assert target.read_bytes() == dataset.read_bytes()  # nothing to correct: the same bytes

@@ -97,15 +97,50 @@ def cell(text: object, limit: int = CELL_CHARACTERS) -> str:
 
 def clip(text: str, limit: int, what: str) -> str:
     """`text` cut at a line end so that it takes at most `limit` bytes, with a last line that
-    says how much of `what` was left out."""
+    says how much of `what` was left out. Whatever the cut leaves open (a code fence, a `<pre>`,
+    a `<details>` block) is closed, so that nothing after it folds into a collapsed block."""
     data = text.encode("utf-8")
     if len(data) <= limit:
         return text
     room = max(0, limit - 200)
     cut = data.rfind(b"\n", 0, room)
-    kept = data[: cut if cut > 0 else 0].decode("utf-8", "ignore")
+    while True:
+        kept = data[: cut if cut > 0 else 0].decode("utf-8", "ignore")
+        closing = _closing(kept)
+        if cut <= 0 or len(kept.encode("utf-8")) + len(closing.encode("utf-8")) <= room:
+            break
+        cut = data.rfind(b"\n", 0, cut)
     left = len(data) - len(kept.encode("utf-8"))
-    return f"{kept}\n\n*{left:,} more bytes of {what} not shown: a step summary holds at most 1 MiB.*\n"
+    return f"{kept}{closing}\n\n*{left:,} more bytes of {what} not shown: a step summary holds at most 1 MiB.*\n"
+
+
+_FENCE = re.compile(r"^(`{3,})")
+_TAGS = re.compile(r"<(/?)(details|pre)\b[^>]*>")
+
+
+def _closing(text: str) -> str:
+    """What closes the fences and blocks `text` leaves open, innermost first: the summary's own
+    markup (a value of the data's is escaped, in a cell or a fence, so it opens nothing)."""
+    fence = ""
+    stack: list[str] = []
+    for line in text.split("\n"):
+        m = _FENCE.match(line)
+        if fence:
+            if m and line.strip() == fence:
+                fence = ""
+            continue
+        if m:
+            fence = m.group(1)
+            continue
+        for close, tag in _TAGS.findall(line):
+            if not close:
+                stack.append(tag)
+            elif tag in stack:
+                while stack and stack.pop() != tag:
+                    pass
+    out = [fence] if fence else []
+    out += [f"</{tag}>" for tag in reversed(stack)]
+    return "\n" + "\n".join(out) if out else ""
 
 
 def code_span(text: str) -> str:

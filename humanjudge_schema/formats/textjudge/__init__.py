@@ -29,7 +29,7 @@ FORMAT = Format(
         what="a TextJudge dataset (.json)",
         plural="TextJudge dataset files",
         folder=False,
-        flags=("in_place",),
+        flags=("in_place", "force"),
     ),
     commands=("humanjudge_schema.formats.textjudge.command:render",),
     one_file=OneFile(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -172,15 +173,16 @@ def _stored_aggregates(data: dict[str, Any]) -> list[str]:
 
 
 def aggregate_dataset(
-    path: Path, *, check: bool = False, output: Path | None = None, in_place: bool = False
+    path: Path, *, check: bool = False, output: Path | None = None, in_place: bool = False, force: bool = False
 ) -> tuple[str, int]:
     """Recompute mean_human and majority_human of a TextJudge dataset; returns (message, exit
     code).
 
     With check, nothing is written: the differences are the validator's own mean-value and
     majority-value findings (exit code 1 if any). Otherwise the corrected dataset goes to
-    `output`, or over the input only with in_place; only the wrong values change, every other
-    byte of the file stays as it was, and a corrected mean keeps the stored number of decimals.
+    `output` (an existing file only with force, as every writer), or over the input only with
+    in_place; only the wrong values change, every other byte of the file stays as it was, and a
+    corrected mean keeps the stored number of decimals.
     """
     from ...aggregate import AggregateError
     from ...config import discover
@@ -195,6 +197,10 @@ def aggregate_dataset(
         )
     if output is not None and output.resolve() == path.resolve():
         raise AggregateError(f"{output} is the input: use --in-place to overwrite it")
+    if force and output is None:
+        raise AggregateError("--force is for -o FILE, to replace an existing file (--in-place overwrites the input)")
+    if not check and output is not None and os.path.lexists(output) and not force:
+        raise AggregateError(f"{output} exists: use --force to overwrite it")
     config = discover(path)
     raw = read_bytes(path, config.max_document_bytes)
     if isinstance(raw, bytes) and raw.startswith(LFS_POINTER):
