@@ -261,3 +261,23 @@ def test_aggregate_never_replaces_an_existing_file_without_force(tmp_path: Path)
     proc = run("-o", str(target), "--force")
     assert proc.returncode == 0, proc.stderr
     assert target.read_bytes() == dataset.read_bytes()  # nothing to correct: the same bytes
+
+
+def test_a_link_out_of_the_workspace_is_never_read_into_the_report(
+    pull_request: tuple[Runner, str], tmp_path: Path
+) -> None:
+    """A dataset file replaced by a link to a file outside the repository: nothing of that file
+    reaches the annotations, the summary or the uploaded report."""
+    runner, base = pull_request
+    ws = runner.workspace
+    outside = tmp_path / "private.json"
+    outside.write_text((ws / TJ).read_text().replace('"fluency"', '"PRIVATE_MARKER"'))
+    (ws / TJ).unlink()
+    (ws / TJ).symlink_to(outside)
+    commit(ws)
+    proc = runner.validate(HUMANJUDGE_BASE=base, HUMANJUDGE_REPORT="report.html")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "dataset/not-a-file" in _codes(proc)[TJ]
+    assert runner.outputs()["report"] == "report.html"
+    seen = proc.stdout + proc.stderr + runner.summary() + (ws / "report.html").read_text()
+    assert "PRIVATE_MARKER" not in seen and str(outside) not in seen

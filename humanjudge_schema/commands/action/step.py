@@ -282,7 +282,7 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
         if why:  # asked for and not written: the step fails, whatever the data say
             return report.finish(result, 2, f"no SARIF file: {why}")
     if report.report:
-        report.notes["judgments"] = _judgments(paths, options, result, report, report.report)
+        report.notes["judgments"] = _judgments(paths, options, result, report, report.report, changes)
     return report.finish(result, code)
 
 
@@ -334,10 +334,13 @@ def _review(
     return refused
 
 
-def _judgments(paths: Sequence[str], options: Options, result: Result, report: _Report, target: str) -> str:
+def _judgments(
+    paths: Sequence[str], options: Options, result: Result, report: _Report, target: str, changes: Changes | None
+) -> str:
     """Write the HTML report of the checked datasets to `target`, and return the job summary's
     table per question. A report that cannot be made is a warning: validation stands, and
-    nothing is uploaded (the upload takes the path from the step's outputs, set only here)."""
+    nothing is uploaded (the upload takes the path from the step's outputs, set only here). On a
+    pull request the datasets are found as they were checked: no link is followed."""
     from ...readers.files import display_path
 
     without: list[str] = []  # the datasets that hold no judgment, each with why, as the commands say it
@@ -351,7 +354,9 @@ def _judgments(paths: Sequence[str], options: Options, result: Result, report: _
         from ...judgments.html import write_report
         from ...report.github import questions_table
 
-        with_view, _ = units(list(paths), kind=options.kind, skip_unknown=True)
+        known = {Path(p): family for p, family in changes.known.items()} if changes is not None else None
+        surveyed = survey([Path(p) for p in paths], options.kind, skip_empty=True, known=known, links=changes is None)
+        with_view, _ = units(list(paths), found=[u for u in surveyed.units if u.files])
         path = report.workspace / target
         prepare_in(report.workspace, path)
         noted = lambda unit, note: without.append(f"- {code_span(display_path(unit.root))}: {cell(note)}")  # noqa: E731
