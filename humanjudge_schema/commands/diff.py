@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -105,13 +105,13 @@ def diff(
 
         check_output(output, [], force)
     try:
-        with tempfile.TemporaryDirectory(prefix="humanjudge-diff-") as temp:
+        with contextlib.ExitStack() as versions:  # the folders of the git revisions, removed on the way out
             # the policy is read first: alpha-drop needs the statistics of every question that changed
             config_at = paths[1] if rev is None and len(paths) == 2 else (paths[0] if paths else Path.cwd())
             rules = given if given is not None else parse(discover(config_at).diff_fail_on)
             if stats == "auto" and any(r.name == "alpha-drop" for r in rules):
                 stats = "always"
-            found = _run(paths, rev, head, Path(temp), examples, kind, samples, seed, stats, progress)
+            found = _run(paths, rev, head, versions, examples, kind, samples, seed, stats, progress)
             if not found.datasets:  # as export and stats, never an empty answer for what was not read
                 raise ValueError(f"no dataset in {found.old} or {found.new}")
             found.fail_on = tuple(map(str, rules))
@@ -143,7 +143,7 @@ def _run(
     paths: tuple[Path, ...],
     rev: str | None,
     head: str | None,
-    temp: Path,
+    versions: contextlib.ExitStack,
     examples: int,
     kind: str | None,
     samples: int,
@@ -153,7 +153,7 @@ def _run(
 ) -> Any:
     """The diff."""
     from ..diff.compare import compare
-    from ..diff.git import commit, export, toplevel
+    from ..diff.git import commit, old_version, toplevel
 
     told = _teller(progress)
     options: dict[str, Any] = {"examples": examples, "kind": kind, "samples": samples, "seed": seed, "stats": stats}
@@ -171,13 +171,11 @@ def _run(
     top = toplevel(Path.cwd())
     rels = [_inside(p, top) for p in paths] or ["."]
     old_sha = commit(top, rev)
-    old_root = temp / "old"
-    export(top, old_sha, rels, old_root)
+    old_root = versions.enter_context(old_version(top, old_sha, rels))
     new_root, new_label = top, "the working tree"
     if head is not None:
         new_sha = commit(top, head)
-        new_root = temp / "new"
-        export(top, new_sha, rels, new_root)
+        new_root = versions.enter_context(old_version(top, new_sha, rels))
         new_label = f"{head} ({new_sha[:12]})"
     found = compare(old_root, new_root, rels, old_label=f"{rev} ({old_sha[:12]})", new_label=new_label, **options)
     return found

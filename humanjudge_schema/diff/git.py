@@ -1,24 +1,67 @@
-"""An earlier version of the files, read from git into a temporary folder: the raw blobs of a
-commit's tree (`git ls-tree`, then `git cat-file --batch`), so that no filter, text conversion
-or attribute of the compared tree runs, no hook is called and nothing is checked out over the
-user's files. Links stay links, except one that would lead out of the folder."""
+"""An earlier version of the datasets, read from git into a temporary folder of its own.
+
+Only what a diff reads is written, from the raw blobs (`git ls-tree`, then `git cat-file
+--batch`), so that no filter, text conversion or attribute of the compared tree runs, no hook is
+called and nothing is checked out over the user's files:
+- the dataset files, with their bytes: the paths `catalog.file_pattern()` matches, and the paths
+  named;
+- the configuration files (humanjudge.toml, pyproject.toml) on the way from the top to a dataset
+  file, with their bytes: `config.discover` reads them when this version is the newer one;
+- under a folder that holds a dataset file, every other file by its name only (empty) and every
+  folder, and on the way to one, the folders: the check reports by name what a dataset's folder
+  holds, the media a dataset names and the folders beside datasets, so both versions are judged
+  alike.
+
+Nothing is written through a link, whatever the tree holds: the folders are made first, then
+every file with O_CREAT | O_EXCL | O_NOFOLLOW, and the links last. No link's text is written as
+it is: a link is made anew only where its text leads, through folders written here, to a file or
+folder written here (a dataset file that is a link: to a dataset file written with its bytes),
+and points at it; any other link points nowhere (a dataset file is then a finding: it cannot be
+read). So nothing outside the folder is read through one. A tree that names a path twice (a
+hand-made tree can list a link and a folder under one name) is refused.
+
+Bounds: a dataset file at most MAX_BLOB bytes, a configuration file CONFIG_BYTES, all of them
+MAX_TOTAL, in at most MAX_FILES files, links and folders; a commit beyond them is refused
+(GitError) before anything is written. The temporary folder of `old_version` is removed when its
+block ends, also when SIGINT, SIGTERM or SIGHUP stops the process."""
 
 from __future__ import annotations
 
+import contextlib
 import os
-import stat
+import posixpath
+import re
+import shutil
+import signal
 import subprocess
+import tempfile
 import threading
-from collections.abc import Sequence
-from pathlib import Path, PurePosixPath
-from typing import IO
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import IO, Any
 
+from ..catalog import file_pattern
+from ..config import CONFIG_BYTES
 from ..readers.files import DEFAULT_MAX_DOCUMENT
+from ..writing import Interrupted
 
 # A blob is refused beyond what a reader reads of one file (the max-document-bytes default).
 MAX_BLOB = DEFAULT_MAX_DOCUMENT
-# Where a link that would lead out of the folder points instead: nowhere (a finding says so).
+# All the files of a version together: four of the largest files a reader takes. The real
+# datasets in git are far below it (the largest of the corpus is 13 MB), and a CI runner's disk
+# (14 GB on GitHub's) holds it twice, with the checkout.
+MAX_TOTAL = 2 * 1024 * 1024 * 1024
+# Files and folders written: each costs an inode and a look by the walk of the datasets. A tree
+# can list one blob under a million names in a few megabytes.
+MAX_FILES = 100_000
+# A link's text is read only up to the longest path a system takes.
+MAX_LINK = 4096
+# Where a link that leads to no dataset file of the version points: nowhere (a finding says so).
 NOWHERE = ".humanjudge-link-out-of-the-tree"
+_CONFIGS = ("humanjudge.toml", "pyproject.toml")
+_LINK, _REGULAR = "120000", ("100644", "100755")
 
 
 class GitError(ValueError):
@@ -28,9 +71,13 @@ class GitError(ValueError):
 def _git(top: Path, *args: str, stdin: bytes | None = None) -> bytes:
     proc = subprocess.run(["git", *args], cwd=top, input=stdin, capture_output=True, check=False)
     if proc.returncode != 0:
-        reason = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GitError(f"git {args[0]} failed: {reason[-1] if reason else proc.returncode}")
+        raise GitError(f"git {args[0]} failed: {_reason(proc.stderr, proc.returncode)}")
     return proc.stdout
+
+
+def _reason(stderr: bytes, code: int) -> str:
+    lines = stderr.decode("utf-8", "replace").strip().splitlines()
+    return lines[-1] if lines else str(code)
 
 
 def toplevel(cwd: Path) -> Path:
@@ -56,99 +103,336 @@ def commit(top: Path, rev: str) -> str:
     return proc.stdout.decode("ascii").strip()
 
 
-def export(top: Path, sha: str, paths: Sequence[str], into: Path) -> None:
-    """Write the files of commit `sha` under `paths` (relative to the top; "." is all) into the
-    folder `into`, at the same relative places."""
-    if not paths:
-        return
-    specs = [] if any(p in ("", ".") for p in paths) else list(paths)
-    listing = _git(top, "ls-tree", "-r", "-z", "--full-tree", sha, "--", *specs)
-    entries: list[tuple[str, str, str]] = []  # mode, object, path
-    for record in listing.split(b"\0"):
-        if not record:
-            continue
-        meta, _, name = record.partition(b"\t")
-        mode, kind, obj = meta.decode("ascii").split(" ")
-        if kind != "blob":
-            continue  # a submodule: not the compared repository's data
-        entries.append((mode, obj, os.fsdecode(name)))
-    _write_blobs(top, entries, into)
-
-
-def _write_blobs(top: Path, entries: list[tuple[str, str, str]], into: Path) -> None:
-    proc = subprocess.Popen(
-        ["git", "cat-file", "--batch"], cwd=top, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-
-    def feed() -> None:
-        assert proc.stdin is not None
+@contextlib.contextmanager
+def old_version(top: Path, sha: str, paths: Sequence[str]) -> Iterator[Path]:
+    """The files of commit `sha` under `paths` (see `export`) in a new temporary folder, removed
+    when the block ends, also when the process is stopped (then Interrupted is raised)."""
+    temp: str | None = None
+    with _stops_raise():
         try:
-            proc.stdin.write(b"".join(obj.encode("ascii") + b"\n" for _, obj, _ in entries))
+            with _said("cannot write that commit's files in a temporary folder"):
+                with _stops_held():
+                    temp = tempfile.mkdtemp(prefix="humanjudge-diff-")
+                # The search for a configuration stops here, with the defaults, when the version
+                # has none of its own: a humanjudge.toml in /tmp is no part of the compared commit.
+                Path(temp, "humanjudge.toml").write_bytes(b"")
+                export(top, sha, paths, Path(temp, "version"))
+            yield Path(temp, "version")
         finally:
-            proc.stdin.close()
+            with _stops_held():
+                if temp is not None:
+                    shutil.rmtree(temp, ignore_errors=True)
 
-    writer = threading.Thread(target=feed, daemon=True)
-    writer.start()
-    try:
-        for mode, _, name in entries:
-            header = proc.stdout.readline().split()
-            if len(header) != 3 or header[1] != b"blob":
-                raise GitError(f"git cat-file: cannot read {name}")
-            size = int(header[2])
-            target = _place(into, name)
-            if size > MAX_BLOB:
-                raise GitError(
-                    f"{name} is {size:,} bytes in that commit, more than the {MAX_BLOB:,} bytes read of a file"
-                )
-            if mode == "120000":
-                link = proc.stdout.read(size)
-                _link(into, target, os.fsdecode(link))
+
+def export(top: Path, sha: str, paths: Sequence[str], into: Path) -> None:
+    """Write what a diff reads of commit `sha` under `paths` (relative to the top; "." is all)
+    into the new folder `into`, at the same relative places (the module's docstring says what)."""
+    plan = _plan(top, sha, [p.strip("/") for p in paths])
+    with _making(str(into)):
+        into.mkdir(parents=True)
+    for folder in sorted(plan.folders):  # a folder's parent sorts before it
+        with _making(folder):
+            os.mkdir(into / folder, 0o700)
+    for name in plan.empty:
+        with _making(name):
+            os.close(_create(into / name, False))
+    texts = _write_blobs(top, [*plan.data, *plan.configs, *plan.links], into)
+    data = {e.path for e in plan.data}
+    anything = data | set(plan.empty) | plan.folders
+    for link in plan.links:
+        # a dataset file is read: it may only lead to one written with its bytes
+        targets = data if link.path in plan.dataset_links else anything
+        target = _leads_to(link.path, texts.get(link.path), targets, plan.folders)
+        points_to = str(into / NOWHERE) if target is None else posixpath.relpath(target, _parent(link.path) or ".")
+        with _making(link.path):
+            os.symlink(points_to, into / link.path)
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    mode: str
+    kind: str  # blob, tree or commit (a submodule)
+    obj: str
+    size: int  # -1 for a folder
+    path: str
+
+
+@dataclass
+class _Plan:
+    data: list[_Entry] = field(default_factory=list)  # the dataset files that are regular files
+    configs: list[_Entry] = field(default_factory=list)
+    links: list[_Entry] = field(default_factory=list)
+    dataset_links: set[str] = field(default_factory=set)  # the links that are dataset files
+    empty: list[str] = field(default_factory=list)  # the other files of a dataset's folder, by name
+    folders: set[str] = field(default_factory=set)
+    size: int = 0
+
+    def count(self) -> int:
+        return len(self.data) + len(self.configs) + len(self.links) + len(self.empty) + len(self.folders)
+
+
+def _plan(top: Path, sha: str, paths: list[str]) -> _Plan:
+    """What to write, read from two listings of the tree (the first finds the dataset files, the
+    second what lies beside them), each read as it comes, so that memory holds the plan only.
+    Refused, before anything is written, when it breaks a bound or names a path twice."""
+    specs = [] if any(p in ("", ".") for p in paths) else paths
+    ways = {posixpath.join(a, name) for s in specs for a in _ancestors(s) for name in _CONFIGS}
+    listed, under = [*specs, *sorted(ways)], _under(specs)
+    plan = _Plan()
+    pattern = re.compile(file_pattern())
+    for e in _listing(top, sha, listed):
+        if e.kind == "blob" and e.path != NOWHERE and under(e.path) and (e.path in specs or pattern.search(e.path)):
+            _check(e)
+            if e.mode == _LINK:
+                plan.links.append(e)
+                plan.dataset_links.add(e.path)
             else:
-                _copy(proc.stdout, target, size, executable=mode == "100755")
-            proc.stdout.read(1)  # the line feed after the blob
-    finally:
-        writer.join()
-        proc.stdout.close()
-        if proc.stderr is not None:
-            proc.stderr.read()
-            proc.stderr.close()
-        proc.wait()
+                _add(plan, plan.data, e, MAX_BLOB)
+            _bounded(plan)
+    data = {e.path for e in plan.data} | plan.dataset_links
+    if data:
+        _beside(plan, data, _listing(top, sha, listed), under)
+    for p in (*data, *(e.path for e in (*plan.configs, *plan.links)), *plan.empty):
+        plan.folders.update(_ancestors(p))
+    plan.folders.discard("")
+    _bounded(plan)
+    _named_once(plan)
+    return plan
 
 
-def _place(into: Path, name: str) -> Path:
-    parts = PurePosixPath(name).parts
-    if not parts or any(p in ("..", "") for p in parts) or PurePosixPath(name).is_absolute():
-        raise GitError(f"git listed a path that leaves the tree: {name!r}")
-    target = into.joinpath(*parts)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    return target
+def _beside(plan: _Plan, data: set[str], listing: Iterator[_Entry], under: Callable[[str], bool]) -> None:
+    """Add to the plan what lies beside the dataset files: under a folder that holds one, every
+    file (by name) and folder; on the way to one, the configuration files and the folders."""
+    holding = {_parent(p) for p in data}
+    on_the_way = {a for p in data for a in _ancestors(p)}
+    for e in listing:
+        if e.path in data or e.path == NOWHERE:
+            continue
+        chosen = under(e.path)
+        near = _parent(e.path) in on_the_way
+        inside = chosen and any(a in holding for a in _ancestors(e.path))
+        if e.kind != "blob":
+            kept = inside or (near and chosen)
+            if kept:
+                plan.folders.add(e.path)
+        elif posixpath.basename(e.path) in _CONFIGS:
+            kept = e.mode in _REGULAR and (near or inside)
+            if kept:
+                _add(plan, plan.configs, e, CONFIG_BYTES)
+        else:
+            kept = inside
+            if kept and e.mode == _LINK:
+                plan.links.append(e)
+            elif kept:
+                plan.empty.append(e.path)
+        if kept:
+            _check(e)
+            _bounded(plan)
 
 
-def _copy(source: IO[bytes], target: Path, size: int, *, executable: bool) -> None:
-    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    with os.fdopen(fd, "wb") as out:
-        left = size
+@contextlib.contextmanager
+def _git_reading(
+    args: list[str], top: Path, stdin: IO[bytes] | None = None
+) -> Iterator[tuple[subprocess.Popen[bytes], IO[bytes]]]:
+    """A git process whose output this process reads, and the file its errors go to; killed when
+    the block ends early (an error, a stop), waited for in any case."""
+    with tempfile.TemporaryFile() as errors:
+        proc = subprocess.Popen(args, cwd=top, stdin=stdin, stdout=subprocess.PIPE, stderr=errors)
+        try:
+            yield proc, errors
+        except BaseException:
+            proc.kill()
+            raise
+        finally:
+            assert proc.stdout is not None
+            proc.stdout.close()
+            proc.wait()
+
+
+def _listing(top: Path, sha: str, specs: list[str]) -> Iterator[_Entry]:
+    """The blobs and folders of the commit's tree under the pathspecs, read as git lists them."""
+    args = ["git", "ls-tree", "-r", "-t", "-l", "-z", "--full-tree", sha, "--", *specs]
+    with _git_reading(args, top) as (proc, errors):
+        assert proc.stdout is not None
+        rest = b""
+        while block := proc.stdout.read(1 << 16):
+            *records, rest = (rest + block).split(b"\0")
+            for record in records:
+                meta, _, name = record.partition(b"\t")
+                mode, kind, obj, size = meta.decode("ascii").split()
+                yield _Entry(mode, kind, obj, -1 if size == "-" else int(size), os.fsdecode(name))
+        if proc.wait() != 0:
+            errors.seek(0)
+            raise GitError(f"git ls-tree failed: {_reason(errors.read(4096), proc.returncode)}")
+
+
+def _under(specs: list[str]) -> Callable[[str], bool]:
+    """Whether a path is one of the pathspecs or inside one (all paths when there is none)."""
+    chosen = set(specs)
+    if not chosen:
+        return lambda path: True
+    return lambda path: path in chosen or any(a in chosen for a in _ancestors(path))
+
+
+def _parent(path: str) -> str:
+    return posixpath.dirname(path)
+
+
+def _ancestors(path: str) -> list[str]:
+    """The folders above a path, the top ("") first."""
+    parts = path.split("/")[:-1]
+    return ["", *("/".join(parts[: i + 1]) for i in range(len(parts)))]
+
+
+def _check(e: _Entry) -> None:
+    if any(p in ("", ".", "..") for p in e.path.split("/")):
+        raise GitError(f"git listed a path that leaves the tree: {e.path!r}")
+
+
+def _add(plan: _Plan, kept: list[_Entry], e: _Entry, most: int) -> None:
+    if e.size > most:
+        raise GitError(f"{e.path} is {e.size:,} bytes in that commit, more than the {most:,} bytes read of such a file")
+    kept.append(e)
+    plan.size += e.size
+    if plan.size > MAX_TOTAL:
+        raise GitError(f"the dataset files of that commit hold more than {MAX_TOTAL:,} bytes; name fewer paths")
+
+
+def _bounded(plan: _Plan) -> None:
+    if plan.count() > MAX_FILES:
+        raise GitError(f"that commit has more than {MAX_FILES:,} files and folders to compare; name fewer paths")
+
+
+def _named_once(plan: _Plan) -> None:
+    seen: set[str] = set()
+    for path in (*(e.path for e in (*plan.data, *plan.configs, *plan.links)), *plan.empty):
+        if path in seen or path in plan.folders:
+            raise GitError(f"the tree of that commit names {path!r} twice; it cannot be compared")
+        seen.add(path)
+
+
+def _making(name: str) -> contextlib.AbstractContextManager[None]:
+    """One file, folder or link made; a name that is there already is an error, never followed."""
+    return _said(f"cannot write {name!r} of that commit")
+
+
+@contextlib.contextmanager
+def _said(what: str) -> Iterator[None]:
+    """An OSError of the block as a GitError, one line for the user."""
+    try:
+        yield
+    except OSError as exc:
+        raise GitError(f"{what}: {exc.strerror or exc}") from None
+
+
+def _create(path: Path, executable: bool) -> int:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    return os.open(path, flags, 0o700 if executable else 0o600)
+
+
+def _write_blobs(top: Path, entries: list[_Entry], into: Path) -> dict[str, bytes]:
+    """Write the regular files among the entries; return the text of each link up to MAX_LINK
+    bytes (a longer one is not read). git reads the object names from a file, not a pipe: it
+    never waits for this process to write while this process waits for it to write."""
+    wanted = [e for e in entries if e.mode != _LINK or e.size <= MAX_LINK]
+    texts: dict[str, bytes] = {}
+    if not wanted:
+        return texts
+    with tempfile.TemporaryFile() as names:
+        names.write(b"".join(e.obj.encode("ascii") + b"\n" for e in wanted))
+        names.seek(0)
+        with _git_reading(["git", "cat-file", "--batch"], top, names) as (proc, errors):
+            assert proc.stdout is not None
+            for e in wanted:
+                header = proc.stdout.readline(256).split()
+                if header != [e.obj.encode("ascii"), b"blob", str(e.size).encode("ascii")]:
+                    errors.seek(0)
+                    raise GitError(f"git cat-file: cannot read {e.path}: {_reason(errors.read(4096), 0)}")
+                if e.mode == _LINK:
+                    texts[e.path] = _read(proc.stdout, e.size, e.path)
+                else:
+                    with _making(e.path):
+                        fd = _create(into / e.path, e.mode == "100755")
+                    _copy(proc.stdout, fd, e)
+                proc.stdout.read(1)  # the line feed after the blob
+    return texts
+
+
+def _read(source: IO[bytes], size: int, name: str) -> bytes:
+    data = source.read(size)
+    if len(data) != size:
+        raise GitError(f"git cat-file ended early reading {name}")
+    return data
+
+
+def _copy(source: IO[bytes], fd: int, e: _Entry) -> None:
+    with _making(e.path), os.fdopen(fd, "wb") as out:
+        left = e.size
         while left:
             block = source.read(min(left, 1 << 20))
             if not block:
-                raise GitError(f"git cat-file ended early writing {target.name}")
+                raise GitError(f"git cat-file ended early writing {e.path}")
             out.write(block)
             left -= len(block)
-    if executable:
-        os.chmod(target, stat.S_IRUSR | stat.S_IWUSR | stat.S_IXUSR)
 
 
-def _link(into: Path, target: Path, points_to: str) -> None:
-    """A link as the commit holds it when it leads to a place inside the folder; else a link to
-    a name that is not there, so that nothing outside the folder is read."""
-    where = PurePosixPath(points_to)
-    inside = not where.is_absolute()
-    if inside:
-        depth = len(target.relative_to(into).parts) - 1
-        for part in where.parts:
-            depth = depth - 1 if part == ".." else depth if part == "." else depth + 1
-            if depth < 0:
-                inside = False
-                break
-    os.symlink(points_to if inside else str(into / NOWHERE), target)
+def _leads_to(path: str, text: bytes | None, targets: set[str], folders: set[str]) -> str | None:
+    """Where among the targets a link leads, going through folders written here only; None for
+    any other place (outside, through a link, a file not written, a text not read)."""
+    if text is None or text.startswith(b"/"):
+        return None
+    at = _parent(path).split("/") if _parent(path) else []
+    steps = [s for s in os.fsdecode(text).split("/") if s not in ("", ".")]
+    for i, step in enumerate(steps):
+        if step == "..":
+            if not at:
+                return None
+            at.pop()
+            continue
+        at.append(step)
+        if i < len(steps) - 1 and "/".join(at) not in folders:
+            return None
+    here = "/".join(at)
+    return here if here in targets else None
+
+
+_STOPS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def _raise_interrupted(signum: int, frame: FrameType | None) -> None:
+    signal.signal(signum, signal.SIG_IGN)  # a second one does not interrupt the cleanup
+    raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def _stops_raise() -> Iterator[None]:
+    """While the block runs, SIGINT, SIGTERM and SIGHUP raise Interrupted in the main thread, so
+    that the folder is removed on the way out (SIGTERM would end the process where it stands),
+    unless the program handles or ignores them itself."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous: dict[int, Any] = {}
+    for signum in _STOPS:
+        if signal.getsignal(signum) in (signal.SIG_DFL, signal.default_int_handler):
+            previous[signum] = signal.signal(signum, _raise_interrupted)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+@contextlib.contextmanager
+def _stops_held() -> Iterator[None]:
+    """The stopping signals held back while the block runs (where the system allows it): the
+    folder is never made without its name being kept, and its removal is not cut short."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = mask(signal.SIG_BLOCK, _STOPS)
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, before)

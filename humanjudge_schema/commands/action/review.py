@@ -5,7 +5,6 @@ The job summary opens with it; `diff-fail-on` fails the step on what the maintai
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -29,7 +28,7 @@ def review(workspace: Path, base: str, changes: Changes, fail_on: str, config: C
     configuration's `[tool.humanjudge.diff]`)."""
     from ...diff import policy
     from ...diff.compare import compare
-    from ...diff.git import commit, export, toplevel
+    from ...diff.git import commit, old_version, toplevel
     from ...diff.render import markdown
     from ...failon import parse
 
@@ -39,9 +38,7 @@ def review(workspace: Path, base: str, changes: Changes, fail_on: str, config: C
         return f"## {TITLE}\n\nNo judgment or stored aggregate changed: no dataset file changed.\n", []
     top = toplevel(workspace)
     folders = sorted({_folder(workspace, name, top) for name in touched})
-    with tempfile.TemporaryDirectory(prefix="humanjudge-diff-") as temp:
-        old_root = Path(temp) / "base"
-        export(top, commit(top, base), folders, old_root)
+    with old_version(top, commit(top, base), folders) as old_root:
         stats = "always" if any(r.name == "alpha-drop" for r in rules) else "auto"
         found = compare(
             old_root, top, folders, config=config, old_label=f"base ({base[:12]})", new_label="head", stats=stats
