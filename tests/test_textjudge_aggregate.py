@@ -104,11 +104,13 @@ def test_in_place(dataset: Path) -> None:
         ((), "say where to write the corrected dataset"),
         (("-o", "{input}"), "is the input: use --in-place"),
         (("-o", "{dir}/x.json", "--in-place"), "not both"),
-        (("--force", "-o", "{dir}/x.json"), "--force is for CogGym experiments"),
+        (("--force", "--in-place"), "--force is for -o FILE"),
+        (("-o", "{dir}/exists.json"), "exists.json exists: use --force to overwrite it"),
     ],
 )
 def test_the_input_is_never_overwritten_unless_asked(dataset: Path, args: tuple[str, ...], message: str) -> None:
     before = dataset.read_bytes()
+    (dataset.parent / "exists.json").write_text("{}\n")
     filled = [a.format(input=dataset, dir=dataset.parent) for a in args]
     proc = run(str(dataset), *filled)
     assert proc.returncode == 2

@@ -41,19 +41,21 @@ def compare(
     told: Told | None = None,
     files: tuple[str, str] | None = None,
     by_item: bool = True,
+    links: bool = True,
 ) -> Diff:
     """Compare the datasets under `paths` (relative to each root) in two versions. The datasets
     whose files are byte for byte the same are unchanged, and not read. `config` (default: the
     one found for each dataset in the new version) validates both versions alike. With `files`,
     the one file named in each root is compared, whatever their names. `by_item` False matches
     every judgment row by row even where the format gives its items (items.py): the same answer,
-    for the tests to compare with."""
+    for the tests to compare with. With `links` False no link is followed to find a dataset
+    (pairing.datasets): what a hostile change links to is not what is compared."""
     if files is not None:  # two files, compared as one dataset whatever their names
         old, new = datasets(old_root, files[:1], kind), datasets(new_root, files[1:], kind)
         if len(old) == len(new) == 1 and next(iter(old))[0] == next(iter(new))[0]:
             old = {next(iter(new)): next(iter(old.values()))}
     else:
-        old, new = datasets(old_root, paths, kind), datasets(new_root, paths, kind)
+        old, new = datasets(old_root, paths, kind, links), datasets(new_root, paths, kind, links)
     out = Diff(old_label or str(old_root), new_label or str(new_root), examples=examples)
     for p in pair(old, new):
         if told is not None:

@@ -41,7 +41,14 @@ def review(workspace: Path, base: str, changes: Changes, fail_on: str, config: C
     with old_version(top, commit(top, base), folders) as old_root:
         stats = "always" if any(r.name == "alpha-drop" for r in rules) else "auto"
         found = compare(
-            old_root, top, folders, config=config, old_label=f"base ({base[:12]})", new_label="head", stats=stats
+            old_root,
+            top,
+            folders,
+            config=config,
+            old_label=f"base ({base[:12]})",
+            new_label="head",
+            stats=stats,
+            links=False,
         )
     if not found.datasets:
         return f"## {TITLE}\n\nNo judgment or stored aggregate changed: no dataset among the files it changes.\n", []
@@ -51,8 +58,9 @@ def review(workspace: Path, base: str, changes: Changes, fail_on: str, config: C
 
 
 def _folder(workspace: Path, name: str, top: Path) -> str:
-    """The folder of a changed file, relative to the repository's top."""
-    rel = os.path.relpath((workspace / name).parent.resolve(), top)
+    """The folder of a changed file, relative to the repository's top (as named: a folder that
+    is now a link is not followed to another)."""
+    rel = os.path.relpath((workspace.resolve() / name).parent, top)
     return "." if rel == "." else Path(rel).as_posix()
 
 
