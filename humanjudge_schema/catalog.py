@@ -48,7 +48,10 @@ class OneFile:
 
     suffix: str
     schema: str
-    looks_like: Callable[[bytes], bool]  # given the first 64 KiB: is this a dataset of the format?
+    # Given a file's first bytes (64 KiB, or the whole file if shorter): is it a dataset of the
+    # format? None: they do not tell, and a walk reads sixteen times as many, up to 512 MiB (the
+    # max-document-bytes default); None at the end of the file, or there, is no.
+    looks_like: Callable[[bytes], bool | None]
     description: str  # of the file, for the docs: "a dataset `.json` file"
     not_one: str  # why a walk leaves out a file of the suffix: "JSON that is not a TextJudge dataset"
 

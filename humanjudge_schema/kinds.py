@@ -78,12 +78,26 @@ LFS_POINTER = b"version https://git-lfs.github.com/spec/"
 
 def _one_file_dataset(fmt: catalog.Format, path: Path) -> bool:
     """Whether a file is claimed for a one-file format: it looks like one of its datasets, or it
-    is a Git LFS pointer, which stands for a dataset that is not there and must not pass unseen."""
+    is a Git LFS pointer, which stands for a dataset that is not there and must not pass unseen.
+    While the format's test cannot tell from the bytes read (None), sixteen times as many are
+    read (each test starts over: at most a fifteenth more work than one), up to the
+    max-document-bytes default: as much as validate would read of a dataset."""
+    from .readers.files import DEFAULT_MAX_DOCUMENT
+
     assert fmt.one_file is not None
     if not path.name.endswith(fmt.one_file.suffix):
         return False
-    data = head(path)
-    return data is not None and (data.startswith(LFS_POINTER) or fmt.one_file.looks_like(data))
+    size = 65536
+    while True:
+        data = head(path, size)
+        if data is None:
+            return False
+        if data.startswith(LFS_POINTER):
+            return True
+        seen = fmt.one_file.looks_like(data)
+        if seen is not None or len(data) < size or size >= DEFAULT_MAX_DOCUMENT:
+            return bool(seen)
+        size = min(16 * size, DEFAULT_MAX_DOCUMENT)
 
 
 def _one_file_formats(kind: str | None) -> list[catalog.Format]:

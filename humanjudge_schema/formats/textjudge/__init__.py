@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import re
-
 from ...catalog import Aggregation, Format, OneFile
+from ...readers.topkeys import has_key
 
-_KEYS = re.compile(rb'"(?:annotations|instances|dataset_url|expert_annotator)"\s*:')
+_KEYS = frozenset({"annotations", "instances", "dataset_url", "expert_annotator"})
 
 
-def looks_like(head: bytes) -> bool:
-    """A JSON object naming one of the format's top-level keys early on. A TextJudge folder also
-    holds other JSON (questions.json, package.json, test expectations): those are left out."""
-    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{") and bool(_KEYS.search(head))
+def looks_like(data: bytes) -> bool | None:
+    """A JSON object with one of the format's keys at its top level, in any order, however it is
+    written. A TextJudge folder also holds other JSON (questions.json, package.json, test
+    expectations): those are left out. None: these bytes, the start of a file, do not tell yet;
+    for a whole file, that is no."""
+    return has_key(data, _KEYS)
 
 
 FORMAT = Format(
