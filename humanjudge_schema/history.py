@@ -13,6 +13,7 @@ from pathlib import Path, PurePosixPath
 
 from . import catalog
 from .kinds import LFS_POINTER, format_of_name
+from .readers.files import DEFAULT_MAX_DOCUMENT
 
 # What of a blob is read to tell whether it is a one-file dataset: enough for the keys of any
 # real dataset; the rest of a larger blob is read past, not kept.
@@ -85,15 +86,19 @@ def formats_at(top: Path, rev: str, names: Sequence[str]) -> dict[str, str]:
             out[name] = family
         elif any(f.one_file is not None and name.endswith(f.one_file.suffix) for f in catalog.formats().values()):
             by_content.append((name, obj))
-    for (name, _), data in zip(by_content, _heads(top, [obj for _, obj in by_content]), strict=True):
+    for (name, obj), (data, size) in zip(by_content, _heads(top, [obj for _, obj in by_content]), strict=True):
         family = _family(PurePosixPath(name).name, data)
+        if family is None and data is not None and HEAD_BYTES < size <= DEFAULT_MAX_DOCUMENT:
+            # its first bytes did not decide (a first value of megabytes): read it whole, as a
+            # walk reads a file in the working tree
+            family = _family(PurePosixPath(name).name, _git(top, "cat-file", "blob", obj))
         if family is not None:
             out[name] = family
     return out
 
 
-def _heads(top: Path, objects: list[str]) -> list[bytes | None]:
-    """The first HEAD_BYTES of each blob, in order, read one at a time from `git cat-file
+def _heads(top: Path, objects: list[str]) -> list[tuple[bytes | None, int]]:
+    """The first HEAD_BYTES of each blob and its size, in order, read one at a time from `git cat-file
     --batch` (one request written, its answer read whole before the next: no pipe fills)."""
     if not objects:
         return []
@@ -105,14 +110,14 @@ def _heads(top: Path, objects: list[str]) -> list[bytes | None]:
         stderr=subprocess.DEVNULL,
     )
     assert proc.stdin is not None and proc.stdout is not None
-    out: list[bytes | None] = []
+    out: list[tuple[bytes | None, int]] = []
     try:
         for obj in objects:
             proc.stdin.write(obj.encode("ascii") + b"\n")
             proc.stdin.flush()
             header = proc.stdout.readline().split()
             if len(header) != 3 or header[1] != b"blob":
-                out.append(None)
+                out.append((None, 0))
                 continue
             size = int(header[2])
             data = proc.stdout.read(min(size, HEAD_BYTES))
@@ -123,7 +128,7 @@ def _heads(top: Path, objects: list[str]) -> list[bytes | None]:
                     break
                 left -= len(skipped)
             proc.stdout.read(1)  # the line feed after the blob
-            out.append(data)
+            out.append((data, size))
     finally:
         proc.kill()
         proc.wait()

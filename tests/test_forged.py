@@ -281,3 +281,19 @@ def test_a_link_out_of_the_workspace_is_never_read_into_the_report(
     assert runner.outputs()["report"] == "report.html"
     seen = proc.stdout + proc.stderr + runner.summary() + (ws / "report.html").read_text()
     assert "PRIVATE_MARKER" not in seen and str(outside) not in seen
+
+
+def test_what_a_file_was_is_read_past_a_long_first_value(runner: Runner, monkeypatch: pytest.MonkeyPatch) -> None:
+    from humanjudge_schema import history
+
+    ws = runner.workspace
+    git(ws, "init", "-q")
+    (ws / "textjudge").mkdir()
+    source = test_action.CASES / "textjudge" / "valid" / "schema-all-categories" / "dataset.json"
+    (ws / TJ).write_text(source.read_text().replace("{", '{"notes": "' + "x" * 5000 + '", ', 1))
+    (ws / "other.json").write_text('{"meta": {"instances": 1}}\n')
+    commit(ws)
+    monkeypatch.setattr(history, "HEAD_BYTES", 1024)
+    top = history.toplevel(ws)
+    assert top is not None
+    assert history.formats_at(top, "HEAD", [TJ, "other.json", "exp1/trial.jsonl"]) == {TJ: "textjudge"}
