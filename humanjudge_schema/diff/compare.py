@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +113,8 @@ def _dataset(
             "raters are numbered by their place (0, 1, 2, ...): when a rater other than the last is "
             "removed, the later ones move up one place, and their judgments show as changed"
         )
+    if changes.moved:
+        out.notes.append(_moved(changes.moved, out.questions))
     moved = (p.old_name, p.new_name) if p.old_name != p.new_name and p.old_name and p.new_name else None
     out.findings_new, out.findings_fixed = _findings(old_findings, new_findings, moved)
     # whether a stored aggregate matches is known where the format checks its aggregates
@@ -161,7 +164,11 @@ def _matched(
         old_side = Side(_shown(_batches(views[0]), old_root))
         new_side = Side(_shown(_batches(views[1]), new_root))
     changes = Changes(examples)
-    with paused():  # the pass keeps millions of keys alive (gcpause.py)
+    with paused(), ExitStack() as stack:  # the pass keeps millions of keys alive (gcpause.py)
+        # answers are compared by the options they name, not the places they store (model.Named)
+        for view in views:
+            if view is not None:
+                stack.enter_context(view.without("positions"))
         Matcher(old_side, new_side, changes).run()
     return parsed, read, old_side, new_side, changes
 
@@ -182,6 +189,24 @@ def _shifted(questions: list[QuestionDiff]) -> bool:
     """Whether a question lost numbered raters and has changed judgments: the sign of a rater
     removed from the middle of arrays that hold every rater by place."""
     return any(q.changed and q.raters_removed and all(isinstance(r, int) for r in q.raters_removed) for q in questions)
+
+
+def _moved(found: dict[str, set[Any]], questions: list[QuestionDiff]) -> str:
+    """The note on options that changed under stored answers: the questions in the dataset's
+    order, the first items of each in sorted order (the matching comes upon them in no order)."""
+    order = {q.question: k for k, q in enumerate(questions)}
+
+    def where(question: str) -> str:
+        items = _sorted(found[question])
+        first = ", ".join(map(str, items[:3])) + (", …" if len(items) > 3 else "")
+        return f"{question} in {len(items):,} item{'' if len(items) == 1 else 's'} ({first})"
+
+    named = sorted(found, key=lambda q: order.get(q, len(order)))
+    return (
+        f"options changed (reordered, renamed, added or removed) under stored answers: {'; '.join(map(where, named))}. "
+        "An answer that stores an option's place is compared by the option it names; stored aggregates (keyed by "
+        "an option's place) and the statistics are compared as stored"
+    )
 
 
 def _share(q: QuestionDiff, old: Side, new: Side) -> float:

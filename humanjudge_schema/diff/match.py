@@ -20,7 +20,7 @@ from operator import eq, is_not, ne, not_, or_
 from typing import Any
 
 from ..judgments.view import Batch, Tally
-from .model import Example, Kind
+from .model import Example, Kind, Named, moved, shown
 
 Key = tuple[Any, ...]  # (question, item, rater, option)
 # A stored aggregate's value, file, pointer, line and ordinal (as a row's, `Where`)
@@ -247,6 +247,9 @@ class Changes:
         # order: a question removed whole and one added whole with the same sum were renamed
         self.sums: Counter[tuple[Kind, str]] = Counter()
         self.summed = True  # False once a version had no rows at all: nothing can be renamed
+        # per question, the items where answers that name options by their place (model.Named)
+        # were read against options that differ (the note on options changed)
+        self.moved: dict[str, set[Any]] = {}
 
     def count(self, question: str, kind: Kind, n: int = 1) -> None:
         counts = self.counts.get(question)
@@ -277,6 +280,7 @@ class Changes:
             self.sums[kind, question] += _hash(key, old if kind == "removed" else new)
         at = where[3]
         if self.wants(question, kind, at):
+            old, new = shown(old, new)
             side: Any = "old" if kind == "removed" else "new"
             extra = old_where[:3] if old_where is not None else (None, None, None)
             example = Example(kind, key[1], key[2], key[3], old, new, *where[:3], side, *extra)
@@ -284,6 +288,10 @@ class Changes:
             if len(found) >= self.limit:
                 found.remove(max(found, key=_first))
             found.append((at, example))
+
+    def options_moved(self, key: Key) -> None:
+        """Answers of this judgment's question and item were read against options that differ."""
+        self.moved.setdefault(key[0], set()).add(key[1])
 
 
 Kept = dict[Key, list[tuple[Any, Where]]]
@@ -340,6 +348,9 @@ class Matcher:
         if not n:
             return
         va, vb = self.old.values[i : i + n], self.new.values[j : j + n]
+        if Named in set(map(type, va)):  # answers that name options by place: did they change?
+            for k in compress(range(n), map(moved, va, vb)):
+                self.changes.options_moved(self.new.key(j + k))
         if va == vb and list(map(type, va)) == list(map(type, vb)):
             return
         differ = map(or_, map(ne, va, vb), map(is_not, map(type, va), map(type, vb)))
@@ -383,6 +394,8 @@ class Matcher:
             new_value, new_where = found.pop(0)
             if not found:
                 del self.kept_new[key]
+            if moved(value, new_value):
+                self.changes.options_moved(key)
             if not same(value, new_value):
                 self.changes.note("changed", key, value, new_value, new_where, where)
             return
@@ -395,6 +408,8 @@ class Matcher:
             old_value, old_where = found.pop(0)
             if not found:
                 del self.kept_old[key]
+            if moved(old_value, value):
+                self.changes.options_moved(key)
             if not same(old_value, value):
                 self.changes.note("changed", key, old_value, value, where, old_where)
             return

@@ -5,12 +5,58 @@ its findings, and the summary of the whole comparison. `to_json()` gives the JSO
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Status = Literal["added", "removed", "changed", "unchanged"]
 Kind = Literal["removed", "changed", "added"]
 KINDS: tuple[Kind, ...] = ("removed", "changed", "added")  # the order a reviewer reads them in
+
+
+class Named:
+    """An answer that names options by their place in its question's list (CogGym stores a
+    choice as the option's index, a multi-select as a 0/1 per option, a ranking as indices), as
+    the diff compares it: the same answer as another that names the same options (`key`),
+    wherever the lists put them, since the same stored numbers under reordered options are other
+    answers. A format gives it to a pass that reads without "positions" (`Judgments.needs`).
+    `stored` is the value as stored, `named` the options it names (a text, or a list of them),
+    `options` the list it was read against."""
+
+    __slots__ = ("key", "named", "options", "stored")
+
+    def __init__(self, stored: Any, named: Any, options: tuple[str, ...], key: Hashable = None) -> None:
+        self.stored, self.named, self.options = stored, named, options
+        self.key = named if key is None else key
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Named:
+            return NotImplemented
+        return bool(self.key == other.key)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        return f"Named({self.stored!r}, {self.named!r})"
+
+
+def moved(old: Any, new: Any) -> bool:
+    """Whether two answers were read against options that differ (in order, texts or number)."""
+    return type(old) is Named and type(new) is Named and old.options != new.options
+
+
+def shown(old: Any, new: Any) -> tuple[Any, Any]:
+    """Two values of one judgment as an example shows them: as stored, but answers read against
+    options that differ as the options they name (their stored places would say the same, or
+    mislead)."""
+    if moved(old, new):
+        return old.named, new.named
+    return _stored(old), _stored(new)
+
+
+def _stored(value: Any) -> Any:
+    return value.stored if type(value) is Named else value
 
 
 def plain(value: Any) -> Any:

@@ -14,6 +14,12 @@ tag's mean with option empty, an option's proportion or mean (`tag_K`) with opti
 as the key has it). A multi-choice answer's value is its option index (0-based `idx`, as
 stored); a multi-select row's is the row; a ranking's is the option indices from first to last.
 Only what the model reads as intact is exported, through the same loader the check uses.
+
+Those three store places in the query's option list, so the same stored numbers under reordered
+options are other answers. A pass that reads without "positions" (`Judgments.needs`: the diff)
+gets each of them as the options it names (diff.model.Named: a choice's text, a ranking's texts
+from first to last, the texts a row selects), where the options are distinct texts and the answer
+names only options of the list; any other answer as stored, to be compared by place.
 """
 
 from __future__ import annotations
@@ -90,7 +96,7 @@ def _view(unit: Unit, exp: Experiment, ctx: Context) -> Judgments:
         batches=lambda: _all_batches(exp, kind, needs),
         none=lambda: _why_none(unit, exp, ctx),
         needs=needs,
-        items=lambda: ByItem(_item_runs(exp, kind), _mean_batches(exp)),
+        items=lambda: ByItem(_item_runs(exp, kind, needs), _mean_batches(exp)),
     )
 
 
@@ -190,7 +196,7 @@ def _stimuli(exp: Experiment) -> list[str]:
 _RUN = 256  # stimuli compared at a time (diff)
 
 
-def _item_runs(exp: Experiment, kind: str) -> Iterator[ItemRun]:
+def _item_runs(exp: Experiment, kind: str, needs: dict[str, bool]) -> Iterator[ItemRun]:
     """The view's items: a stimulus an item, compared as its answers, the queries of its trial
     and the answers that broke their schema (what its rows are made from)."""
     sids = _stimuli(exp)
@@ -199,7 +205,7 @@ def _item_runs(exp: Experiment, kind: str) -> Iterator[ItemRun]:
         content = [_content(exp, sid) for sid in run]
 
         def rows(a: int, b: int, run: list[str] = run) -> Iterator[Batch]:
-            return _batches(exp, kind, run[a:b])
+            return _batches(exp, kind, run[a:b], needs)
 
         def tally(a: int, b: int, run: list[str] = run) -> Tally:
             return _tally(exp, run[a:b])
@@ -314,12 +320,13 @@ def _batches(exp: Experiment, kind: str, sids: list[str], needs: dict[str, bool]
     items, raters, tags, options, values, located = adders(lists)
     for sid in sids:
         queries, intact = exp.queries(sid), exp.ind_data.get(sid)
+        named = needs is not None and not needs.get("positions", True)
         for tag, responses in exp.ind.data[sid].items():
             q = queries.get(tag)
             if q is None or ratings_of(q, responses, tag in broken_of(intact)) is None:
                 continue
             base = pointer(sid, tag) + "/"
-            for option, who, answers, paths in _ratings(q, responses):
+            for option, who, answers, paths in _ratings(q, responses, named):
                 n = len(answers)
                 items(repeat(sid, n))
                 raters(who)
@@ -341,9 +348,10 @@ def _batches(exp: Experiment, kind: str, sids: list[str], needs: dict[str, bool]
         yield Batch(same, done(lists, counted))
 
 
-def _ratings(q: dict[str, Any], responses: list[Any]) -> Iterator[tuple[str | int, Any, list[Any], Any]]:
+def _ratings(q: dict[str, Any], responses: list[Any], named: bool) -> Iterator[tuple[str | int, Any, list[Any], Any]]:
     """(option, raters, values, paths below the tag) of one tag's ratings, by option: a list of
-    values at a time, so that the rows are made in C."""
+    values at a time, so that the rows are made in C; with `named`, answers that store places in
+    the options as the options they name (`_named`)."""
     kind = q["type"]
     if kind == "multi-slider":
         for o, answer in enumerate(responses):
@@ -366,7 +374,38 @@ def _ratings(q: dict[str, Any], responses: list[Any]) -> Iterator[tuple[str | in
         values = list(map(_ranked, responses))
     else:
         values = responses
+    if named and kind in _PLACES:
+        values = _named(kind, q.get("option"), values)
     yield "", range(len(values)), values, positions(len(values))
+
+
+_PLACES = ("multi-choice", "multi-select", "ranking")  # answers that store places in the options
+
+
+def _named(kind: str, listed: Any, values: list[Any]) -> list[Any]:
+    """Answers (as the view gives them) that store places in the options, as the options they
+    name; where the options are not distinct texts, or an answer names a place outside them (or
+    a multi-select row is not one 0 or 1 per option), as stored."""
+    from ...diff.model import Named
+
+    if not (isinstance(listed, list) and set(map(type, listed)) <= {str} and len(set(listed)) == len(listed)):
+        return values
+    options = tuple(listed)
+    n = len(options)
+    out: list[Any] = []
+    for value in values:
+        if kind == "multi-choice":
+            ok = type(value) is int and 0 <= value < n
+            out.append(Named(value, options[value], options) if ok else value)
+        elif kind == "ranking":
+            ok = type(value) is list and all(type(i) is int and 0 <= i < n for i in value)
+            names = [options[i] for i in value] if ok else []
+            out.append(Named(value, names, options, tuple(names)) if ok else value)
+        else:  # multi-select: the options checked, in the list's order; compared as a set
+            ok = type(value) is list and len(value) == n and set(map(type, value)) <= {int} and set(value) <= {0, 1}
+            names = [o for o, checked in zip(options, value, strict=True) if checked] if ok else []
+            out.append(Named(value, names, options, frozenset(names)) if ok else value)
+    return out
 
 
 def _ranked(answer: Any) -> list[int] | None:
