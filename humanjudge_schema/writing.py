@@ -115,15 +115,16 @@ def _raise_interrupted(signum: int, frame: FrameType | None) -> None:
 
 
 @contextlib.contextmanager
-def _stops_raise() -> Iterator[None]:
-    """While the block runs, SIGTERM and SIGHUP raise Interrupted in the main thread (SIGINT
-    already raises KeyboardInterrupt), unless the program handles or ignores them itself."""
+def stops_raise(*, interrupt: bool = False) -> Iterator[None]:
+    """While the block runs, SIGTERM and SIGHUP (and with `interrupt` SIGINT too, instead of
+    KeyboardInterrupt) raise Interrupted in the main thread, so that what the block made is
+    removed on the way out, unless the program handles or ignores them itself."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     previous: dict[int, Any] = {}
-    for signum in _STOPS[1:]:
-        if signal.getsignal(signum) == signal.SIG_DFL:
+    for signum in _STOPS if interrupt else _STOPS[1:]:
+        if signal.getsignal(signum) in (signal.SIG_DFL, signal.default_int_handler):
             previous[signum] = signal.signal(signum, _raise_interrupted)
     try:
         yield
@@ -133,9 +134,9 @@ def _stops_raise() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _stops_held() -> Iterator[None]:
+def stops_held() -> Iterator[None]:
     """The stopping signals held back while the block runs (where the system allows it), so that
-    the temporary file is never created without its name being known."""
+    nothing is made without its name being kept, and no removal is cut short."""
     mask = getattr(signal, "pthread_sigmask", None)
     if mask is None or threading.current_thread() is not threading.main_thread():
         yield
@@ -174,9 +175,9 @@ def open_atomic(path: Path, inputs: Iterable[Path] = (), *, within: Path | None 
     mode = _mode_for(path)
     tmp: str | None = None
     dfd = _open_folder(folder)
-    with _stops_raise():
+    with stops_raise():
         try:
-            with _stops_held():
+            with stops_held():
                 fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
             with os.fdopen(fd, "wb") as f:
                 yield f

@@ -32,20 +32,17 @@ import os
 import posixpath
 import re
 import shutil
-import signal
 import subprocess
 import tempfile
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import FrameType
-from typing import IO, Any
+from typing import IO
 
 from ..catalog import file_pattern
 from ..config import CONFIG_BYTES
 from ..readers.files import DEFAULT_MAX_DOCUMENT
-from ..writing import Interrupted
+from ..writing import stops_held, stops_raise
 
 # A blob is refused beyond what a reader reads of one file (the max-document-bytes default).
 MAX_BLOB = DEFAULT_MAX_DOCUMENT
@@ -108,10 +105,10 @@ def old_version(top: Path, sha: str, paths: Sequence[str]) -> Iterator[Path]:
     """The files of commit `sha` under `paths` (see `export`) in a new temporary folder, removed
     when the block ends, also when the process is stopped (then Interrupted is raised)."""
     temp: str | None = None
-    with _stops_raise():
+    with stops_raise(interrupt=True):
         try:
             with _said("cannot write that commit's files in a temporary folder"):
-                with _stops_held():
+                with stops_held():
                     temp = tempfile.mkdtemp(prefix="humanjudge-diff-")
                 # The search for a configuration stops here, with the defaults, when the version
                 # has none of its own: a humanjudge.toml in /tmp is no part of the compared commit.
@@ -119,7 +116,7 @@ def old_version(top: Path, sha: str, paths: Sequence[str]) -> Iterator[Path]:
                 export(top, sha, paths, Path(temp, "version"))
             yield Path(temp, "version")
         finally:
-            with _stops_held():
+            with stops_held():
                 if temp is not None:
                     shutil.rmtree(temp, ignore_errors=True)
 
@@ -394,45 +391,3 @@ def _leads_to(path: str, text: bytes | None, targets: set[str], folders: set[str
             return None
     here = "/".join(at)
     return here if here in targets else None
-
-
-_STOPS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
-
-
-def _raise_interrupted(signum: int, frame: FrameType | None) -> None:
-    signal.signal(signum, signal.SIG_IGN)  # a second one does not interrupt the cleanup
-    raise Interrupted(signum)
-
-
-@contextlib.contextmanager
-def _stops_raise() -> Iterator[None]:
-    """While the block runs, SIGINT, SIGTERM and SIGHUP raise Interrupted in the main thread, so
-    that the folder is removed on the way out (SIGTERM would end the process where it stands),
-    unless the program handles or ignores them itself."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous: dict[int, Any] = {}
-    for signum in _STOPS:
-        if signal.getsignal(signum) in (signal.SIG_DFL, signal.default_int_handler):
-            previous[signum] = signal.signal(signum, _raise_interrupted)
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-
-
-@contextlib.contextmanager
-def _stops_held() -> Iterator[None]:
-    """The stopping signals held back while the block runs (where the system allows it): the
-    folder is never made without its name being kept, and its removal is not cut short."""
-    mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    before = mask(signal.SIG_BLOCK, _STOPS)
-    try:
-        yield
-    finally:
-        mask(signal.SIG_SETMASK, before)

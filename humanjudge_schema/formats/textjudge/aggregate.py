@@ -199,8 +199,10 @@ def aggregate_dataset(
         raise AggregateError(f"{output} is the input: use --in-place to overwrite it")
     if force and output is None:
         raise AggregateError("--force is for -o FILE, to replace an existing file (--in-place overwrites the input)")
-    if not check and output is not None and os.path.lexists(output) and not force:
-        raise AggregateError(f"{output} exists: use --force to overwrite it")
+    if not check and output is not None:
+        check_target(output, [path])  # a link, a device or a folder is refused as such, first
+        if os.path.lexists(output) and not force:
+            raise AggregateError(f"{output} exists: use --force to overwrite it")
     config = discover(path)
     raw = read_bytes(path, config.max_document_bytes)
     if isinstance(raw, bytes) and raw.startswith(LFS_POINTER):
