@@ -80,7 +80,27 @@ def has_duplicates(raw: bytes, data: Any) -> bool:
     # A colon written as the escape \u003a would fool the count: take the exact path then.
     if _ESCAPED_COLON.search(raw):
         return True
-    return raw.count(b":") != orjson.dumps(data).count(b":")
+    try:
+        written = orjson.dumps(data).count(b":")
+    except TypeError:  # nested deeper than orjson writes (255 levels), though it reads 1024
+        written = _written_colons(data)
+    return raw.count(b":") != written
+
+
+def _written_colons(data: Any) -> int:
+    """The colons orjson.dumps(data) writes, counted without writing: one per object member and
+    every one inside a key or a string."""
+    count, stack = 0, [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            count += node.count(":")
+        elif isinstance(node, dict):
+            count += len(node) + sum(key.count(":") for key in node)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return count
 
 
 def parse(raw: bytes, first_line: int = 1) -> tuple[Any, list[Problem]]:
@@ -102,7 +122,11 @@ def parse(raw: bytes, first_line: int = 1) -> tuple[Any, list[Problem]]:
         return BROKEN, problems
     if has_duplicates(raw, data):
         text = raw.decode("utf-8")
-        dupes = _duplicate_pointers(text)
+        try:
+            dupes = _duplicate_pointers(text)
+        except RecursionError:  # the exact pass recurses, and Python's limit is below orjson's depth
+            said = "a key appears twice in one object, nested too deep to say which; the last value is the one read"
+            return data, [*problems, Problem("parse/duplicate-key", said)]
         offsets = locate(text, dupes)
         index = LineIndex(text, first_line)
         for ptr in dupes:
