@@ -9,8 +9,11 @@ from ..registry import register
 register(
     "card/unreadable",
     "the card is not a Croissant JSON-LD document that can be compared with the data",
-    why="A card that is not JSON, or whose top level is not an object, says nothing that can be "
-    "checked: every other card/ check needs its fields.",
+    why="A card that cannot be read (not a regular file, larger than max-document-bytes, UTF-16, "
+    "not JSON, nested deeper than 1,024 levels, a number no double holds) or whose top level is "
+    "not an object says nothing that can be checked: every other card/ check needs its fields. "
+    "It is read as validate reads a JSON file; a key given twice, a byte that is not UTF-8 or a "
+    "byte-order mark is validate's own parse/ finding, and the rest of the card is compared.",
     bad="croissant.json: [1, 2, 3]",
     good='croissant.json: {"@type": "sc:Dataset", "name": "...", "distribution": [...], ...}',
 )

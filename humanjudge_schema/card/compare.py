@@ -10,16 +10,19 @@ hand, from phrases such as "3 annotations per item" or "46 annotators".
 
 from __future__ import annotations
 
-import json
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ..config import discover
 from ..finding import Finding, escape_token
 from ..judgments.view import Judgments
 from ..kinds import Unit
-from ..readers.files import Problem, display_path, read_bytes
+from ..readers import codes as _parse_codes  # noqa: F401  (the parse/ codes a card's bytes may have)
+from ..readers.files import Problem, display_path
+from ..readers.locate import LineIndex, locate
 from ..registry import severity_of
 from . import codes as _codes  # noqa: F401  (the card/ codes are registered before a finding is made)
 from . import rai
@@ -27,6 +30,7 @@ from .codes import PLACEHOLDER
 from .facts import Facts
 from .files import digest, file_id
 from .layouts import layout
+from .source import Field, read_card
 
 # What a card needs beside the RAI figures, and what `humanjudge card` leaves to its author.
 EXPECTED = ("name", "description", "citeAs", "url", "license")
@@ -36,60 +40,63 @@ COMPUTED = (
     "rai:dataAnnotationAnalysis",
     "rai:dataCollectionMissingData",
 )
-_SIZE = re.compile(r"^\s*(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>B|bytes?|[kKMGT]i?B)?\s*$")
+# matched on the text stripped of white space: a `\s*` on either side of an optional unit took
+# time quadratic in a run of spaces
+_SIZE = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>B|bytes?|[kKMGT]i?B)?")
 _UNITS = {"": 1, "b": 1, "byte": 1, "bytes": 1, "kb": 1000, "mb": 1000**2, "gb": 1000**3, "tb": 1000**4}
 _UNITS |= {"kib": 1024, "mib": 1024**2, "gib": 1024**3, "tib": 1024**4}
 
 Hit = tuple[str, str, str]  # (code, pointer into the card, message)
-
-
-def read_card(path: Path) -> tuple[Any, str, Finding | None]:
-    """The card's JSON and its text, or the finding that it cannot be read as a card."""
-    raw = read_bytes(path)
-    if isinstance(raw, Problem):
-        return None, "", _finding(path, "card/unreadable", "", f"cannot read the card: {raw.message}", None)
-    text = raw.decode("utf-8", errors="replace")
-    try:
-        doc = json.loads(text)
-    except ValueError as exc:
-        line = getattr(exc, "lineno", None)
-        return None, text, _finding(path, "card/unreadable", "", f"the card is not JSON: {exc}", line)
-    if not isinstance(doc, dict):
-        return None, text, _finding(path, "card/unreadable", "", "the card is not a JSON object", 1)
-    return doc, text, None
+# A count the card states with more digits than this is more than any dataset holds (and int()
+# reads at most 4,300 digits).
+_DIGITS = 30
+_QUOTED = 200  # characters of a string of the card a message quotes
+_LOCATED = 64  # the deepest pointer whose line is looked for
 
 
 def compare(card: Path, unit: Unit, view: Judgments, *, samples: int = 1) -> list[Finding]:
     """Every contradiction between the card at `card` and the dataset (`unit`, with `view` its
     judgments), as findings sorted as validate sorts them. The agreement figures are not
-    compared (they depend on the bootstrap); `samples` only sets how many draws the pass makes."""
-    doc, text, broken = read_card(card)
-    if broken is not None:
-        return [broken]
+    compared (they depend on the bootstrap); `samples` only sets how many draws the pass makes.
+    The card is read as validate reads a JSON file, within the dataset's max-document-bytes; the
+    placeholders listed are at most its max-per-code, the rest counted in one more finding."""
+    config = discover(unit.root)
+    read = read_card(card, config.max_document_bytes)
+    found = [_finding(card, p.code, p.pointer, p.message, p.line, p.column) for p in read.problems]
+    if read.doc is None:
+        return sorted(found, key=Finding.sort_key)
+    doc = read.doc
     facts = Facts.of(view, samples=samples, seed=0)
     ids = {path: file_id(path, unit.root) for path in unit.files}
     shape = layout(unit, facts, ids)
+    unfilled, more = _unfilled(doc, config.max_per_code, len(read.text))
     hits = [
         *_files(doc, card, unit),
         *_per_item(doc, facts),
         *_annotators(doc, facts, shape.participants),
         *_records(doc, facts),
         *_missing(doc, facts),
-        *_unfilled(doc),
+        *unfilled,
     ]
-    from ..readers.locate import locate
-
-    offsets = locate(text, {pointer for _, pointer, _ in hits})
-    found = []
+    # locate's cost grows with the square of a pointer's depth: a finding deeper in the card than
+    # its own fields ever are keeps its pointer, without a line
+    offsets = locate(read.text, {pointer for _, pointer, _ in hits if pointer.count("/") <= _LOCATED})
+    index = LineIndex(read.text)
     for code, pointer, message in hits:
         at = offsets.get(pointer)
-        line = text.count("\n", 0, at) + 1 if at is not None else None
+        line = index.position(at)[0] if at is not None else None
         found.append(_finding(card, code, pointer, message, line))
+    if more:
+        said = (
+            f"{more:,} more card/unfilled findings in this card are not listed (the first {len(unfilled):,} are: "
+            "at most max-per-code of them, with pointers no longer than the card together)"
+        )
+        found.append(Finding("card/unfilled", severity_of("card/unfilled"), said, display_path(card), more=more))
     return sorted(found, key=Finding.sort_key)
 
 
-def _finding(card: Path, code: str, pointer: str, message: str, line: int | None) -> Finding:
-    return Finding(code, severity_of(code), message, display_path(card), pointer, line)
+def _finding(card: Path, code: str, pointer: str, message: str, line: int | None, column: int | None = None) -> Finding:
+    return Finding(code, severity_of(code), message, display_path(card), pointer, line, column)
 
 
 def _at(*tokens: object) -> str:
@@ -104,46 +111,61 @@ def _types(node: dict[str, Any]) -> set[str]:
 def _files(doc: dict[str, Any], card: Path, unit: Unit) -> Iterator[Hit]:
     entries = doc.get("distribution")
     entries = entries if isinstance(entries, list) else []
-    named = {path.resolve(): path for path in unit.files}
+    named = {_place(path): path for path in unit.files}
     by_name: dict[str, list[Path]] = {}
     for path in unit.files:
         by_name.setdefault(path.name, []).append(path)
     seen: set[Path] = set()
+    # each file read once, however many FileObjects name it
+    digests: dict[Path, tuple[int, str, str] | Problem] = {}
+    # a contentUrl is relative to the card's folder, as given or where it really is (files.content_url)
+    folders = (os.path.abspath(card.parent), os.path.realpath(card.parent))
     for i, entry in enumerate(entries):
         if not isinstance(entry, dict) or "FileObject" not in _types(entry):
             continue
-        matched = _match(entry, card.parent, named, by_name)
+        matched = _match(entry, folders, named, by_name)
         if matched is None:
             where = entry.get("contentUrl") or entry.get("name") or entry.get("@id")
-            yield "card/missing-file", _at("distribution", i), f"the dataset holds no file {where!r}"
+            yield "card/missing-file", _at("distribution", i), f"the dataset holds no file {_said(where)}"
             continue
         seen.add(matched)
-        found = digest(matched)
+        if matched not in digests:
+            digests[matched] = digest(matched)
+        found = digests[matched]
         if isinstance(found, Problem):
             yield "card/missing-file", _at("distribution", i), f"{matched.name}: {found.message}"
             continue
         size, sha256, md5 = found
         stated = entry.get("contentSize")
         if stated is not None and not _same_size(stated, size):
-            yield "card/file-size", _at("distribution", i, "contentSize"), f"{stated!r}, the file has {size:,} bytes"
+            said = f"{_said(stated)}, the file has {size:,} bytes"
+            yield "card/file-size", _at("distribution", i, "contentSize"), said
         for key, actual in (("sha256", sha256), ("md5", md5)):
             value = entry.get(key)
             if value is not None and (not isinstance(value, str) or value.strip().lower() != actual):
-                yield "card/file-hash", _at("distribution", i, key), f"{value!r}, the file's {key} is {actual}"
+                yield "card/file-hash", _at("distribution", i, key), f"{_said(value)}, the file's {key} is {actual}"
     for path in unit.files:
         if path not in seen:
             yield "card/unlisted-file", "/distribution", f"{file_id(path, unit.root)} is a file of the dataset"
 
 
-def _match(entry: dict[str, Any], base: Path, named: dict[Path, Path], by_name: dict[str, list[Path]]) -> Path | None:
-    """The dataset file a FileObject names: by its contentUrl relative to the card's folder, else
-    (a URL, a card kept elsewhere) by the file name its contentUrl, name or @id ends with, when
-    one file of the dataset has it."""
+def _place(path: Path | str) -> str:
+    """Where a path leads, as written: made absolute, `.` and `..` taken out, no link followed."""
+    return os.path.normpath(os.path.abspath(path))
+
+
+def _match(
+    entry: dict[str, Any], folders: tuple[str, ...], named: dict[str, Path], by_name: dict[str, list[Path]]
+) -> Path | None:
+    """The dataset file a FileObject names: by its contentUrl relative to one of the card's
+    `folders`, else (a URL, a card kept elsewhere) by the file name its contentUrl, name or @id
+    ends with, when one file of the dataset has it."""
     url = entry.get("contentUrl")
     if isinstance(url, str) and "://" not in url and url:
-        path = named.get((base / url).resolve())
-        if path is not None:
-            return path
+        for folder in folders:
+            path = named.get(os.path.normpath(os.path.join(folder, url)))
+            if path is not None:
+                return path
     for value in (url, entry.get("name"), entry.get("@id")):
         if isinstance(value, str) and value:
             candidates = by_name.get(value.rstrip("/").rsplit("/", 1)[-1].split("?")[0], [])
@@ -155,7 +177,9 @@ def _match(entry: dict[str, Any], base: Path, named: dict[Path, Path], by_name: 
 def _same_size(stated: Any, size: int) -> bool:
     """Whether a contentSize states the size: exactly in bytes, else to the precision written
     ("2.4 MB": 2.35 to 2.45 million bytes, or mebibytes)."""
-    found = _SIZE.match(str(stated))
+    if not isinstance(stated, (str, int, float)):
+        return False
+    found = _SIZE.fullmatch(str(stated).strip())
     if found is None:
         return False
     number, unit = found["n"], (found["unit"] or "").lower()
@@ -166,50 +190,63 @@ def _same_size(stated: Any, size: int) -> bool:
     return any(abs(size / base - float(number)) <= 0.5 * 10**-decimals for base in bases)
 
 
-def _text(doc: dict[str, Any], key: str) -> str:
-    value = doc.get(key)
-    if isinstance(value, list):
-        return "\n".join(v for v in value if isinstance(v, str))
-    return value if isinstance(value, str) else ""
+def _said(value: Any) -> str:
+    """A value of the card as a message quotes it: a string (its start, if long) or a number as
+    written, a list or an object by what it is (one nested a thousand deep has no repr)."""
+    if isinstance(value, str) and len(value) > _QUOTED:
+        return f"{value[:_QUOTED]!r}... ({len(value):,} characters)"
+    if value is None or isinstance(value, (str, int, float)):
+        return repr(value)
+    return "a list" if isinstance(value, list) else "an object"
 
 
-def _pointer_of(doc: dict[str, Any], key: str, needle: str) -> str:
-    """The pointer of the text of `key` that holds `needle`: the item of a list, or the value."""
-    value = doc.get(key)
-    if isinstance(value, list):
-        for i, v in enumerate(value):
-            if isinstance(v, str) and needle in v:
-                return _at(key, i)
-    return _at(key)
+def _count(digits: str) -> int | None:
+    """A count the card states; None for one of more digits than any count has."""
+    return int(digits) if len(digits) <= _DIGITS else None
+
+
+def _stated(digits: str) -> str:
+    """A number the card states, as a message shows it."""
+    if len(digits) <= _DIGITS:
+        return str(int(digits)) if digits.isdigit() else digits
+    return f"{digits[:_DIGITS]}... ({len(digits):,} characters)"
+
+
+def _name(quoted: str) -> str:
+    """A question's name as the card quotes it: a JSON string, or (an escape JSON has not) the
+    text between the quotes."""
+    try:
+        return rai.unquoted(quoted)
+    except ValueError:
+        return quoted[1:-1]
 
 
 def _per_item(doc: dict[str, Any], facts: Facts) -> Iterator[Hit]:
-    key = "rai:annotationsPerItem"
-    text = _text(doc, key)
-    lines = list(rai.PER_ITEM.finditer(text))
+    field = Field.of(doc, "rai:annotationsPerItem")
+    lines = list(rai.PER_ITEM.finditer(field.text))
     for line in lines:
-        name = rai.unquoted(line["q"])
+        name = _name(line["q"])
         q = facts.question(name)
-        where = _pointer_of(doc, key, line.group())
+        where = field.pointer(line.start(), line.end())
         if q is None or q["raters_per_item"] is None:
-            yield "card/annotations-per-item", where, f"the data has no individual judgments of {name!r}"
+            yield "card/annotations-per-item", where, f"the data has no individual judgments of {_said(name)}"
             continue
         spread = q["raters_per_item"]
-        stated = (int(line["min"]), float(line["median"]), int(line["max"]))
+        stated = (_count(line["min"]), float(line["median"]), _count(line["max"]))
         actual = (spread["min"], float(spread["median"]), spread["max"])
         if stated != actual:
-            said = f"min {stated[0]}, median {line['median']}, max {stated[2]}"
+            said = f"min {_stated(line['min'])}, median {_stated(line['median'])}, max {_stated(line['max'])}"
             shown = f"min {actual[0]}, median {rai.number(actual[1])}, max {actual[2]}"
-            yield "card/annotations-per-item", where, f"{name!r}: the card states {said}; the data has {shown}"
+            yield "card/annotations-per-item", where, f"{_said(name)}: the card states {said}; the data has {shown}"
     if lines:
         return
     spreads = [q["raters_per_item"] for q in facts.questions() if q["raters_per_item"]]
-    for found in rai.PROSE_PER_ITEM.finditer(text):
-        n = int(found.group(1))
-        if spreads and not any(s["min"] <= n <= s["max"] for s in spreads):
+    for found in rai.PROSE_PER_ITEM.finditer(field.text):
+        n = _count(found.group(1))
+        if spreads and (n is None or not any(s["min"] <= n <= s["max"] for s in spreads)):
             low, high = min(s["min"] for s in spreads), max(s["max"] for s in spreads)
-            said = f"{found.group()!r}: items have {low} to {high} annotations in the data"
-            yield "card/annotations-per-item", _pointer_of(doc, key, found.group()), said
+            said = f"{_said(found.group())}: items have {low} to {high} annotations in the data"
+            yield "card/annotations-per-item", field.pointer(found.start(), found.end()), said
 
 
 def annotator_count(facts: Facts, participants: dict[str, Any] | None) -> int | None:
@@ -222,17 +259,17 @@ def annotator_count(facts: Facts, participants: dict[str, Any] | None) -> int | 
 
 
 def _annotators(doc: dict[str, Any], facts: Facts, participants: dict[str, Any] | None) -> Iterator[Hit]:
-    key = "rai:annotatorDemographics"
     actual = annotator_count(facts, participants)
     if actual is None:
         return
-    text = _text(doc, key)
-    stated = [(int(m["n"]), m.group()) for m in rai.ANNOTATORS.finditer(text)]
+    field = Field.of(doc, "rai:annotatorDemographics")
+    stated = [(m["n"], m.start(), m.end()) for m in rai.ANNOTATORS.finditer(field.text)]
     if not stated:
-        stated = [(int(m.group(1).replace(",", "")), m.group()) for m in rai.PROSE_ANNOTATORS.finditer(text)]
-    for n, said in stated:
-        if n != actual:
-            yield "card/annotator-count", _pointer_of(doc, key, said), f"the card states {n}; the data has {actual}"
+        stated = [(n.replace(",", ""), start, end) for n, start, end in rai.prose_annotators(field.text)]
+    for digits, start, end in stated:
+        if _count(digits) != actual:
+            said = f"the card states {_stated(digits)}; the data has {actual}"
+            yield "card/annotator-count", field.pointer(start, end), said
 
 
 def _records(doc: dict[str, Any], facts: Facts) -> Iterator[Hit]:
@@ -242,7 +279,7 @@ def _records(doc: dict[str, Any], facts: Facts) -> Iterator[Hit]:
         found = rai.RECORDS.match(description) if isinstance(description, str) else None
         if found is None:
             continue
-        name, stated = rai.unquoted(found["q"]), int(found["n"])
+        name, stated = _name(found["q"]), _count(found["n"])
         role = "individual" if found["role"] == "judgment" else "aggregate"
         if role == "individual":
             actual = facts.individual[name]
@@ -250,38 +287,68 @@ def _records(doc: dict[str, Any], facts: Facts) -> Iterator[Hit]:
             actual = facts.stored[name, found["stored"]] if found["stored"] else facts.aggregates[name]
         if stated != actual:
             what = "judgments" if role == "individual" else "stored aggregates"
-            said = f"{name!r}: the card states {stated} records; the data has {actual} {what}"
+            said = f"{_said(name)}: the card states {_stated(found['n'])} records; the data has {actual} {what}"
             yield "card/record-count", _at("recordSet", i, "description"), said
 
 
 def _missing(doc: dict[str, Any], facts: Facts) -> Iterator[Hit]:
-    key = "rai:dataCollectionMissingData"
-    for found in rai.MISSING.finditer(_text(doc, key)):
-        name = rai.unquoted(found["q"])
+    field = Field.of(doc, "rai:dataCollectionMissingData")
+    for found in rai.MISSING.finditer(field.text):
+        name = _name(found["q"])
         q = facts.question(name)
         actual = None if q is None else q["missing"]
-        if actual != int(found["missing"]):
+        if actual != _count(found["missing"]):
             has = "no such question" if actual is None else f"{actual} missing"
-            said = f"{name!r}: the card states {found['missing']} missing answers; the data has {has}"
-            yield "card/missing-answers", _pointer_of(doc, key, found.group()), said
+            said = f"{_said(name)}: the card states {_stated(found['missing'])} missing answers; the data has {has}"
+            yield "card/missing-answers", field.pointer(found.start(), found.end()), said
 
 
-def _unfilled(doc: dict[str, Any]) -> Iterator[Hit]:
+def _unfilled(doc: dict[str, Any], limit: int, budget: int) -> tuple[list[Hit], int]:
+    """The fields a card needs that it lacks, and its placeholders: the first `limit` of them
+    (0: all) whose pointers together are at most `budget` characters, and how many more there
+    are. The budget (the card's length) keeps what is listed linear in the card where
+    placeholders are many under a long key."""
+    hits: list[Hit] = []
     for key in (*EXPECTED, *COMPUTED, *rai.AUTHOR_FIELDS):
         if doc.get(key) in (None, "", []):
-            yield "card/unfilled", "", f"the card has no {key}"
-    for pointer, text in _strings(doc, ""):
+            hits.append(("card/unfilled", "", f"the card has no {key}"))
+    more = 0
+    for at, text in _strings(doc):
         if text.lstrip().startswith(PLACEHOLDER):
-            yield "card/unfilled", pointer, text.strip()
+            length = at[2] if at is not None else 0
+            if (limit and len(hits) >= limit) or length > budget:
+                more += 1
+            else:
+                budget -= length
+                hits.append(("card/unfilled", _pointer(at), text.strip()))
+    return hits, more
 
 
-def _strings(node: Any, at: str) -> Iterator[tuple[str, str]]:
-    if isinstance(node, str):
-        yield at, node
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from _strings(value, f"{at}/{i}")
-    elif isinstance(node, dict):
-        for key, value in node.items():
-            if key != "@context":
-                yield from _strings(value, f"{at}/{escape_token(key)}")
+# (the parent's chain, the token with its "/", the pointer's length): a pointer not yet written out
+_Chain = tuple[Any, str, int] | None
+
+
+def _strings(doc: dict[str, Any]) -> Iterator[tuple[_Chain, str]]:
+    """Every string of the card outside @context, in the order of the text, with where it is. A
+    walk without recursion, whose pointers are written only for the strings asked for: a card
+    nested 1,000 deep, or under a long key, costs its size, not its size times its depth."""
+    stack: list[tuple[Any, _Chain]] = [(doc, None)]
+    while stack:
+        node, at = stack.pop()
+        length = at[2] if at is not None else 0
+        if isinstance(node, str):
+            yield at, node
+        elif isinstance(node, list):
+            items = [(value, (at, f"/{i}", length + len(str(i)) + 1)) for i, value in enumerate(node)]
+            stack.extend(reversed(items))
+        elif isinstance(node, dict):
+            tokens = (("/" + escape_token(key), value) for key, value in node.items() if key != "@context")
+            stack.extend(reversed([(value, (at, token, length + len(token))) for token, value in tokens]))
+
+
+def _pointer(at: _Chain) -> str:
+    tokens = []
+    while at is not None:
+        at, token, _ = at
+        tokens.append(token)
+    return "".join(reversed(tokens))

@@ -36,6 +36,7 @@ class Facts:
     # why the dataset has no figures, where its files hold no judgment ("no judgments: no
     # individual data file human_data_ind.json (only human_data_mean.json)")
     none: str | None = None
+    _by_name: dict[str, dict[str, Any]] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(cls, view: Judgments, *, samples: int = 1000, seed: int = 0) -> Facts:
@@ -80,4 +81,9 @@ class Facts:
         return found
 
     def question(self, name: str) -> dict[str, Any] | None:
-        return next((q for q in self.questions() if q["question"] == name), None)
+        """The first question of that name (looked up in one step: a card may name thousands)."""
+        if self._by_name is None:
+            self._by_name = {}
+            for q in self.questions():
+                self._by_name.setdefault(q["question"], q)
+        return self._by_name.get(name)

@@ -56,8 +56,23 @@ def file_id(path: Path, root: Path) -> str:
 
 
 def content_url(path: Path, base: Path) -> str:
-    """Where the card finds a file: its path relative to the card's folder (`base`)."""
-    return Path(os.path.relpath(path.resolve(), base.resolve())).as_posix()
+    """Where the card finds a file: its path as given, relative to the card's folder (`base`). A
+    link is named as it is, never by where it leads: a data file linked from a private folder
+    must not put that folder's path in a card that is published (its size and hash are those of
+    the bytes read through the link, which is what a reader of the contentUrl gets). Where a link
+    on the way to the card's folder makes `..` lead elsewhere, the path is made from where that
+    folder really is."""
+    given = os.path.relpath(os.path.abspath(path), os.path.abspath(base))
+    if not _same(os.path.join(base, given), path):
+        given = os.path.relpath(os.path.abspath(path), os.path.realpath(base))
+    return Path(given).as_posix()
+
+
+def _same(a: str, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
 
 
 def file_object(path: Path, root: Path, base: Path) -> dict[str, Any] | Problem:

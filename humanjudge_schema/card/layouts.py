@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..config import discover
 from ..doi import doi_url
 from ..kinds import Unit
 from ..readers.files import read_bytes
@@ -80,7 +81,7 @@ def _json(path: Path | None) -> Any:
         return None
     import orjson
 
-    raw = read_bytes(path)
+    raw = read_bytes(path, discover(path).max_document_bytes)  # bounded as validate reads it
     if not isinstance(raw, bytes):
         return None
     try:

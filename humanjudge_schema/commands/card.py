@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 @click.option(
     "--check",
     "card",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=click.Path(path_type=Path),  # a folder is read as any card is, and refused as a finding
     metavar="CARD",
     help="Compare this card (written by hand, by a hub or by `humanjudge card`) with the data instead of "
     "writing one: each contradiction is a card/ finding; exit code 1 on errors.",
