@@ -110,7 +110,13 @@ def schema_errors(name: str, data: Any) -> list[tuple[str, str, str]]:
     if checker.is_valid(data):  # a fifth faster than collecting no errors, and the usual case
         return []
     out = []
-    for error in checker.iter_errors(data):
+    try:
+        errors = list(checker.iter_errors(data))
+    except ValueError as exc:  # an error's value nested too deep for the engine to hand over
+        if "recursion" not in str(exc).lower():
+            raise
+        return [("schema/invalid", "", "the document breaks its schema where values are nested too deep to say where")]
+    for error in errors:
         kind = type(error.kind).__name__
         code = schema_code(kind)
         if kind == "Constant":

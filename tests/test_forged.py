@@ -8,6 +8,7 @@ CogGym experiments and a TextJudge dataset, and the pull request's commit.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -297,3 +298,24 @@ def test_what_a_file_was_is_read_past_a_long_first_value(runner: Runner, monkeyp
     top = history.toplevel(ws)
     assert top is not None
     assert history.formats_at(top, "HEAD", [TJ, "other.json", "exp1/trial.jsonl"]) == {TJ: "textjudge"}
+
+
+@pytest.mark.parametrize("depth", [256, 600, 1000])
+def test_a_value_nested_past_the_schema_engines_reach_is_a_finding(tmp_path: Path, depth: int) -> None:
+    """The schema engine hands an error's value over only up to 255 levels deep: past that the
+    check ended in an internal error (exit 2) instead of a finding."""
+    data = json.loads(
+        (test_action.CASES / "textjudge" / "valid" / "schema-all-categories" / "dataset.json").read_text()
+    )
+    data["annotations"][0]["worst"] = "DEEP"
+    text = json.dumps(data).replace('"DEEP"', "[" * depth + "1" + "]" * depth)
+    (tmp_path / "dataset.json").write_text(text)
+    proc = subprocess.run(
+        [sys.executable, "-m", "humanjudge_schema", "validate", "--format", "json", str(tmp_path / "dataset.json")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 1, proc.stderr
+    codes = {f["code"] for f in json.loads(proc.stdout)["findings"]}
+    assert codes == {"schema/invalid"}

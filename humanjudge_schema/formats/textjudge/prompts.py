@@ -98,7 +98,7 @@ def usable(data: Any, errors: list[tuple[str, str, str]]) -> bool:
     if not isinstance(data.get("annotations"), list) or not isinstance(data.get("instances"), list):
         return False
     return not any(
-        ptr in ("/annotations", "/instances") or ptr.startswith(("/annotations/", "/instances/"))
+        ptr in ("", "/annotations", "/instances") or ptr.startswith(("/annotations/", "/instances/"))
         for _, ptr, _ in errors
     )
 
