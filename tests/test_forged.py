@@ -9,6 +9,7 @@ CogGym experiments and a TextJudge dataset, and the pull request's commit.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -319,3 +320,24 @@ def test_a_value_nested_past_the_schema_engines_reach_is_a_finding(tmp_path: Pat
     assert proc.returncode == 1, proc.stderr
     codes = {f["code"] for f in json.loads(proc.stdout)["findings"]}
     assert codes == {"schema/invalid"}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+@pytest.mark.parametrize("what", ["fifo", "/dev/zero"])
+def test_the_diffs_pairing_reads_no_pipe_or_device(tmp_path: Path, what: str) -> None:
+    """A dataset that moved is paired by its files' bytes: a FIFO or a link to /dev/zero among
+    them was read forever."""
+    old, new = tmp_path / "old", tmp_path / "new"
+    shutil.copytree(test_action.EXAMPLES / "valid", old / "exp1")
+    shutil.copytree(test_action.EXAMPLES / "valid", new / "exp2")
+    trial = new / "exp2" / "trial.jsonl"
+    trial.unlink()
+    if what == "fifo":
+        os.mkfifo(trial)
+    else:
+        trial.symlink_to("/dev/zero")
+    command = [sys.executable, "-m", "humanjudge_schema", "diff", "--format", "json", str(old), str(new)]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert {d["status"] for d in json.loads(proc.stdout)["datasets"]} <= {"removed", "added", "changed"}
