@@ -275,10 +275,7 @@ def test_study1_straight_lining_and_outlying_raters() -> None:
         ("quality/outlying-rater", "references_extra", "25da8690-e142-384e-8da7-855667458d36"),
         ("quality/straight-lining", "query_controversial", WORKER),
         ("quality/straight-lining", "references_extra", WORKER),
-        ("quality/straight-lining", "references_omission", "25da8690-e142-384e-8da7-855667458d36"),
         ("quality/straight-lining", "references_omission", WORKER),
-        ("quality/straight-lining", "references_omission", "a08328c7-7b41-3d7d-b437-15385873c8bc"),
-        ("quality/straight-lining", "worker_satisfaction", "f4162899-6dbf-384e-8b7c-5899513679c9"),
     ]
 
 

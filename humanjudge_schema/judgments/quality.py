@@ -33,7 +33,10 @@ MIN_PAIRABLE_ITEMS = 10
 # A rater's answers are compared when they cover at least this many items of a question
 # (straight-lining) or of the dataset (a repeated answer vector), and when what they show would
 # happen by chance less often than this, answers drawn from the question's own distribution of
-# answers (ten "no" in a row on a yes/no question where most answers are "no" is no pattern).
+# answers (ten "no" in a row on a yes/no question where most answers are "no" is no pattern),
+# among all the raters compared: one in a thousand for the dataset, not for each rater, or a
+# dataset of many raters would always have some (Bonferroni: each chance times the number of
+# raters, or pairs of raters, compared).
 MIN_RATER_ITEMS = raters.MIN_ITEMS
 MIN_VECTOR_ANSWERS = 20
 # A rater straight-lines when one answer is at least this share of their answers to a question.
@@ -102,7 +105,11 @@ def below_chance(g: Gathered) -> Iterator[Hit]:
     "the question's mean and agreement toward that answer. A few different answers among many "
     "do not clear a rater (a slip, or the one item that was plainly different); an answer most "
     "raters give to the same items is no pattern, so it is reported only when answers drawn at "
-    "random from each item's own answers would give it that often less than once in a thousand.",
+    "random from each item's own answers would give it that often less than once in a thousand "
+    "among all the raters of the dataset tested: that chance times the number of raters tested, "
+    f"a rater once per question of varied answers where they answered at least {MIN_RATER_ITEMS} "
+    "items (Bonferroni's correction, as for an outlying rater), so that one rater among many is "
+    "not reported for what chance alone gives some rater.",
     bad="worker 17: helpfulness 3 on 39 of their 40 items; other workers answer 1 to 5",
     good="worker 17: helpfulness 3, 4, 2, 5, ...",
 )
@@ -111,15 +118,20 @@ def straight_lining(g: Gathered) -> Iterator[Hit]:
 
     if not g.view.persons:  # a position names no one across items
         return
+    tested: dict[str, tuple[Question, dict[Hashable, float], raters.Modal]] = {}
     for name, q in g.questions.items():
         shares = _shares(q)
         if len(shares) < 2 or q.answered is None or not q.raters:
             continue  # every answer is the same: nothing tells one rater from the others
         found = raters.modal_of(q)
+        tested[name] = (q, shares, found)
+    # the raters tested: each with enough items of a question whose answers vary
+    compared = sum(int((found.items >= MIN_RATER_ITEMS).sum()) for _, _, found in tested.values())
+    for name, (q, shares, found) in tested.items():
         many = (found.items >= MIN_RATER_ITEMS) & (found.times >= STRAIGHT_SHARE * found.items)
         for r in np.flatnonzero(many).tolist():
             n, value, times = int(found.items[r]), q.tally.counts().values[found.value[r]], int(found.times[r])
-            if _as_often(_chances(q, r, int(found.value[r])), n - times) >= CHANCE:
+            if _as_often(_chances(q, r, int(found.value[r])), n - times) * compared >= CHANCE:
                 continue
             rater = q.raters[r]
             told = f"all {n}" if times == n else f"{times} of their {n}"
