@@ -280,6 +280,50 @@ def _rows(name: str, table: Table) -> list[tuple[str, Any, Hashable]]:
     return [(name, (item, rater), v) for item, row in enumerate(table) for rater, v in enumerate(row) if v is not None]
 
 
+def _engaging() -> Table:
+    """The shape of JUDGE-BENCH persona_chat `engaging` (1 to 3): 60 responses x 3 ratings, 157 of
+    them 3 (87%), the same answer in 75.6% of pairs (alpha -0.096)."""
+    return [[3, 3, 3]] * 38 + [[3, 3, 2]] * 10 + [[3, 3, 1]] * 11 + [[3, 2, 2]]
+
+
+def test_one_answer_dominates_where_the_spread_of_the_answers_makes_alpha_low() -> None:
+    """87% of one answer and agreement in 76% of pairs: answers spread so unevenly that two drawn
+    at random disagree 0.231 of the time, not even half the 2/3 of an even spread over the three
+    values given, so the prevalence takes alpha further from 1 than the raters' disagreement."""
+    tally = _tally(_engaging())
+    value = alpha(tally, "ordinal")
+    assert value is not None and round(value, 3) == -0.096
+    assert round(observed(tally), 3) == 0.756  # type: ignore[arg-type]
+    chance = sum((n / 180) ** 2 for n in (157, 12, 11))
+    assert 1 - chance <= (1 - 1 / 3) / 2
+    note = dominant(tally, "ordinal", value)
+    assert note is not None and note.startswith("one answer dominates: 3 is 157 of 180 answers (87%)")
+    assert "the same answer in 76% of pairs" in note
+    view = _view(_rows("engaging", _engaging()), "ordinal")
+    assert list(below_chance(Gathered.of(view))) == []
+
+
+def test_the_note_is_not_a_bar_on_one_answers_share() -> None:
+    """80% of one answer is far from an even spread over five values, not so far from one over
+    two. On yes/no, two answers drawn at random disagree 0.32 of the time, more than half an even
+    spread's 0.5: the alpha (0.38) of raters who agree in 80% of pairs is low more for their
+    disagreement than for the spread, and gets no note. Over five values where the other four
+    share the rest, 0.35 is less than half of 0.8: the alpha (0.15) of raters who agree in 70% of
+    pairs is low more for the spread than for their disagreement."""
+    yes_no = [["yes", "yes"]] * 70 + [["yes", "no"]] * 20 + [["no", "no"]] * 10
+    tally = _tally(yes_no)
+    value = alpha(tally, "nominal")
+    assert tally.distribution() == {"no": 40, "yes": 160} and observed(tally) == 0.8
+    assert value is not None and 0.3 < value < 0.4 and gwet(tally, "nominal") > 0.7  # type: ignore[operator]
+    assert dominant(tally, "nominal", value) is None
+    five = [[1, 1]] * 70 + [[1, 2]] * 5 + [[1, 3]] * 5 + [[1, 4]] * 5 + [[1, 5]] * 5 + [[2, 3], [4, 5]] * 5
+    tally = _tally(five)
+    value = alpha(tally, "nominal")
+    assert tally.distribution() == {1: 160, 2: 10, 3: 10, 4: 10, 5: 10} and observed(tally) == 0.7
+    note = dominant(tally, "nominal", value)
+    assert note is not None and note.startswith("one answer dominates: 1 is 160 of 200 answers (80%)")
+
+
 def test_below_chance_is_reported_only_where_no_answer_dominates() -> None:
     rng = random.Random(0)
     spread = [[rng.randint(1, 5) for _ in range(3)] for _ in range(200)]

@@ -32,9 +32,9 @@ from .agreement import Level, Tally, _quantile, _ratios, draws
 
 # The weights of each level, by the names irrCAC gives them: "quadratic" are the interval weights.
 WEIGHTS: dict[Level, str] = {"nominal": "identity", "ordinal": "ordinal", "interval": "quadratic", "ratio": "ratio"}
-# One answer dominates a question when it is at least this share of the answers and the raters
-# give the same answer in at least this share of pairs (`dominant`).
-DOMINANT = 0.8
+# One answer dominates a question when the spread of its answers at least doubles alpha's distance
+# from 1: when the prevalence index is at least this (`dominant`).
+PREVALENCE = 0.5
 # Below this alpha (Krippendorff's lowest bar, for tentative conclusions), a question where one
 # answer dominates is said to be one.
 LOW_ALPHA = 0.667
@@ -130,22 +130,36 @@ class Resamples:
 
 
 def dominant(tally: Tally, level: Level, alpha: float | None, known: dict[str, Any] | None = None) -> str | None:
-    """Why alpha is low while the raters agree, when that is so: one answer is at least DOMINANT
-    of the answers, the raters give the same answer in at least DOMINANT of pairs (`observed`),
-    AC is above 0, and alpha is below LOW_ALPHA. Then alpha is low because chance agreement is
-    high (the prevalence paradox), not because the raters disagree. None otherwise. `known`:
-    the question's `figures`, when the caller has them (not computed again)."""
+    """Why alpha is low while the raters agree, when that is so: alpha is below LOW_ALPHA, AC is
+    above 0, and the spread of the answers at least doubles alpha's distance from 1. Then alpha is
+    low because chance agreement is high (the prevalence paradox), not because the raters
+    disagree. None otherwise. `known`: the question's `figures`, when the caller has them (not
+    computed again).
+
+    With p_o the observed agreement, p_e = sum_k pi_k^2 the agreement of two answers drawn at
+    random from the question's (pi_k: the share of answers that are value k) and q the values
+    given, the chance-corrected agreement 1 - (1 - p_o) / (1 - p_e) splits, as Byrt, Bishop and
+    Carlin (1993) split kappa, into the raters' part and the spread's part:
+
+        1 - (1 - p_o) / (1 - p_e) = 1 - (1 - BP) / (1 - P)
+        BP = (q p_o - 1) / (q - 1)   agreement beyond an even spread over the q values
+        P  = (q p_e - 1) / (q - 1)   the prevalence index: 0 for an even spread, 1 for one value
+
+    The raters' disagreement puts the coefficient 1 - BP below 1, and the prevalence multiplies
+    that by 1 / (1 - P): from P = PREVALENCE on, at least twice, so that the prevalence takes it
+    further from 1 than the raters' disagreement does. Exact matches, what one answer means:
+    alpha's small-sample correction and its distances at the other levels change how far."""
     if alpha is None or not math.isfinite(alpha) or alpha >= LOW_ALPHA:
         return None
     counts = tally.distribution()
-    if not counts or tally.judgments == 0:
+    q = len(counts)
+    if q < 2 or tally.judgments == 0:
         return None
-    top, n = max(counts.items(), key=lambda kv: kv[1])
-    share = n / tally.judgments
-    if share < DOMINANT:
+    chance = math.fsum((n / tally.judgments) ** 2 for n in counts.values())
+    if (q * chance - 1) / (q - 1) < PREVALENCE:
         return None
     agree = observed(tally) if known is None else known["observed"]
-    if agree is None or agree < DOMINANT:
+    if agree is None:
         return None
     try:
         ac = gwet(tally, level) if known is None else known["ac"]
@@ -153,6 +167,8 @@ def dominant(tally: Tally, level: Level, alpha: float | None, known: dict[str, A
         return None
     if ac is None or not math.isfinite(ac) or ac <= 0:
         return None
+    top, n = max(counts.items(), key=lambda kv: kv[1])
+    share = n / tally.judgments
     shown = repr(list(top)) if isinstance(top, tuple) else repr(top)
     return (
         f"one answer dominates: {shown} is {n} of {tally.judgments} answers ({share:.0%}); the raters give "
@@ -329,4 +345,14 @@ def _finite(value: float | None) -> float | None:
     return value if value is not None and math.isfinite(value) else None
 
 
-__all__ = ["DOMINANT", "LOW_ALPHA", "WEIGHTS", "Resamples", "dominant", "figures", "gwet", "gwet_bootstrap", "observed"]
+__all__ = [
+    "LOW_ALPHA",
+    "PREVALENCE",
+    "WEIGHTS",
+    "Resamples",
+    "dominant",
+    "figures",
+    "gwet",
+    "gwet_bootstrap",
+    "observed",
+]

@@ -73,8 +73,9 @@ def _name(value: Hashable) -> str:
     f"least {MIN_PAIRABLE_ITEMS} with two answers or more) that is seldom what raters do: it is "
     "usually a scale reversed for some raters, a column shifted by one row, or labels mixed up. "
     "Any correlation reported against such judgments is a correlation with noise. Not reported "
-    "where one answer dominates (the raters give the same answer in most pairs and Gwet's AC is "
-    "above 0): there alpha is low because chance agreement is high, and the statistics say so.",
+    "where one answer dominates (so uneven a spread of answers that chance alone would disagree "
+    "at most half as often as over an even spread, and Gwet's AC above 0): there alpha is low "
+    "because chance agreement is high, and the statistics say so.",
     bad="fluency, 420 items x 3 ratings from 1 to 5: alpha -0.016",
     good="informativeness, 420 items x 3 ratings: alpha 0.285",
 )
