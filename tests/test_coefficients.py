@@ -156,6 +156,19 @@ def test_no_ac_without_an_item_of_two_ratings_or_with_one_value() -> None:
     assert observed(_tally([[1, None], [2, None]])) is None
     one = _tally([[3, 3], [3, 3, 3]])
     assert gwet(one, "ordinal") is None and observed(one) == 1.0
+    assert gwet(one, "ordinal", categories=[3]) is None  # a scale of one value: still nothing to choose
+
+
+@pytest.mark.parametrize(("level", "scale"), [("ordinal", [1, 2, 3, 4, 5]), ("nominal", ["no", "yes"])])
+def test_one_answer_everywhere_on_a_declared_scale_is_ac_1(level: Level, scale: list[Any]) -> None:
+    """The raters chose one of the declared values every time: p_a is 1 and AC's chance agreement
+    over the declared categories 0, so AC is 1, at any weights, and so is every bootstrap sample."""
+    value = scale[-1]
+    tally = _tally([[value, value], [value, value, value], [value, None]])
+    assert gwet(tally, level, categories=scale) == 1.0
+    assert gwet(tally, level) is None  # the values given alone are one category
+    found = figures(tally, level, samples=50, categories=scale)
+    assert found == {"observed": 1.0, "ac": 1.0, "ac_ci": [1.0, 1.0], "ac_weights": WEIGHTS[level]}
 
 
 def test_values_that_do_not_suit_the_level_are_refused() -> None:
@@ -336,8 +349,9 @@ def test_below_chance_is_reported_only_where_no_answer_dominates() -> None:
 # --- irrCAC -----------------------------------------------------------------------------------
 
 
-def _irrcac(table: Table, kind: str) -> dict[str, Any]:
-    """irrCAC's estimates. The categories are given: under pandas 3 its own list of them holds NaN."""
+def _irrcac(table: Table, kind: str, categories: list[Any] | None = None) -> dict[str, Any]:
+    """irrCAC's estimates. The categories are given (by default the values of the table): under
+    pandas 3 its own list of them holds NaN."""
     if os.environ.get("HUMANJUDGE_NEEDS_IRRCAC"):  # CI installs it (.ci/run): these comparisons must run there
         import irrCAC.raw as irrcac
         import pandas as pd
@@ -345,7 +359,7 @@ def _irrcac(table: Table, kind: str) -> dict[str, Any]:
         irrcac = pytest.importorskip("irrCAC.raw")
         pd = pytest.importorskip("pandas")
     rated = [row for row in table if any(v is not None for v in row)]
-    categories = sorted({v for row in rated for v in row if v is not None})
+    categories = categories or sorted({v for row in rated for v in row if v is not None})
     frame = pd.DataFrame([[math.nan if v is None else v for v in row] for row in rated], dtype=object)
     return dict(irrcac.CAC(frame, weights=kind, categories=categories).gwet()["est"])
 
@@ -368,6 +382,15 @@ def test_irrcac_agrees_on_random_tables(kind: str) -> None:
         theirs = _irrcac(table, kind)
         assert _same(gwet(tally, _level(kind)), theirs["coefficient_value"]), table
         assert _same(observed(tally), _irrcac(table, "identity")["pa"]), table
+
+
+@pytest.mark.parametrize("kind", ["identity", "ordinal", "quadratic", "ratio"])
+def test_irrcac_agrees_on_one_answer_everywhere_given_the_declared_categories(kind: str) -> None:
+    table: Table = [[4, 4, None], [4, 4, 4], [None, 4, None], [4, None, 4]]
+    scale = [1, 2, 3, 4, 5]
+    theirs = _irrcac(table, kind, scale)
+    assert theirs["coefficient_value"] == 1.0
+    assert _same(gwet(_tally(table), _level(kind), categories=scale), theirs["coefficient_value"])
 
 
 BENCH = ("judgebench", "dmg-illc+JUDGE-BENCH", "data")
@@ -452,6 +475,34 @@ def test_stats_gives_the_figures_beside_alpha_from_alphas_draws() -> None:
     assert natural["alpha"] < 0 and natural["alpha_ci"] is not None  # alpha and its keys are as they were
     assert fluency["agreement_note"] is None and fluency["agreement"]["ac_ci"] is not None
     assert [(f["code"], f["question"]) for f in found["quality"]] == [("quality/below-chance", "fluency")]
+
+
+def test_stats_gives_ac_1_where_every_answer_is_one_value_of_a_declared_scale() -> None:
+    """A graded metric declared 1 to 5 that every rater answered 4: AC 1, and the note that says
+    why there is no alpha stays; without a declared scale, no AC."""
+    rows = [
+        Judgment("textjudge", "d.json", item, rater, "q", "", 4, "d.json", f"/{item}/{rater}")
+        for item in range(6)
+        for rater in range(3)
+    ]
+    for order, ac in (((1, 2, 3, 4, 5), 1.0), (None, None)):
+        view = Judgments(
+            "textjudge", "d.json", read=lambda: iter(rows), questions={"q": Question("q", "ordinal", order)}
+        )
+        (q,) = describe(view, samples=50)["questions"]
+        assert q["alpha"] is None and q["note"].startswith("every judgment is 4: with one value")
+        assert q["agreement"]["observed"] == 1.0 and q["agreement"]["ac"] == ac
+
+
+def test_an_option_ticked_by_no_one_has_ac_1() -> None:
+    """A multi-select option is a yes/no question of its own: an option no rater ticks is AC 1."""
+    from .conftest import ROOT
+
+    (view,) = datasets([ROOT / "examples" / "coggym" / "valid"])
+    (places,) = [q for q in describe(view, samples=50)["questions"] if q["question"] == "places_visited"]
+    found = {o["option"]: (o.get("note") or "", o["agreement"]["ac"]) for o in places["options"]}
+    assert found["Attic"][0].startswith("every judgment is 0") and found["Attic"][1] == 1.0
+    assert round(found["Kitchen"][1], 3) == -0.2  # two values given: AC over them, as before
 
 
 def test_the_table_the_report_and_the_summary_show_them() -> None:

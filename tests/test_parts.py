@@ -175,5 +175,5 @@ def test_the_report_tables_each_option(tmp_path: Path) -> None:
     assert out.exit_code == 1 and "2 errors" in out.output  # the mean file no longer matches the rows
     html = page.read_text()
     assert "<caption>per option (nominal)</caption>" in html
-    assert "<tr><td>Kitchen</td><td>3</td><td>-</td><td>100%</td><td>-</td></tr>" in html
+    assert "<tr><td>Kitchen</td><td>3</td><td>-</td><td>100%</td><td>1.000</td></tr>" in html
     assert "<caption>per label (interval)</caption>" in html and "<td>It is hungry</td>" in html

@@ -4,7 +4,8 @@
 Gwet's coefficients are computed as in Gwet (2014), "Handbook of Inter-Rater Reliability", for r
 raters and items rated by varying numbers of them, as irrCAC's `CAC.gwet()` computes them. With
 r_ik the ratings of item i in category k, r_i those of item i, q the categories (every distinct
-value of the question, in their order) and w_kl the weights of the level (`WEIGHTS`):
+value of the question, in their order; where every answer is one value, the categories the
+question declares, as irrCAC's `categories`) and w_kl the weights of the level (`WEIGHTS`):
 
     p_a = mean over the items with two ratings or more of
           sum_k r_ik (sum_l w_kl r_il - 1) / (r_i (r_i - 1))
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from contextlib import suppress
 from typing import Any
 
 from .agreement import Level, Tally, _quantile, _ratios, draws
@@ -55,24 +57,32 @@ def observed(tally: Tally) -> float | None:
     return math.fsum((found.weights * shares).tolist()) / int(found.weights.sum())
 
 
-def gwet(tally: Tally, level: Level) -> float | None:
+def gwet(tally: Tally, level: Level, *, categories: Sequence[Any] | None = None) -> float | None:
     """Gwet's AC1 at the nominal level, AC2 with the level's weights (`WEIGHTS`) at the others.
-    None without an item of two ratings or with a single value. Raises ValueError when the values
-    do not suit the level, as `alpha` does."""
-    return _gwet(tally, level).estimate()
+    None without an item of two ratings, or with a single value where `categories` (the values
+    the question declares: a scale's points, a list of labels) do not add a second one: with
+    them, one answer everywhere is AC 1. Raises ValueError when the values do not suit the level,
+    as `alpha` does."""
+    return _gwet(tally, level, categories).estimate()
 
 
-def _gwet(tally: Tally, level: Level) -> _Gwet:
+def _gwet(tally: Tally, level: Level, categories: Sequence[Any] | None = None) -> _Gwet:
     """The tally's AC at a level, made once for every statistic asked of it."""
-    key = ("gwet", level)
+    key = ("gwet", level, None if categories is None else tuple(categories))
     found: _Gwet | None = tally._derived.get(key)
     if found is None:
-        found = tally._derived[key] = _Gwet(tally, level)
+        found = tally._derived[key] = _Gwet(tally, level, categories)
     return found
 
 
 def gwet_bootstrap(
-    tally: Tally, level: Level, *, samples: int = 1000, seed: int = 0, confidence: float = 0.95
+    tally: Tally,
+    level: Level,
+    *,
+    samples: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    categories: Sequence[Any] | None = None,
 ) -> tuple[float, float] | None:
     """A percentile bootstrap interval (lo, hi) for `gwet(tally, level)`, over items.
 
@@ -84,7 +94,7 @@ def gwet_bootstrap(
     items' counts. None without an AC."""
     if samples < 1:
         raise ValueError(f"samples must be at least 1, got {samples!r}")
-    found = Resamples(tally, level, confidence=confidence)
+    found = Resamples(tally, level, confidence=confidence, categories=categories)
     if found.gwet is None or found.gwet.estimate() is None:
         return None
     for drawn in draws(tally, samples, seed):
@@ -96,13 +106,15 @@ class Resamples:
     """Gwet's AC of bootstrap samples, added a block at a time (`add(samples)`: rows of how many
     items of each profile of two ratings or more a sample holds, numbered as `agreement.draws`
     numbers them; `agreement.bootstrap` gives them as its `each`), and their interval. `gwet` is
-    None where the values do not suit the level."""
+    None where the values do not suit the level; `categories` as `gwet` takes them."""
 
-    def __init__(self, tally: Tally, level: Level, *, confidence: float = 0.95) -> None:
+    def __init__(
+        self, tally: Tally, level: Level, *, confidence: float = 0.95, categories: Sequence[Any] | None = None
+    ) -> None:
         if not 0 < confidence < 1:
             raise ValueError(f"confidence must lie between 0 and 1, got {confidence!r}")
         try:
-            self.gwet: _Gwet | None = _gwet(tally, level)
+            self.gwet: _Gwet | None = _gwet(tally, level, categories)
         except ValueError:
             self.gwet = None
         self.confidence = confidence
@@ -184,7 +196,7 @@ class _Gwet:
     one rating; and the weights' constant. A sample's marginals are its row of items per profile
     times the shares, plus the items of one rating, for many samples at once."""
 
-    def __init__(self, tally: Tally, level: Level) -> None:
+    def __init__(self, tally: Tally, level: Level, declared: Sequence[Any] | None = None) -> None:
         import numpy as np
 
         from .columns import Sparse
@@ -193,6 +205,10 @@ class _Gwet:
             raise ValueError(f"level must be one of {', '.join(WEIGHTS)}, got {level!r}")
         self.weights = WEIGHTS[level]
         self.categories = _categories(list(tally.distribution()), level)
+        if declared is not None and len(self.categories) == 1:
+            # one answer everywhere: the declared values are the choices the raters had
+            with suppress(ValueError):  # declared values of another kind than the answers: no AC
+                self.categories = _categories(list(dict.fromkeys([*declared, *self.categories])), level)
         index = {v: i for i, v in enumerate(self.categories)}
         c, found = tally.counts(), tally.profiles()
         category = np.asarray([index.get(v, -1) for v in c.values], dtype=np.int64)
@@ -319,15 +335,22 @@ def _weighted_pairs(profile: Any, kind: Any, count: Any, sizes: Any, weights: st
 
 
 def figures(
-    tally: Tally, level: Level | None, *, resamples: Resamples | None = None, samples: int = 1000, seed: int = 0
+    tally: Tally,
+    level: Level | None,
+    *,
+    resamples: Resamples | None = None,
+    samples: int = 1000,
+    seed: int = 0,
+    categories: Sequence[Any] | None = None,
 ) -> dict[str, Any]:
     """The question's `agreement` of `stats --format json`: observed, ac, ac_ci, ac_weights, each
     null where not defined (no level, values that do not suit it, a figure that is not finite).
-    `resamples`: the AC of the samples alpha's bootstrap drew (`Resamples`), when it drew them."""
+    `resamples`: the AC of the samples alpha's bootstrap drew (`Resamples`), when it drew them;
+    `categories`: the values the question declares, as `gwet` takes them."""
     out: dict[str, Any] = {"observed": None, "ac": None, "ac_ci": None, "ac_weights": None}
     if level is None:
         return out
-    found = resamples or Resamples(tally, level)
+    found = resamples or Resamples(tally, level, categories=categories)
     if found.gwet is None:
         return out
     out["observed"] = _finite(observed(tally))
@@ -335,7 +358,11 @@ def figures(
     out["ac_weights"] = found.gwet.weights
     if out["ac"] is not None:
         shared = resamples is not None and resamples.drawn
-        ci = found.interval() if shared else gwet_bootstrap(tally, level, samples=samples, seed=seed)
+        ci = (
+            found.interval()
+            if shared
+            else gwet_bootstrap(tally, level, samples=samples, seed=seed, categories=categories)
+        )
         if ci is not None and all(map(math.isfinite, ci)):
             out["ac_ci"] = list(ci)
     return out

@@ -103,7 +103,10 @@ def _question(
             out["alpha"] = out["alpha_ci"] = None
             out["note"] = "values too large to compare"
         if not out.get("note"):
-            out["agreement"] = figures(tally, q.level, resamples=resamples, samples=samples, seed=seed)
+            scale = None if declared is None else declared.order  # one answer everywhere: AC over these
+            out["agreement"] = figures(
+                tally, q.level, resamples=resamples, samples=samples, seed=seed, categories=scale
+            )
             out["agreement_note"] = dominant(tally, q.level, out["alpha"], out["agreement"])
     if out["alpha"] is None and not out.get("note"):
         out["note"] = _why_no_alpha(q, declared)
@@ -118,16 +121,33 @@ def _options(q: Question, declared: Declared, samples: int, seed: int, values: b
     a ranking's, a multi-slider's labels; each entry is a question's, with its `option`."""
     assert declared.parts is not None
     found, unsplit = split(q.tally, declared.parts, declared.labels, q.level)
+    scale = _part_values(declared)
     out = []
     for part in found:
         entry = _question(
-            f"{declared.name}: {part.label}", Question(part.level, tally=part.tally), samples, seed, values
+            f"{declared.name}: {part.label}",
+            Question(part.level, tally=part.tally),
+            samples,
+            seed,
+            values,
+            Declared(part.label, part.level, scale),
         )
         entry["option"] = part.label
         if unsplit:
             entry["level_note"] = f"{unsplit} answers that are not a row of its options are left out"
         out.append(entry)
     return out
+
+
+def _part_values(declared: Declared) -> tuple[int, ...] | None:
+    """The values each part of the question's answers can take, where its declaration says: an
+    option of a multi-select row is ticked or not; an option of a ranking of known options takes
+    one of their places."""
+    if declared.parts == "select":
+        return (0, 1)
+    if declared.parts == "rank" and declared.labels:
+        return tuple(range(1, len(declared.labels) + 1))
+    return None
 
 
 def _why_no_alpha(q: Question, declared: Declared | None = None) -> str:
