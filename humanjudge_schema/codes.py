@@ -143,10 +143,10 @@ register(
     "CHANGELOG*), configuration (humanjudge.toml, pyproject.toml), hidden files, media files "
     "(images, video, audio), the media folder assets/, and a sub-folder that holds a dataset of "
     "its own (it is checked on its own); links, which a walk does not follow, are left alone. "
-    "Data files (.json, .jsonl, .csv, .gz, ...) that are no part of the dataset are not "
-    "reported here: the walk counts them among the files it leaves out, so that each file is "
-    "reported once.",
-    bad="exp1/config.json, trial.jsonl, ..., notes.txt, analysis/run.R",
+    "A data file (.json, .jsonl, .csv, .gz, ...) that no format claims is reported here too; "
+    "under --kind, which takes the files of one format only, the walk counts it among the files "
+    "it leaves out instead, so that each file is reported once.",
+    bad="exp1/config.json, trial.jsonl, ..., notes.txt, notes_old.json, analysis/run.R",
     good="exp1/config.json, trial.jsonl, ..., README.md, assets/clip_1.mp4",
 )
 register(

@@ -64,7 +64,9 @@ def _strays(unit: Unit, ctx: Context) -> None:
     """Report what the unit's folder holds that is no part of the dataset, and the folders a
     walk found beside it that hold no dataset."""
     if catalog.get(unit.family).files and unit.root.is_dir() and unit.root not in unit.refused:
-        for path, is_folder in _extras(unit.root):
+        # The data files no format claims, as the walk found them (kinds.py), and what else lies there.
+        found = [(path, False) for path in unit.extras] + _extras(unit.root)
+        for path, is_folder in sorted(found):
             if path in unit.refused:
                 continue
             what = "folder" if is_folder else "file"

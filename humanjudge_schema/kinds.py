@@ -4,9 +4,10 @@ declares them. File names decide first, content second."""
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -28,6 +29,9 @@ class Unit:
     # Where the dataset has a file, something else that is not read: a link, a folder, a device
     # (only where links are not followed; coverage.py reports each).
     refused: tuple[Path, ...] = ()
+    # Data files in the dataset's folder that no format claims (found by a walk without --kind):
+    # each is reported as no part of the dataset (coverage.py), not among the files left out.
+    extras: tuple[Path, ...] = ()
 
     def file(self, name: str) -> Path | None:
         return next((f for f in self.files if f.name == name), None)
@@ -78,26 +82,65 @@ LFS_POINTER = b"version https://git-lfs.github.com/spec/"
 
 def _one_file_dataset(fmt: catalog.Format, path: Path) -> bool:
     """Whether a file is claimed for a one-file format: it looks like one of its datasets, or it
-    is a Git LFS pointer, which stands for a dataset that is not there and must not pass unseen.
-    While the format's test cannot tell from the bytes read (None), sixteen times as many are
-    read (each test starts over: at most a fifteenth more work than one), up to the
-    max-document-bytes default: as much as validate would read of a dataset."""
+    is a Git LFS pointer, which stands for a dataset that is not there and must not pass unseen."""
+    one_file = fmt.one_file
+    assert one_file is not None
+    if not path.name.endswith(one_file.suffix):
+        return False
+    return _decides(path, lambda data: True if data.startswith(LFS_POINTER) else one_file.looks_like(data))
+
+
+def _decides(path: Path, test: Callable[[bytes], bool | None]) -> bool:
+    """test(the file's first bytes), 64 KiB of them, or the whole file if shorter. While the test
+    cannot tell from the bytes read (None), sixteen times as many are read (each test starts
+    over: at most a fifteenth more work than one), up to the max-document-bytes default: as much
+    as validate would read of a dataset. None at the end of the file, or there, is no."""
     from .readers.files import DEFAULT_MAX_DOCUMENT
 
-    assert fmt.one_file is not None
-    if not path.name.endswith(fmt.one_file.suffix):
-        return False
     size = 65536
     while True:
         data = head(path, size)
         if data is None:
             return False
-        if data.startswith(LFS_POINTER):
-            return True
-        seen = fmt.one_file.looks_like(data)
+        seen = test(data)
         if seen is not None or len(data) < size or size >= DEFAULT_MAX_DOCUMENT:
             return bool(seen)
         size = min(16 * size, DEFAULT_MAX_DOCUMENT)
+
+
+def _claims_by_content(fmt: catalog.Format, path: Path, links: bool = True) -> bool:
+    """Whether a file whose name alone does not claim its folder (config.json) claims it by what
+    it holds: a JSON object with every top-level key its schema requires. A CogGym config names
+    its experiment and its flow (`experimentName`, `experimentFlow`); the config.json of another
+    project seldom has both. A file reached through a link is not read where links are not
+    followed."""
+    declared = fmt.file(path.name)
+    keys = _required_keys(declared.schema) if declared is not None and not declared.claims else ()
+    if not keys or (not links and not_a_file(path)):
+        return False
+    return _decides(path, lambda data: _has_keys(data, keys))
+
+
+@functools.cache
+def _required_keys(schema: str) -> tuple[str, ...]:
+    """The top-level keys a schema requires; none for a schema the content chooses (`*`)."""
+    from .schemas import load_schema
+
+    if "*" in schema:
+        return ()
+    required = load_schema(schema).get("required", [])
+    return tuple(k for k in required if isinstance(k, str))
+
+
+def _has_keys(data: bytes, keys: tuple[str, ...]) -> bool | None:
+    """Whether `data` is a JSON object with each of `keys` at its top level (has_key, key by key)."""
+    from .readers.topkeys import has_key
+
+    for key in keys:
+        found = has_key(data, (key,))
+        if not found:
+            return found
+    return True
 
 
 def _one_file_formats(kind: str | None) -> list[catalog.Format]:
@@ -116,8 +159,9 @@ def _data_like(name: str) -> bool:
 # What a dataset folder may hold beside its format's files without a word: documentation and
 # licences, configuration, hidden files (Git's, the system's), media (which the data may
 # reference: the format's rules check the references) and the media folder assets/. Anything
-# else is reported as no part of the dataset (coverage.py), except data files, which a walk
-# already counts among the files it leaves out.
+# else is reported as no part of the dataset (coverage.py). Data files are decided by the walk
+# (_units_in_folder): one that no format claims is the dataset's extra file (Unit.extras); a
+# link, and under --kind every data file not of that format, is among the files it leaves out.
 _DOC_STEMS = ("readme", "license", "licence", "copying", "notice", "citation", "authors", "contributors", "changelog")
 _CONFIG_NAMES = frozenset({"humanjudge.toml", "pyproject.toml"})
 _IMAGES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp")
@@ -127,8 +171,8 @@ MEDIA_FOLDERS = frozenset({"assets"})
 
 def unremarked(name: str, folder: bool) -> bool:
     """Whether a file or folder in a dataset folder, not part of its format, passes without a
-    finding: it may sit there, or it is a data file, which a walk counts among those it leaves
-    out (so that a file is reported once)."""
+    finding of coverage.py's look at the folder: it may sit there, or it is a data file, which
+    the walk decides (Unit.extras, or the files it leaves out), so that a file is reported once."""
     lower = name.lower()
     if name.startswith(".") or (folder and (lower in MEDIA_FOLDERS or name in _SKIP_DIRS)):
         return True
@@ -182,16 +226,23 @@ def _linked_folder(path: Path) -> Path | None:
 
 
 def _units_in_folder(
-    folder: Path, names: list[str], kind: str | None, links: bool = True
+    folder: Path, names: list[str], kind: str | None, links: bool = True, extras: bool = False
 ) -> tuple[list[Unit], list[Skipped]]:
+    """The units of one folder, and the data files left out. With `extras` (no --kind), a data
+    file in a dataset's folder that no format claims is that dataset's (Unit.extras)."""
     present = set(names)
     units: list[Unit] = []
     for fmt in catalog.formats().values():
         if not fmt.files or kind not in (None, fmt.name):
             continue
         mine = [f.name for f in fmt.files if f.name in present]
-        # A name that does not claim the folder alone (config.json) counts when --kind says so.
-        if any(fmt.claims(n) for n in mine) or (kind == fmt.name and mine):
+        # A name that does not claim the folder alone (config.json) counts when --kind says so,
+        # or when what the file holds is the format's (a CogGym experiment of only its config).
+        if (
+            any(fmt.claims(n) for n in mine)
+            or (kind == fmt.name and mine)
+            or any(_claims_by_content(fmt, folder / n, links) for n in mine)
+        ):
             refused = () if links else tuple(folder / n for n in mine if not_a_file(folder / n))
             files = tuple(folder / n for n in mine if folder / n not in refused)
             units.append(Unit(fmt.name, folder, files, refused=refused))
@@ -207,18 +258,40 @@ def _units_in_folder(
                 units.append(Unit(fmt.name, folder / name, (folder / name,)))
                 claimed.add(name)
     left = [n for n in names if n not in claimed and _data_like(n)]
+    # A data file in a dataset's folder that no format claims is the extra file of that dataset
+    # (of the first folder format's, when two share the folder), not a file the walk leaves out.
+    # Under --kind, which takes the files of one format only, every other data file is left out
+    # as "not a <kind> file", as before: which format, if any, claims it is not the question.
+    at = next((i for i, u in enumerate(units) if u.root == folder), None) if extras else None
+    if at is not None:
+        stray = [n for n in left if _no_format_claims(folder / n, kind)]
+        if stray:
+            units[at] = replace(units[at], extras=tuple(folder / n for n in stray))
+            left = [n for n in left if n not in stray]
     skipped = [Skipped(folder / n, _why_left_out(folder / n, kind, links)) for n in left]
     return units, skipped
 
 
-def _unit_of_file(path: Path, kind: str | None, links: bool = True) -> Unit | None:
+def _no_format_claims(path: Path, kind: str | None) -> bool:
+    """Whether a data file the walk did not take (looking for `kind`'s files only, or for every
+    format's) is a regular file that no format claims. A link stays among the files left out,
+    as elsewhere in a walk."""
+    if not_a_file(path) or format_file(path.name):
+        return False
+    # Looking for every format, the walk has asked each one-file format already.
+    return kind is None or not any(_one_file_dataset(f, path) for f in _one_file_formats(None))
+
+
+def _unit_of_file(path: Path, kind: str | None, links: bool = True, extras: bool = False) -> Unit | None:
+    """The unit of a file named on its own (as `kind`, when given); `extras` as in _units_in_folder."""
     name, folder = path.name, path.parent
     family = kind
     if family is None:
         family = format_of_name(name)
         if family is not None and not catalog.get(family).claims(name):
             siblings = [f.name for f in catalog.get(family).files if f.claims]
-            family = family if any((folder / s).exists() for s in siblings) else None
+            taken = any((folder / s).exists() for s in siblings) or _claims_by_content(catalog.get(family), path, links)
+            family = family if taken else None
         if family is None and (links or not not_a_file(path)):
             family = next((f.name for f in _one_file_formats(None) if _one_file_dataset(f, path)), None)
         if family is None:
@@ -228,7 +301,7 @@ def _unit_of_file(path: Path, kind: str | None, links: bool = True) -> Unit | No
             return Unit(family, path, (), refused=(path,))
         return Unit(family, path, (path,))
     names = sorted(os.listdir(folder)) if folder.is_dir() else [name]
-    units = [u for u in _units_in_folder(folder, names, family, links)[0] if u.family == family]
+    units = [u for u in _units_in_folder(folder, names, family, links, extras)[0] if u.family == family]
     if units:
         return units[0]
     return (
@@ -301,7 +374,7 @@ def survey(
             for folder, dirs, names in os.walk(path, followlinks=False):
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
                 walked[Path(folder)] = [Path(folder, d) for d in dirs]
-                units, left = _units_in_folder(Path(folder), sorted(names), kind, links)
+                units, left = _units_in_folder(Path(folder), sorted(names), kind, links, kind is None)
                 here += left
                 met += units
                 for unit in units:
@@ -313,7 +386,7 @@ def survey(
             if not found_any and not skip_empty:
                 raise _nothing_here(path, kind, here)
         else:
-            found = _unit_of_file(path, family, links)
+            found = _unit_of_file(path, family, links, kind is None)
             if found is None:
                 if skip_empty:
                     skipped.append(Skipped(path, _why_left_out(path, kind, links)))
@@ -323,7 +396,7 @@ def survey(
                 )
             seen.setdefault((found.family, found.root), found)
     units = sorted(seen.values(), key=lambda u: (str(u.root), u.family))
-    claimed = {f for u in units for f in (*u.files, *u.refused)}
+    claimed = {f for u in units for f in (*u.files, *u.refused, *u.extras)}
     return Survey(units, sorted({s for s in skipped if s.path not in claimed}, key=lambda s: str(s.path)))
 
 
