@@ -120,8 +120,11 @@ def judgment_count(exp: Experiment) -> Iterator[Hit]:
     "number of trials, and responseType with the types of every query. When a part such a total "
     "needs breaks its schema (a query whose type or tag cannot be read, a response that is not an "
     "array, a record that is not an object) or a line of trial.jsonl does not parse, the total is "
-    "unknown and the check is not made. The schema error is what to fix; this "
-    "warning says which check is still to come, so that a run never looks more complete than it was.",
+    "unknown and the check is not made. So are the values of a per-option mean whose keys do not "
+    "tell which option each stands for (neither `<tag>_K` nor the options' texts, and not one per "
+    "option in order: coggym/mean-key reports the keys). The schema error or the key is what to "
+    "fix; this warning says which check is still to come, so that a run never looks more complete "
+    "than it was.",
     bad='trial.jsonl: {"id": "t1", "queries": [{"type": "single-slider", "tag": 7, ...}]}; human_data_ind.json: "judgment_count": 8',
     good='{"id": "t1", "queries": [{"type": "single-slider", "tag": "confidence", ...}]}',
 )
@@ -151,6 +154,12 @@ def not_checked(exp: Experiment) -> Iterator[Hit]:
                 f"responseType could not be checked for {some([repr(k) for k in listing.undecided])}: "
                 f"{some(listing.unread)} cannot be read",
             )
+    if exp.wants("coggym/mean-value"):
+        # imported here: the rule modules are imported, and their rules run, in theme order
+        from .means import unread_means
+
+        for at, message in unread_means(exp):
+            yield exp.mean, at, message
 
 
 # --- the citation config.json carries ---------------------------------------------------------
