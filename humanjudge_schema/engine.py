@@ -104,6 +104,11 @@ def _instance_path(data: Any, error: Any) -> list[Any]:
     return tokens if found is None else found
 
 
+# The one error of a document whose errors the engine cannot hand over (values nested past its
+# 255 levels): no part of it is known to be intact.
+UNLOCATED = "the document breaks its schema where values are nested too deep to say where"
+
+
 def schema_errors(name: str, data: Any) -> list[tuple[str, str, str]]:
     """(code, pointer, message) for every error of `data` against the named schema."""
     checker = validator(name)
@@ -115,7 +120,7 @@ def schema_errors(name: str, data: Any) -> list[tuple[str, str, str]]:
     except ValueError as exc:  # an error's value nested too deep for the engine to hand over
         if "recursion" not in str(exc).lower():
             raise
-        return [("schema/invalid", "", "the document breaks its schema where values are nested too deep to say where")]
+        return [("schema/invalid", "", UNLOCATED)]
     for error in errors:
         kind = type(error.kind).__name__
         code = schema_code(kind)

@@ -16,12 +16,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..config import discover
 from ..finding import Finding, escape_token
 from ..judgments.view import Judgments
 from ..kinds import Unit
 from ..readers import codes as _parse_codes  # noqa: F401  (the parse/ codes a card's bytes may have)
-from ..readers.files import Problem, display_path
+from ..readers.files import DEFAULT_MAX_DOCUMENT, Problem, display_path
 from ..readers.locate import LineIndex, locate
 from ..registry import severity_of
 from . import codes as _codes  # noqa: F401  (the card/ codes are registered before a finding is made)
@@ -51,17 +50,26 @@ Hit = tuple[str, str, str]  # (code, pointer into the card, message)
 # reads at most 4,300 digits).
 _DIGITS = 30
 _QUOTED = 200  # characters of a string of the card a message quotes
+DEFAULT_MAX_PER_CODE = 1000  # the configuration's default
 _LOCATED = 64  # the deepest pointer whose line is looked for
 
 
-def compare(card: Path, unit: Unit, view: Judgments, *, samples: int = 1) -> list[Finding]:
+def compare(
+    card: Path,
+    unit: Unit,
+    view: Judgments,
+    *,
+    samples: int = 1,
+    max_document_bytes: int = DEFAULT_MAX_DOCUMENT,
+    max_per_code: int = DEFAULT_MAX_PER_CODE,
+) -> list[Finding]:
     """Every contradiction between the card at `card` and the dataset (`unit`, with `view` its
     judgments), as findings sorted as validate sorts them. The agreement figures are not
     compared (they depend on the bootstrap); `samples` only sets how many draws the pass makes.
-    The card is read as validate reads a JSON file, within the dataset's max-document-bytes; the
-    placeholders listed are at most its max-per-code, the rest counted in one more finding."""
-    config = discover(unit.root)
-    read = read_card(card, config.max_document_bytes)
+    The card is read as validate reads a JSON file, within `max_document_bytes` (the dataset's
+    configuration gives it: commands/card.py); the placeholders listed are at most
+    `max_per_code`, the rest counted in one more finding."""
+    read = read_card(card, max_document_bytes)
     found = [_finding(card, p.code, p.pointer, p.message, p.line, p.column) for p in read.problems]
     if read.doc is None:
         return sorted(found, key=Finding.sort_key)
@@ -69,7 +77,7 @@ def compare(card: Path, unit: Unit, view: Judgments, *, samples: int = 1) -> lis
     facts = Facts.of(view, samples=samples, seed=0)
     ids = {path: file_id(path, unit.root) for path in unit.files}
     shape = layout(unit, facts, ids)
-    unfilled, more = _unfilled(doc, config.max_per_code, len(read.text))
+    unfilled, more = _unfilled(doc, max_per_code, len(read.text))
     hits = [
         *_files(doc, card, unit),
         *_per_item(doc, facts),

@@ -30,10 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..config import discover
 from ..doi import doi_url
 from ..kinds import Unit
-from ..readers.files import read_bytes
+from ..readers.files import DEFAULT_MAX_DOCUMENT, read_bytes
 from .facts import Facts
 from .rai import placeholder, quoted
 
@@ -81,7 +80,7 @@ def _json(path: Path | None) -> Any:
         return None
     import orjson
 
-    raw = read_bytes(path, discover(path).max_document_bytes)  # bounded as validate reads it
+    raw = read_bytes(path, DEFAULT_MAX_DOCUMENT)  # bounded as validate reads it by default
     if not isinstance(raw, bytes):
         return None
     try:

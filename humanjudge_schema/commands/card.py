@@ -115,10 +115,12 @@ def _one(paths: tuple[Path, ...], kind: str | None) -> tuple[Unit, Judgments]:
 
 def _check(card: Path, unit: Unit, view: Judgments, fmt: str, strict: bool) -> None:
     from ..card.compare import compare
+    from ..config import discover
     from ..report import render
     from ..validation import Result
 
-    findings = compare(card, unit, view)
+    config = discover(unit.root)
+    findings = compare(card, unit, view, max_document_bytes=config.max_document_bytes, max_per_code=config.max_per_code)
     result = Result(findings, files=1 + len(unit.files))
     click.echo(render(result, fmt), nl=False)
     if fmt == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):

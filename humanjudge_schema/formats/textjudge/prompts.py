@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...engine import UNLOCATED
 from .sandbox import (
     DEADLINE,
     MAX_TEMPLATE_CHARS,
@@ -98,8 +99,8 @@ def usable(data: Any, errors: list[tuple[str, str, str]]) -> bool:
     if not isinstance(data.get("annotations"), list) or not isinstance(data.get("instances"), list):
         return False
     return not any(
-        ptr in ("", "/annotations", "/instances") or ptr.startswith(("/annotations/", "/instances/"))
-        for _, ptr, _ in errors
+        ptr in ("/annotations", "/instances") or ptr.startswith(("/annotations/", "/instances/")) or why == UNLOCATED
+        for _, ptr, why in errors
     )
 
 
