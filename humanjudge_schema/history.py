@@ -5,9 +5,9 @@ Action on a pull request)."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
@@ -18,6 +18,7 @@ from .readers.files import DEFAULT_MAX_DOCUMENT
 # What of a blob is read to tell whether it is a one-file dataset: enough for the keys of any
 # real dataset; the rest of a larger blob is read past, not kept.
 HEAD_BYTES = 16 * 1024 * 1024
+_PATHS_A_CALL = 500
 
 
 class HistoryError(ValueError):
@@ -71,13 +72,19 @@ def formats_at(top: Path, rev: str, names: Sequence[str]) -> dict[str, str]:
     wanted = sorted({n for n in names if n and not PurePosixPath(n).is_absolute()})
     if not wanted:
         return {}
-    listing = _git(top, "ls-tree", "-z", "--full-tree", rev, "--", *wanted)
+    if len(wanted) <= _PATHS_A_CALL:
+        listing = _git(top, "ls-tree", "-z", "--full-tree", rev, "--", *wanted)
+    else:  # many paths: the whole tree once, filtered here (git matches pathspecs one by one,
+        # and a command line of 100,000 paths passes the system's limit on its length)
+        listing = _git(top, "ls-tree", "-r", "-z", "--full-tree", rev)
+    asked = set(wanted)
     blobs: list[tuple[str, str]] = []  # (name, object) of regular files
     for record in listing.split(b"\0"):
         meta, _, raw = record.partition(b"\t")
         parts = meta.decode("ascii", "replace").split(" ")
-        if len(parts) == 3 and parts[1] == "blob" and parts[0] in ("100644", "100755"):
-            blobs.append((os.fsdecode(raw), parts[2]))
+        name = os.fsdecode(raw)
+        if len(parts) == 3 and parts[1] == "blob" and parts[0] in ("100644", "100755") and name in asked:
+            blobs.append((name, parts[2]))
     out: dict[str, str] = {}
     by_content = []
     for name, obj in blobs:
@@ -98,27 +105,26 @@ def formats_at(top: Path, rev: str, names: Sequence[str]) -> dict[str, str]:
 
 
 def _heads(top: Path, objects: list[str]) -> list[tuple[bytes | None, int]]:
-    """The first HEAD_BYTES of each blob and its size, in order, read one at a time from `git cat-file
-    --batch` (one request written, its answer read whole before the next: no pipe fills)."""
+    """The first HEAD_BYTES of each blob and its size, in order, from one `git cat-file --batch`
+    whose requests come from a file (no pipe to fill while its answers are read)."""
     if not objects:
         return []
-    proc = subprocess.Popen(
-        ["git", "cat-file", "--batch"],
-        cwd=top,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    assert proc.stdin is not None and proc.stdout is not None
+    with tempfile.TemporaryFile() as requests:
+        requests.write(b"".join(obj.encode("ascii") + b"\n" for obj in objects))
+        requests.seek(0)
+        proc = subprocess.Popen(
+            ["git", "cat-file", "--batch"], cwd=top, stdin=requests, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
+    assert proc.stdout is not None
     out: list[tuple[bytes | None, int]] = []
     try:
-        for obj in objects:
-            proc.stdin.write(obj.encode("ascii") + b"\n")
-            proc.stdin.flush()
+        for _ in objects:
             header = proc.stdout.readline().split()
-            if len(header) != 3 or header[1] != b"blob":
+            if len(header) == 2 and header[1] == b"missing":
                 out.append((None, 0))
                 continue
+            if len(header) != 3:
+                break
             size = int(header[2])
             data = proc.stdout.read(min(size, HEAD_BYTES))
             left = size - len(data)
@@ -128,13 +134,12 @@ def _heads(top: Path, objects: list[str]) -> list[tuple[bytes | None, int]]:
                     break
                 left -= len(skipped)
             proc.stdout.read(1)  # the line feed after the blob
-            out.append((data, size))
+            out.append((data if header[1] == b"blob" else None, size))
     finally:
         proc.kill()
         proc.wait()
-        for stream in (proc.stdin, proc.stdout):
-            with contextlib.suppress(OSError):
-                stream.close()
+        proc.stdout.close()
+    out += [(None, 0)] * (len(objects) - len(out))
     return out
 
 
