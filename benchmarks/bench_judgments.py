@@ -5,12 +5,18 @@ the corpus is beside the checkout):
     pip install -e '.[bench,test]'
     python benchmarks/bench_judgments.py              # every format
     python benchmarks/bench_judgments.py --format coggym --repeat 1
+    python benchmarks/bench_judgments.py --format coggym --options 2000 --options 10000
 
 Per data set, best of --repeat runs, in alternation: validate; export to CSV, to JSON Lines and
 to Parquet (into a file; Parquet where pyarrow is installed); stats and report with the default
 bootstrap of 1,000 samples, as issue 26's targets are stated (--samples: the earlier runs in
 docs/performance.md used 200). Printed: seconds, peak MB, the number of judgments exported, and
 each command's time as a multiple of validate's.
+
+With --options N, three CogGym experiments more, each of one trial whose one query has N options
+answered by 50 participants (written by tests/test_parts_cost.py): a multi-select (`select-N`),
+a ranking (`rank-N`) and a multi-slider of N labels (`label-N`), whose answers are split into N
+parts with figures of their own (docs/stats.md, "Options and labels"; docs/performance.md).
 
 With --floor, what export cannot go below, measured in this process after the runs: the one
 reading of the files that checks every dataset and gives its judgments (reading.Reading: the
@@ -44,6 +50,8 @@ import bench_textjudge
 from harness import DATA, ROOT, probe, side_by_side, tool
 
 STUDY1 = ROOT.parent / "shared" / "corpus" / "study1" / "raw"
+FORMATS = ["textjudge", "coggym", "halie", "study1"]
+PARTICIPANTS = 50  # who answer each query of many options (--options)
 
 
 def data_sets(hj: str, cj: str) -> dict[str, Path]:
@@ -63,20 +71,37 @@ def data_sets(hj: str, cj: str) -> dict[str, Path]:
     return out
 
 
+def option_sets(options: list[int]) -> dict[str, Path]:
+    """part kind and options -> a CogGym experiment of one query of that many options, written
+    first when missing."""
+    sys.path.insert(0, str(ROOT))
+    from tests.test_parts_cost import experiment
+
+    out: dict[str, Path] = {}
+    for n in options:
+        for kind in ("select", "rank", "label"):
+            folder = DATA / f"coggym-{kind}-{n}x{PARTICIPANTS}"
+            if not (folder / "human_data_mean.json").exists():  # written last
+                experiment(folder, kind, n, PARTICIPANTS)
+            out[f"{kind}-{n}"] = folder
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--format", action="append", choices=["textjudge", "coggym", "halie", "study1"])
+    ap.add_argument("--format", action="append", choices=FORMATS)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--samples", type=int, default=1000, help="bootstrap samples of stats and report")
     ap.add_argument("--floor", action="store_true", help="also measure the floor of export (see above)")
+    ap.add_argument("--options", type=int, action="append", default=[], help="also queries of N options (see above)")
     args = ap.parse_args()
     hj, cj = tool("humanjudge"), tool("check-jsonschema")
-    sets = data_sets(hj, cj)
+    sets = data_sets(hj, cj) | option_sets(args.options)
     out = Path(tempfile.mkdtemp(prefix="humanjudge-bench-"))
     atexit.register(shutil.rmtree, out, True)  # the outputs are large: gone when the script ends
-    print(f"{'format':<10} {'command':<14} {'seconds':>8} {'MB':>6} {'x validate':>10}")
+    print(f"{'format':<12} {'command':<14} {'seconds':>8} {'MB':>6} {'x validate':>10}")
     for fmt, path in sets.items():
-        if args.format and fmt not in args.format:
+        if args.format and fmt in FORMATS and fmt not in args.format:
             continue
         commands = {
             "validate": [hj, "validate", str(path)],
@@ -103,12 +128,12 @@ def main() -> None:
             sys.exit(f"{fmt}: {', '.join(failed)} failed; run it by hand to see why")
         base = figures["validate"].cpu
         for label, f in figures.items():
-            print(f"{fmt:<10} {label:<14} {f.wall:>8.2f} {f.mb:>6.0f} {f.cpu / base:>10.1f}")
+            print(f"{fmt:<12} {label:<14} {f.wall:>8.2f} {f.mb:>6.0f} {f.cpu / base:>10.1f}")
         rows = sum(1 for _ in (out / "rows.csv").open()) - 1
-        print(f"{fmt:<10} {'(rows)':<14} {rows:>8,}")
+        print(f"{fmt:<12} {'(rows)':<14} {rows:>8,}")
         if args.floor and "export parquet" in commands:
             for label, seconds in floor(path, out).items():
-                print(f"{fmt:<10} {label:<14} {seconds:>8.2f} {'':>6} {seconds / base:>10.1f}")
+                print(f"{fmt:<12} {label:<14} {seconds:>8.2f} {'':>6} {seconds / base:>10.1f}")
         sys.stdout.flush()
 
 

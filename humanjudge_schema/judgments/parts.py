@@ -6,10 +6,11 @@ a total disagreement although the raters agree on three options of four; per opt
 agreement is counted where it is.
 
 The parts are read from the question's value counts per item (its `Tally`), so they cost work per
-distinct answer of an item, not per judgment, and need no second pass over the files.
+distinct answer of an item, not per judgment, and need no second pass over the files. Every part
+is counted in one pass over those answers (`_tallies`), so a question of thousands of options
+costs what its answers hold, not options x answers.
 
 >>> from .agreement import Tally
-from .columns import code, counts, renumber
 >>> tally = Tally()
 >>> for item, row in [("a", (0, 1)), ("a", (0, 1)), ("b", (1, 1)), ("b", (0, 1))]:
 ...     tally.add(item, row)
@@ -19,11 +20,14 @@ from .columns import code, counts, renumber
 
 from __future__ import annotations
 
+from array import array as array_of
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from itertools import chain
+from typing import Any
 
 from .agreement import Tally
-from .columns import code, counts, renumber
+from .columns import Counts, code, renumber
 from .view import Level, Parts
 
 # The level of each part of an answer; a "label" part keeps its question's.
@@ -47,53 +51,124 @@ def split(
     length or values are not those of its question's options: validation reports them)."""
     import numpy as np
 
-    if parts == "label":
-        return _labels(tally, level)
     c = tally.counts()
+    if parts == "label":
+        return _labels(c, level), 0
     width = len(labels) if labels else None
     rows = [_cells(value, parts, width) for value in c.values]  # once per distinct answer
     split_ok = np.asarray([row is not None for row in rows], dtype=bool)
     unsplit = int(c.count[~split_ok[c.value]].sum()) if len(c.value) else 0
-    options = sorted({option for row in rows if row is not None for option, _ in row})
+    kept = [row for row in rows if row is not None]
+    options = sorted(set(chain.from_iterable(o for o, _ in kept)))
+    index = {option: k for k, option in enumerate(options)}
+    # the cells of the distinct answers, one after the other, and then those of every entry (an
+    # item's answer: the cells of its distinct answer), grouped by option
+    length = np.asarray([0 if row is None else len(row[0]) for row in rows], dtype=np.int64)
+    option = np.fromiter(map(index.__getitem__, chain.from_iterable(o for o, _ in kept)), dtype=np.int64)
+    cell = np.frombuffer(array_of("q", chain.from_iterable(v for _, v in kept)), dtype=np.int64)
+    entry, at = _spread(length[c.value], (np.cumsum(length) - length)[c.value])
+    by_option = np.argsort(option[at], kind="stable")  # an option's entries stay in their order
+    at = at[by_option]
+    found = _tallies(c, option[at], entry[by_option], cell[at], len(options))
     names = list(labels or ())
-    out = []
-    for k in options:
-        cell = np.asarray([dict(row or ()).get(k, -1) for row in rows], dtype=np.int64)
-        given = cell[c.value] >= 0 if len(c.value) else np.zeros(0, dtype=bool)
-        value, value_of = code(cell[c.value][given].tolist())
-        unit, kept = renumber(c.unit[given])
-        found = Tally.of_counts(counts([c.units[u] for u in kept.tolist()], value_of, unit, value, c.count[given]))
-        out.append(Part(names[k] if k < len(names) else f"option {k + 1}", LEVELS[parts], found))
+    out = [
+        Part(names[k] if 0 <= k < len(names) else f"option {k + 1}", LEVELS[parts], part)
+        for k, part in zip(options, found, strict=True)
+    ]
     return out, unsplit
 
 
-def _cells(value: Hashable, parts: Parts, width: int | None) -> list[tuple[int, int]] | None:
-    """(option, its value) of one answer: a row's ticks, or the places of a ranking's options."""
+def _cells(value: Hashable, parts: Parts, width: int | None) -> tuple[Sequence[int], Sequence[int]] | None:
+    """The options of one answer and the value of each: a row's ticks, or the places of a
+    ranking's options; None for an answer that is not a row of options."""
     if not isinstance(value, tuple) or (width is not None and len(value) != width):
         return None
-    if any(type(v) is not int for v in value):
+    if set(map(type, value)) - {int}:
         return None
     if parts == "select":
-        return list(enumerate(value)) if all(v in (0, 1) for v in value) else None
+        return (range(len(value)), value) if set(value) <= {0, 1} else None
     if len(set(value)) != len(value) or (width is not None and not all(0 <= v < width for v in value)):
         return None
-    return [(option, place) for place, option in enumerate(value, start=1)]
+    return value, range(1, len(value) + 1)
 
 
-def _labels(tally: Tally, level: Level | None) -> tuple[list[Part], int]:
+def _labels(c: Counts, level: Level | None) -> list[Part]:
     """A multi-slider's labels: the items of a question are (item, label) pairs already."""
-    c = tally.counts()
+    import numpy as np
+
     names = [unit[1] if isinstance(unit, tuple) and len(unit) == 2 else "" for unit in c.units]
     label, label_of = code(names)
     label, first = renumber(label)  # labels in the order their first item comes
+    of_entry = label[c.unit]
+    by_label = np.argsort(of_entry, kind="stable")  # a label's entries stay in their order
+    found = _tallies(c, of_entry[by_label], by_label, c.value[by_label], len(first), c.values)
+    named = (label_of[i] for i in first.tolist())
+    return [Part(str(name), level, part) for name, part in zip(named, found, strict=True) if name != ""]
+
+
+def _spread(sizes: Any, starts: Any) -> tuple[Any, Any]:
+    """For rows of `sizes[i]` cells from `starts[i]`: each cell's row, and where the cell is."""
+    import numpy as np
+
+    row = np.repeat(np.arange(len(sizes)), sizes)
+    within = np.arange(len(row)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    return row, np.repeat(starts, sizes) + within
+
+
+def _tallies(
+    c: Counts, part: Any, entry: Any, value: Any, parts: int, values: list[Hashable] | None = None
+) -> list[Tally]:
+    """The tally of each of `parts` parts, from cells given grouped by part: each cell an entry
+    of `c` (ascending within its part) and the part's value there, an integer. Each part is a
+    question of its own, as `columns.counts` would make it: its items numbered by their first
+    entry, its values by their first cell; with `values`, the cells are codes of those values
+    (a multi-slider's), and a part's values are those it holds, in the question's order."""
+    import numpy as np
+
+    if not len(part):
+        empty = np.zeros(0, dtype=np.int64)
+        return [Tally.of_counts(Counts([], [], empty, empty, empty, empty, empty)) for _ in range(parts)]
+    # each part's values numbered as `code` numbers a column (a multi-slider's: in the question's
+    # order), so that a part's figures are those of the same part counted on its own
+    low = int(value.min())
+    span = int(value.max()) - low + 1
+    pairs, first, of_cell = np.unique(part * span + (value - low), return_index=True, return_inverse=True)
+    owner = pairs // span
+    order = np.lexsort((first, owner)) if values is None else np.arange(len(pairs))
+    starts = np.searchsorted(owner[order], np.arange(parts + 1))
+    local = np.empty(len(pairs), dtype=np.int64)
+    local[order] = np.arange(len(pairs)) - starts[owner[order]]
+    starts = starts.tolist()
+    held = (pairs % span + low)[order].tolist()
+    value_of = held if values is None else [values[v] for v in held]
+    # each part's items: runs of one item within the part (its entries come in item order)
+    unit = c.unit[entry]
+    new = np.r_[True, (part[1:] != part[:-1]) | (unit[1:] != unit[:-1])]
+    heads = np.flatnonzero(new)
+    run = np.cumsum(new) - 1
+    run_starts = np.searchsorted(part[heads], np.arange(parts + 1))
+    item = np.arange(len(heads)) - run_starts[part[heads]]
+    # the value counts of each (part, item, value), summed where two entries give one value
+    width = int(local.max()) + 1
+    keys, of_key = np.unique(run * width + local[of_cell.reshape(-1)], return_inverse=True)
+    times = np.bincount(of_key.reshape(-1), weights=c.count[entry], minlength=len(keys)).astype(np.int64)
+    key_run = keys // width
+    firsts = np.flatnonzero(np.r_[True, key_run[1:] != key_run[:-1]])  # each run's first key
+    sizes = np.add.reduceat(times, firsts)
+    eu, ev = item[key_run], keys % width
+    bounds = np.append(firsts, len(keys))[run_starts].tolist()  # each part's keys
+    units, run_starts = unit[heads].tolist(), run_starts.tolist()
     out = []
-    for k, name in enumerate(label_of[i] for i in first.tolist()):
-        if name == "":
-            continue
-        mine = label[c.unit] == k
-        unit, kept = renumber(c.unit[mine])
-        part = Tally.of_counts(
-            counts([c.units[u] for u in kept.tolist()], c.values, unit, c.value[mine], c.count[mine])
+    for k in range(parts):
+        a, b, ra, rb = bounds[k], bounds[k + 1], run_starts[k], run_starts[k + 1]
+        counts = Counts(
+            [c.units[u] for u in units[ra:rb]],
+            value_of[starts[k] : starts[k + 1]],
+            eu[a:b],
+            ev[a:b],
+            times[a:b],
+            firsts[ra:rb] - a,
+            sizes[ra:rb],
         )
-        out.append(Part(str(name), level, part))
-    return out, 0
+        out.append(Tally.of_counts(counts))
+    return out

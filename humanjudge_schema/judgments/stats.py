@@ -29,6 +29,10 @@ WHOLE = {
 # Up to this many distinct values, the answers of a question without a level (free text) are
 # listed value by value; beyond, only how many distinct values there are.
 LISTED_VALUES = 20
+# The parts of a question's answers (options, labels) that get every figure; the others get their
+# counts, not alpha and agreement, whose bootstrap costs milliseconds a part: a question of
+# thousands of options then costs about what reading it costs (docs/performance.md).
+FIGURED_PARTS = 200
 
 
 def dataset_stats(
@@ -71,8 +75,17 @@ def describe(
 
 
 def _question(
-    name: str, q: Question, samples: int, seed: int, values: bool, declared: Declared | None = None
+    name: str,
+    q: Question,
+    samples: int,
+    seed: int,
+    values: bool,
+    declared: Declared | None = None,
+    *,
+    counted_only: str | None = None,
 ) -> dict[str, Any]:
+    """A question's figures; with `counted_only`, why it has its counts only (no alpha, no
+    agreement)."""
     tally = q.tally
     spread = tally.raters_per_item()
     out: dict[str, Any] = {
@@ -89,7 +102,9 @@ def _question(
         "level_note": None if declared is None else declared.level_note,
         "distribution": _distribution(tally, q.level),
     }
-    if q.level is not None:
+    if counted_only is not None:
+        out["note"] = counted_only
+    elif q.level is not None:
         resamples = None
         try:
             out["alpha"] = alpha(tally, q.level)
@@ -121,9 +136,11 @@ def _options(q: Question, declared: Declared, samples: int, seed: int, values: b
     a ranking's, a multi-slider's labels; each entry is a question's, with its `option`."""
     assert declared.parts is not None
     found, unsplit = split(q.tally, declared.parts, declared.labels, q.level)
+    kind = "labels" if declared.parts == "label" else "options"
+    past = f"only the first {FIGURED_PARTS} of the question's {len(found)} {kind} get alpha and agreement"
     scale = _part_values(declared)
     out = []
-    for part in found:
+    for k, part in enumerate(found):
         entry = _question(
             f"{declared.name}: {part.label}",
             Question(part.level, tally=part.tally),
@@ -131,6 +148,7 @@ def _options(q: Question, declared: Declared, samples: int, seed: int, values: b
             seed,
             values,
             Declared(part.label, part.level, scale),
+            counted_only=None if k < FIGURED_PARTS else past,
         )
         entry["option"] = part.label
         if unsplit:
