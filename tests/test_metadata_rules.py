@@ -220,9 +220,9 @@ def test_a_dataset_folder_may_hold_documentation_media_and_configuration(tmp_pat
     assert _findings(folder, folder) == []
 
 
-def test_a_data_file_is_counted_as_left_out_and_any_other_file_is_reported(tmp_path: Path) -> None:
-    """Each file is reported once: a data file of no format among the files the walk leaves out
-    (as before), anything else as dataset/extra-file."""
+def test_every_file_of_no_format_in_an_experiment_is_reported_once(tmp_path: Path) -> None:
+    """Each file is reported once, as dataset/extra-file of the experiment whose folder holds it:
+    a data file of no format too (it is the experiment's, not a file the walk merely passed)."""
     folder = _experiment(tmp_path / "exp")
     (folder / "results.csv").write_text("a,b\n1,2\n")
     (folder / "notes.txt").write_text("pilot run\n")
@@ -232,8 +232,9 @@ def test_a_data_file_is_counted_as_left_out_and_any_other_file_is_reported(tmp_p
     assert sorted((f.code, f.file, f.pointer) for f in result.findings) == [
         ("dataset/extra-file", "analysis", ""),
         ("dataset/extra-file", "notes.txt", ""),
+        ("dataset/extra-file", "results.csv", ""),
     ]
-    assert [s.path.name for s in result.skipped] == ["results.csv"]
+    assert result.skipped == ()
     # the same findings when the dataset is named by one of its files, as a hook names it
     assert _findings(folder / "trial.jsonl", folder) == _findings(folder, folder)
 

@@ -346,11 +346,12 @@ def multi_slider_labels(exp: Experiment) -> Iterator[Hit]:
         if "option" not in q:
             continue
         options = [str(o) for o in q["option"]]
+        known = set(options)  # a label looked up in a set: 50,000 labels were 29 s in a list
         for k, r in enumerate(responses):
             if not isinstance(r, dict) or "idx" in r:
                 continue
             for label in r:
-                if label not in options:
+                if label not in known:
                     yield exp.ind, pointer(sid, tag, k, label), f"{label!r} is not an option of the multi-slider"
             for label in options:
                 if label not in r:
