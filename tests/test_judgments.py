@@ -518,16 +518,23 @@ def _needs_no_quoting(batch: list[tuple[Any, ...]]) -> bool:
 
 def _gathered_row_by_row(view: Any, rows: list[tuple[Any, ...]]) -> dict[str, Any]:
     """What one pass keeps per question, computed a row at a time from its definition: aggregate
-    rows are counted and nothing more; where raters are persons, a rater's second answer to an
-    item is left out (and still found where a finding's judgment is looked up)."""
+    rows are counted and nothing more; where raters are persons, only a rater's answer to an item
+    that counts is kept (`first_answers`; the others still found where a finding's judgment is
+    looked up), and a rater and item with no answer are one missing answer."""
+    from humanjudge_schema.judgments.gather import first_answers
+
+    rated = [view.persons and r[3] != "" and r[10] != "aggregate" for r in rows]
+    counts = first_answers(  # (question, rater, unit) -> the row of the answer that counts
+        ((r[4], r[3], (r[2], r[5])), r[6]) if p else (None, None) for r, p in zip(rows, rated, strict=True)
+    )
     out: dict[str, Any] = {}
-    for _, _, item, rater, question, option, value, file, pointer, line, role, _ in rows:
+    for k, (_, _, item, rater, question, option, value, file, pointer, line, role, _) in enumerate(rows):
         where = (file, pointer, line, question)
         if question not in out:
             declared = view.questions.get(question)
             level = declared.level if declared else None
             out[question] = {"level": level, "first": None, "counts": {}, "missing": 0, "unit_first": {}}
-            out[question] |= {"by_rater": {}, "rater_first": {}, "aggregates": 0, "answered": set()}
+            out[question] |= {"by_rater": {}, "rater_first": {}, "aggregates": 0, "pairs": set()}
         q = out[question]
         if role == "aggregate":
             q["aggregates"] += 1
@@ -538,10 +545,10 @@ def _gathered_row_by_row(view: Any, rows: list[tuple[Any, ...]]) -> dict[str, An
             q["unit_first"].setdefault(unit, where)
             if view.persons and rater != "":
                 q["rater_first"].setdefault(rater, where)
-        if view.persons and rater != "":
-            if (rater, unit) in q["answered"]:
+        if rated[k]:
+            q["pairs"].add((rater, unit))
+            if counts.get((question, rater, unit)) != k:
                 continue
-            q["answered"].add((rater, unit))
         if value is None:
             q["missing"] += 1
             continue
@@ -549,8 +556,12 @@ def _gathered_row_by_row(view: Any, rows: list[tuple[Any, ...]]) -> dict[str, An
         if not (isinstance(value, float) and math.isnan(value)):
             q["counts"].setdefault(unit, {}).setdefault(value, 0)
             q["counts"][unit][value] += 1
-        if view.persons and rater != "":
+        if rated[k]:
             q["by_rater"].setdefault(rater, {})[unit] = value
+    for question, rater, unit in counts:
+        out[question]["pairs"].discard((rater, unit))
+    for q in out.values():
+        q["missing"] += len(q["pairs"])  # a rater and item with no answer: one missing answer
     return out
 
 

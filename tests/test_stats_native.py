@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from humanjudge_schema.commands.common import judged
+from humanjudge_schema.judgments.gather import first_answers
 from humanjudge_schema.judgments.stats import describe
 from humanjudge_schema.progress import views
 
@@ -40,29 +41,39 @@ def _described(path: Path) -> list[tuple[Any, dict[str, Any]]]:
 
 
 def _questions(view: Any) -> dict[str, dict[str, Any]]:
-    """Per question: value counts per unit, missing answers, and each rater's first answer to
-    each unit (where raters are persons), from the rows in file order."""
+    """Per question: value counts per unit, missing answers, and each rater's answer to each
+    unit that counts (where raters are persons: `first_answers`, and a rater and unit with no
+    answer are one missing answer), from the rows in file order."""
+    rows = list(view.rows())
+    named = [view.persons and row.role == "individual" and row.rater != "" for row in rows]
+    counts = first_answers(  # (question, rater, unit) -> the row of the answer that counts
+        ((row.question, row.rater, (row.item, row.option)), row.value) if n else (None, None)
+        for row, n in zip(rows, named, strict=True)
+    )
     out: dict[str, dict[str, Any]] = {}
-    for row in view.rows():
+    for k, row in enumerate(rows):
         q = out.setdefault(row.question, {"counts": {}, "missing": 0, "answers": {}, "seen": set()})
         if row.role != "individual":
             continue
         unit = (row.item, row.option)
-        named = view.persons and row.rater != ""
-        if named:
-            if (row.rater, unit) in q["seen"]:
-                continue
+        if named[k]:
             q["seen"].add((row.rater, unit))
+            if counts.get((row.question, row.rater, unit)) != k:
+                continue
         value = tuple(row.value) if isinstance(row.value, list) else row.value
         if value is None:
             q["missing"] += 1
             continue
-        if named:
+        if named[k]:
             q["answers"].setdefault(row.rater, {})[unit] = value
         if isinstance(value, float) and math.isnan(value):
             continue
         per = q["counts"].setdefault(unit, {})
         per[value] = per.get(value, 0) + 1
+    for question, rater, unit in counts:
+        out[question]["seen"].discard((rater, unit))
+    for q in out.values():
+        q["missing"] += len(q["seen"])  # a rater and unit with no answer: one missing answer
     return out
 
 

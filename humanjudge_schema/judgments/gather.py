@@ -27,6 +27,20 @@ Place = tuple[Any, Any]  # (item, option): what raters judged together
 Key = tuple[Any, ...]
 
 
+def first_answers(rows: Iterable[tuple[Hashable, Any]]) -> dict[Hashable, int]:
+    """Which answer of a rater to an item counts, defined here once: of the rows in file order,
+    each a key (the rater and the item) and a value, the index of each key's first row whose
+    value is not None. None says the rater gave no answer (a null, or an answer the record
+    lacks): it is not counted, and an answer after it is no repeat. Every later row of the key
+    with a value is a repeat (`Gathered.repeats`). The passes below decide this with numpy or in
+    C (`Gathered._code`, `_firsts`); tests hold them to this function."""
+    out: dict[Hashable, int] = {}
+    for i, (key, value) in enumerate(rows):
+        if value is not None and key not in out:
+            out[key] = i
+    return out
+
+
 class Where(NamedTuple):
     """A judgment a finding is about: where it is, and its question."""
 
@@ -41,10 +55,11 @@ def _hashable(value: Any) -> Hashable:
 
 
 class Answers(NamedTuple):
-    """Each rater's answer to each item (the first, where a rater answered an item again), in
-    the order they come, as codes: the rater's (in `Question.raters`), the item's and the
-    value's (in the question's `tally.counts()`; item -1: one with no counted judgment, whose
-    answers are all NaN), and the item's place (in `places`)."""
+    """Each rater's answer to each item (the one that counts, `first_answers`, where a rater
+    answered an item again), in the order they come, as codes: the rater's (in
+    `Question.raters`), the item's and the value's (in the question's `tally.counts()`; item -1:
+    one with no counted judgment, whose answers are all NaN), and the item's place (in
+    `places`)."""
 
     rater: Any
     unit: Any
@@ -68,7 +83,9 @@ class Question:
 
     level: Level | None
     tally: Tally = field(default_factory=Tally)
-    missing: int = 0  # answers the format counts but that say nothing (None)
+    # answers the format counts but that say nothing (None); where raters are persons, one per
+    # rater and item given no answer at all (a None beside an answer is not missing: first_answers)
+    missing: int = 0
     # The question's aggregate rows (stored means, majorities, proportions): a question with
     # aggregates and no individual judgment has them only, and no agreement can be computed.
     aggregates: int = 0
@@ -99,8 +116,9 @@ class Question:
 
 
 class Repeat(NamedTuple):
-    """A rater's second (or later) answer to an item, where raters are persons: left out of the
-    question's figures. `where` is the repeat; the first answer is located by its Key."""
+    """A rater's answer to an item after the one that counts (`first_answers`), where raters are
+    persons: left out of the question's figures. `where` is the repeat; the answer that counts
+    is located by its Key."""
 
     question: str
     rater: Hashable
@@ -347,7 +365,7 @@ class Gathered:
 
     @property
     def repeats(self) -> list[Repeat]:
-        """Every rater's second (or later) answer to an item, in file order."""
+        """Every rater's answer to an item after the one that counts (`first_answers`), in file order."""
         if self._found is None:
             self._found = self._locate_repeats()
         return self._found
@@ -392,9 +410,9 @@ class Gathered:
         return q
 
     def _code(self, name: str, found: _Columns) -> None:
-        """A question's columns as codes: each rater's first answer to an item kept (the later
-        ones noted as repeats, where raters are persons), the value counts of the kept rows, and
-        each rater's answers."""
+        """A question's columns as codes: each rater's answer to an item that counts kept
+        (`first_answers`; the later ones noted as repeats, where raters are persons), the value
+        counts of the kept rows, and each rater's answers."""
         import numpy as np
 
         q = self.questions[name]
@@ -411,12 +429,12 @@ class Gathered:
         blank = rater_of.index("") if "" in rater_of else -1  # "": a row without a rater
         value, value_of = found.values.result()
         if self.view.persons:
-            _, firsts = unique(raters * len(places) + unit, index=True)
-            keep = np.zeros(len(unit), dtype=bool)
-            keep[firsts] = True
+            keep = _first_answers(raters * len(places) + unit, value)
             keep |= raters == blank
             if not keep.all():
-                self._note(name, found, np.flatnonzero(~keep), raters, unit, rater_of, places)
+                again = ~keep & (value >= 0)  # a None after the answer is no repeat
+                if again.any():
+                    self._note(name, found, np.flatnonzero(again), raters, unit, rater_of, places)
                 unit, raters, value = unit[keep], raters[keep], value[keep]
         q.missing = int((value < 0).sum())
         lost = np.asarray([v != v for v in value_of] + [True], dtype=bool)  # NaN, and None (-1)
@@ -488,6 +506,28 @@ class Gathered:
                 if len(found) == len(wanted):
                     break
         return found
+
+
+def _first_answers(pairs: Any, value: Any) -> Any:
+    """`first_answers` with numpy, as a mask of the rows kept: of each (rater, item) pair's rows
+    (`pairs`, codes), its first with a value (a code from 0; None is -1), or, where it has
+    none, its first row, kept as the pair's one missing answer. Each pair's first row is found
+    once; only the pairs whose first row is None (few) are looked at again."""
+    import numpy as np
+
+    _, firsts = unique(pairs, index=True)
+    keep = np.zeros(len(pairs), dtype=bool)
+    keep[firsts] = True
+    none = value < 0
+    blank = firsts[none[firsts]] if none.any() else firsts[:0]
+    if len(blank):
+        later = np.flatnonzero(~none & np.isin(pairs, pairs[blank]))
+        if len(later):
+            _, answer = unique(pairs[later], index=True)
+            answer = later[answer]
+            keep[blank[np.isin(pairs[blank], pairs[answer])]] = False
+            keep[answer] = True
+    return keep
 
 
 # A batch whose questions change more often than this is split by question row by row (compress),
@@ -612,10 +652,10 @@ def _firsts(batch: Batch, wanted: set[Key], raters: bool) -> dict[Key, Where]:
         known = list(map(is_not, batch.column("rater"), repeat("")))
         keep = list(map(bool.__and__, given, known))
         rows.update(_first_rows(zip(repeat("rater"), names, batch.column("rater")), range(batch.size), keep))
-    if raters and any(key[0] == "answer" for key in wanted):
+    if raters and any(key[0] == "answer" for key in wanted):  # the answer that counts: first_answers
         places = zip(batch.column("item"), batch.column("option"), strict=True)
         answers = zip(repeat("answer"), names, batch.column("rater"), places)
-        rows.update(_first_rows(answers, range(batch.size)))
+        rows.update(_first_rows(answers, range(batch.size), given))
     return {key: _where(batch, names, rows[key]) for key in wanted if key in rows}
 
 

@@ -337,7 +337,7 @@ def sparse_item(g: Gathered) -> Iterator[Hit]:
     "merged twice) would count twice, and their two answers to one item would be taken for two "
     "raters agreeing or disagreeing. Agreement, distributions and raters per item count the "
     "first answer in file order only; the finding names both places, so that the second can be "
-    "looked at.",
+    "looked at. A null is no answer: a task left blank and then answered is answered once.",
     bad="worker w7 rates topic 2024-10001 in the essay task and again in the news task",
     good="each worker rates a topic once",
 )

@@ -4,9 +4,10 @@ Only study1_tasks.jsonl.gz holds judgments; the other files hold texts. A task i
 writing one response for a topic in one style, and each topic has three tasks (one per style),
 so the topic is the item the workers rated alike, and a rater is a person (a worker id). The same
 worker may hold two tasks of a topic (52 of the 301 real topics): both ratings are rows, and
-agreement counts the first in file order (judgments/gather.py; `quality/repeated-answer` names
-both). A rating the file states as null is a row with the value None; a rating the record lacks
-is no row (the schema reports it).
+agreement counts the first one given, in file order (judgments/gather.py, `first_answers`;
+`quality/repeated-answer` names both). A rating the file states as null is a row with the value
+None, which is no answer: a worker whose first task of a topic is null and whose second is rated
+has rated the topic once. A rating the record lacks is no row (the schema reports it).
 
 Rows point as findings do: the record's 0-based index and the field (`/12/worker_knowledge`), on
 the record's line of the decompressed file.
