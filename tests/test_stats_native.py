@@ -244,7 +244,9 @@ def _check(view: Any, found: dict[str, Any]) -> int:
             for option in question["options"]:
                 compared += _check_question(option, {"counts": split[option["option"]], "missing": 0})
     if view.persons:
-        rows = [r for name, q in reference.items() for r in _raters(name, q, _level(found, name))]
+        # no agreement where the raters judge no shared object (a self-assessment, their own response)
+        levels = {name: _level(found, name) if view.shared(name) else None for name in reference}
+        rows = [r for name, q in reference.items() for r in _raters(name, q, levels[name])]
         assert len(found["raters"]) == len(rows)
         for got, want in zip(found["raters"], rows, strict=True):
             for key in ("modal_share", "agreement", "others_agreement"):

@@ -8,7 +8,9 @@ costs: `humanjudge stats` runs them, and `humanjudge validate --quality` adds th
 Raters are compared only where they are persons (`Judgments.rater_kind`): a TextJudge score's
 position names no annotator, and a CogGym participant's position is theirs across stimuli only
 when every response array holds every participant. Aggregate rows (stored means and majorities)
-are no rater's answers and are never compared.
+are no rater's answers and are never compared, nor are the answers to a question whose raters
+judge no shared object (a self-assessment, their own response: `Question.shared`) checked for
+agreement below chance, straight-lining or an outlying rater.
 """
 
 from __future__ import annotations
@@ -82,7 +84,7 @@ def _name(value: Hashable) -> str:
 def below_chance(g: Gathered) -> Iterator[Hit]:
     for name, q in g.questions.items():
         pairable = int((q.tally.counts().sizes >= 2).sum())
-        if q.level is None or pairable < MIN_PAIRABLE_ITEMS:
+        if q.level is None or pairable < MIN_PAIRABLE_ITEMS or not g.view.shared(name):
             continue
         try:
             value = alpha(q.tally, q.level)
@@ -122,7 +124,7 @@ def straight_lining(g: Gathered) -> Iterator[Hit]:
     tested: dict[str, tuple[Question, dict[Hashable, float], raters.Modal]] = {}
     for name, q in g.questions.items():
         shares = _shares(q)
-        if len(shares) < 2 or q.answered is None or not q.raters:
+        if len(shares) < 2 or q.answered is None or not q.raters or not g.view.shared(name):
             continue  # every answer is the same: nothing tells one rater from the others
         found = raters.modal_of(q)
         tested[name] = (q, shares, found)
@@ -204,7 +206,7 @@ def outlying_rater(g: Gathered) -> Iterator[Hit]:
     compared = [
         r
         for name, q in g.questions.items()
-        if q.level in raters.MATCHED
+        if q.level in raters.MATCHED and g.view.shared(name)
         for r in raters.of_question(name, q)
         if r.shared >= MIN_RATER_ITEMS and r.agreement is not None
     ]

@@ -83,9 +83,10 @@ def modal_of(q: Question) -> Modal:
     return Modal(np.bincount(q.answered.rater, minlength=len(q.raters)), pairs.value[top], pairs.times[top])
 
 
-def of_question(name: str, q: Question) -> Iterator[Rater]:
+def of_question(name: str, q: Question, compare: bool = True) -> Iterator[Rater]:
     """Each rater's figures on one question, raters in the order they first come; agreement only
-    at the MATCHED levels. Computed for every rater at once from the answers' codes (gather.py)."""
+    at the MATCHED levels, and only where the raters judge a shared object (`compare`). Computed
+    for every rater at once from the answers' codes (gather.py)."""
     import numpy as np
 
     if q.answered is None or not q.raters:
@@ -98,7 +99,7 @@ def of_question(name: str, q: Question) -> Iterator[Rater]:
     agree: Any = shared
     other: Any = shared
     spread: Any = shared
-    if q.level in MATCHED and len(c.unit):
+    if q.level in MATCHED and compare and len(c.unit):
         n = c.sizes.astype(np.float64)
         m = c.count.astype(np.float64)
         given = np.add.reduceat(m * (m - 1), c.starts)  # agreeing ordered pairs per item
@@ -144,7 +145,7 @@ def of_dataset(g: Gathered) -> list[Rater]:
     """Every rater's figures on every question of a dataset whose raters are persons (else none)."""
     if not g.view.persons:
         return []
-    return [r for name, q in g.questions.items() for r in of_question(name, q)]
+    return [r for name, q in g.questions.items() for r in of_question(name, q, g.view.shared(name))]
 
 
 def table(g: Gathered) -> dict[str, Any]:

@@ -102,6 +102,8 @@ def _question(
         "level_note": None if declared is None else declared.level_note,
         "distribution": _distribution(tally, q.level),
     }
+    if declared is not None and not declared.shared:
+        counted_only = not_shared(declared)
     if counted_only is not None:
         out["note"] = counted_only
     elif q.level is not None:
@@ -155,6 +157,12 @@ def _options(q: Question, declared: Declared, samples: int, seed: int, values: b
             entry["level_note"] = f"{unsplit} answers that are not a row of its options are left out"
         out.append(entry)
     return out
+
+
+def not_shared(declared: Declared) -> str:
+    """Why a question whose raters judge no shared object has no agreement."""
+    why = declared.why or "each rater answers about something of their own"
+    return f"{why}, not an object its raters share: no agreement to compute"
 
 
 def _part_values(declared: Declared) -> tuple[int, ...] | None:

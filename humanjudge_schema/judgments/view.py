@@ -99,6 +99,12 @@ class Question:
     # of "select" and "rank" answers by position, where the format knows them.
     parts: Parts | None = None
     labels: tuple[str, ...] | None = None
+    # Whether the raters judge one object they share (an item everyone sees), so that their
+    # answers can agree; False for a question about something each rater has of their own (a
+    # self-assessment, their own response), with `why` in the format's words: such a question
+    # gets its distribution, no agreement, and no quality finding that compares its raters.
+    shared: bool = True
+    why: str | None = None
 
 
 class Runs:
@@ -351,6 +357,11 @@ class Judgments:
         if self.raters not in RATER_KINDS:
             raise ValueError(f"raters is one of {', '.join(RATER_KINDS)} (or a bool), not {self.raters!r}")
         return self.raters
+
+    def shared(self, question: str) -> bool:
+        """Whether the raters of a question judge a shared object (a question not declared: yes)."""
+        declared = self.questions.get(question)
+        return declared is None or declared.shared
 
     @property
     def persons(self) -> bool:

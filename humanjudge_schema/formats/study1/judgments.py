@@ -42,7 +42,20 @@ RATINGS = (
     "references_extra",
     "references_omission",
 )
-QUESTIONS = {name: Question(name, "ordinal") for name in RATINGS}
+# The questions whose raters judge no object they share, in the data README's words: a worker's
+# self-assessment, or a rating of the response the worker wrote (each worker writes their own).
+# They get their distribution and no agreement (Question.shared).
+OWN = {
+    "worker_knowledge": 'a self-assessment of the worker ("Self-assessed knowledge of the worker on the topic")',
+    "worker_expertise": 'a self-assessment of the worker ("Self-assessed experties of the worker on the topic")',
+    "worker_satisfaction": "about the worker's own response (\"If the worker was satisfied was with the answer "
+    'they wrote")',
+    "references_extra": "about the worker's own response (\"How much extra information from worker experience or "
+    'memory contributed to the response that is not provided in the references")',
+    "references_omission": "about the worker's own response (\"Whether workers omitted information given in the "
+    'references when answering the query")',
+}
+QUESTIONS = {name: Question(name, "ordinal", shared=name not in OWN, why=OWN.get(name)) for name in RATINGS}
 
 
 def judgments(unit: Unit) -> Judgments:
