@@ -156,7 +156,8 @@ def test_the_plugin_aggregates_and_brings_its_own_command(site: Path, dataset: P
     assert json.loads((dataset / "means.json").read_text()) == {"a": 4.0, "b": 9.0, "zz": 2.0}
     assert run(site, "aggregate", "--check", str(dataset)).stdout == "means.json is up to date\n"
     refused = run(site, "aggregate", "--force", str(dataset))
-    assert refused.returncode == 2 and "--force is for CogGym experiments and TextJudge dataset files, not toy ratings folders" in refused.stderr
+    said = "--force is for CogGym experiments and TextJudge dataset files, not toy ratings folders"
+    assert refused.returncode == 2 and said in refused.stderr
 
 
 def test_entry_points_are_read_as_importlib_metadata_reads_them(site: Path) -> None:
