@@ -167,3 +167,19 @@ def measured(args: Sequence[str], *, cwd: Path, limit: int, timeout: float) -> M
     out.unlink()
     err.unlink()
     return run
+
+
+def study1_folder(path: Path, tasks: Sequence[tuple[str, str, float | None]]) -> Path:
+    """A study-1 folder whose tasks file holds these (topic, worker, rating of every question)
+    tasks, in this order (None: every rating null)."""
+    import gzip
+
+    from humanjudge_schema.formats.study1.judgments import RATINGS
+
+    lines = [
+        json.dumps({"response": f"r{k}", "worker": w, "topic": t, "style": "essay"} | dict.fromkeys(RATINGS, v))
+        for k, (t, w, v) in enumerate(tasks)
+    ]
+    path.mkdir()
+    (path / "study1_tasks.jsonl.gz").write_bytes(gzip.compress("\n".join(lines).encode() + b"\n"))
+    return path

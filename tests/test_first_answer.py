@@ -5,7 +5,6 @@ the judgments (numpy) and the lookup of where a finding is are held to `first_an
 
 from __future__ import annotations
 
-import gzip
 import json
 import random
 from collections import Counter
@@ -23,6 +22,7 @@ from humanjudge_schema.judgments.stats import dataset_stats
 from humanjudge_schema.judgments.view import Batch, Judgments, Question
 
 from .conftest import corpus
+from .helpers import study1_folder
 
 TASKS = "study1_tasks.jsonl.gz"
 RATINGS = (
@@ -53,15 +53,7 @@ RATED = [
 ]
 
 
-def _folder(path: Path, tasks: list[tuple[str, str, float | None]]) -> Path:
-    """A study-1 folder whose tasks file holds these tasks, in this order (None: every rating null)."""
-    lines = [
-        json.dumps({"response": f"r{k}", "worker": w, "topic": t, "style": "essay"} | dict.fromkeys(RATINGS, v))
-        for k, (t, w, v) in enumerate(tasks)
-    ]
-    path.mkdir()
-    (path / TASKS).write_bytes(gzip.compress("\n".join(lines).encode() + b"\n"))
-    return path
+_folder = study1_folder
 
 
 def _view(folder: Path) -> Judgments:

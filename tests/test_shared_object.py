@@ -5,7 +5,6 @@ straight-lining, an outlying rater. A question whose raters judge the same topic
 
 from __future__ import annotations
 
-import gzip
 import json
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,8 @@ from humanjudge_schema.commands import cli
 from humanjudge_schema.formats.study1.judgments import OWN, RATINGS
 from humanjudge_schema.judgments.quality import check
 from humanjudge_schema.judgments.stats import dataset_stats
+
+from .helpers import study1_folder
 
 TASKS = "study1_tasks.jsonl.gz"
 SHARED = ("query_answerable", "query_controversial", "references_quality")
@@ -30,15 +31,7 @@ NOT_SHARED = (
 COMPARING = {"quality/below-chance", "quality/straight-lining", "quality/outlying-rater"}
 
 
-def _folder(path: Path, tasks: list[tuple[str, str, float]]) -> Path:
-    """A study-1 folder of these (topic, worker, rating of every question) tasks."""
-    lines = [
-        json.dumps({"response": f"r{k}", "worker": w, "topic": t, "style": "essay"} | dict.fromkeys(RATINGS, v))
-        for k, (t, w, v) in enumerate(tasks)
-    ]
-    path.mkdir()
-    (path / TASKS).write_bytes(gzip.compress("\n".join(lines).encode() + b"\n"))
-    return path
+_folder = study1_folder
 
 
 def _opposed(path: Path) -> Path:
