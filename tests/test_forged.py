@@ -341,3 +341,18 @@ def test_the_diffs_pairing_reads_no_pipe_or_device(tmp_path: Path, what: str) ->
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
     assert {d["status"] for d in json.loads(proc.stdout)["datasets"]} <= {"removed", "added", "changed"}
+
+
+def test_diff_git_takes_a_folder_named_like_a_pathspec_literally(runner: Runner) -> None:
+    """`:!x` given to git as a pathspec excluded x and listed everything else."""
+    ws = runner.workspace
+    git(ws, "init", "-q")
+    shutil.copytree(test_action.EXAMPLES / "valid", ws / ":!x")
+    shutil.copytree(test_action.EXAMPLES / "valid", ws / "x")
+    commit(ws)
+    shutil.rmtree(ws / ":!x")
+    command = [sys.executable, "-m", "humanjudge_schema", "diff", "--format", "json", "--git", "HEAD", ":!x"]
+    proc = subprocess.run(command, cwd=ws, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    found = json.loads(proc.stdout)["datasets"]
+    assert [(d["dataset"], d["status"]) for d in found] == [(":!x", "removed")]

@@ -248,7 +248,8 @@ def _git_reading(
 
 def _listing(top: Path, sha: str, specs: list[str]) -> Iterator[_Entry]:
     """The blobs and folders of the commit's tree under the pathspecs, read as git lists them."""
-    args = ["git", "ls-tree", "-r", "-t", "-l", "-z", "--full-tree", sha, "--", *specs]
+    # literal: a folder named `:!x` is that folder, not pathspec magic that excludes x
+    args = ["git", "--literal-pathspecs", "ls-tree", "-r", "-t", "-l", "-z", "--full-tree", sha, "--", *specs]
     with _git_reading(args, top) as (proc, errors):
         assert proc.stdout is not None
         rest = b""
