@@ -190,8 +190,9 @@ def _why_left_out(path: Path, kind: str | None, links: bool = True) -> str:
     family = format_of_name(path.name)
     if family is not None and kind is not None and family != kind:
         return f"a {family} file (--kind {kind})"
-    if not links and not_a_file(path):
-        return f"{not_a_file(path)}, not followed"
+    what = None if links else not_a_file(path)
+    if what is not None:
+        return f"{what}, not followed"
     data = head(path, len(LFS_POINTER))
     if data is None:
         return "not a regular file" if path.exists() or path.is_symlink() else "gone"
@@ -216,13 +217,17 @@ def not_a_file(path: Path) -> str | None:
     return "a folder" if stat.S_ISDIR(mode) else "a special file (a pipe, a device or a socket)"
 
 
-def _linked_folder(path: Path) -> Path | None:
+def linked_folder(path: Path) -> Path | None:
     """The first folder on the way to `path` that is a link, if any: what the path names then
-    lies wherever the link leads."""
-    for parent in reversed(path.parents):
-        if parent != Path(parent.anchor) and parent.name not in ("", ".", "..") and parent.is_symlink():
-            return parent
-    return None
+    lies wherever the link leads. Only the folders named below the working folder count (those
+    above it, a home folder reached through a link, are the user's, not the data's)."""
+    if path.is_absolute():
+        try:
+            below = path.relative_to(Path.cwd())
+        except ValueError:
+            return None
+        return next((Path.cwd() / p for p in reversed(below.parents) if (Path.cwd() / p).is_symlink()), None)
+    return next((p for p in reversed(path.parents) if p.name not in ("", ".", "..") and p.is_symlink()), None)
 
 
 def _units_in_folder(
@@ -356,17 +361,18 @@ def survey(
     for path in paths:
         if not path.exists() and not path.is_symlink():
             raise UsageError(f"{path}: no such file or folder")
-        family = kind or (known or {}).get(path)
-        linked = not links and (_linked_folder(path) is not None or path.is_symlink())
+        was = (known or {}).get(path)
+        family = kind or was
+        through = None if links else linked_folder(path)
         # A link whose name says its format is refused with the rest of its dataset, below.
-        if linked and (_linked_folder(path) is not None or (family or format_of_name(path.name)) is None):
-            found = _behind_link(path, family)
+        if through is not None or (not links and path.is_symlink() and (family or format_of_name(path.name)) is None):
+            found = _behind_link(through or path, family or format_of_name(path.name))
             if found is None:
                 skipped.append(Skipped(path, "a link, not followed"))
             else:
                 seen.setdefault((found.family, found.root), found)
             continue
-        if path.is_dir() and not (family is not None and path in (known or {})) and (links or not path.is_symlink()):
+        if path.is_dir() and was is None and (links or not path.is_symlink()):
             here: list[Skipped] = []
             found_any = False
             walked: dict[Path, list[Path]] = {}  # folder -> its sub-folders
@@ -400,14 +406,10 @@ def survey(
     return Survey(units, sorted({s for s in skipped if s.path not in claimed}, key=lambda s: str(s.path)))
 
 
-def _behind_link(path: Path, family: str | None) -> Unit | None:
-    """The unit of a file reached through a link (itself one, or in a linked folder), refused
-    whole: what it holds is wherever the link leads. None when nothing says which format it is."""
-    family = family or format_of_name(path.name)
-    if family is None:
-        return None
-    link = _linked_folder(path) or path
-    return Unit(family, link, (), refused=(link,))
+def _behind_link(link: Path, family: str | None) -> Unit | None:
+    """The unit of a file reached through `link` (itself, or a folder on its way), refused whole:
+    what it holds is wherever the link leads. None when nothing says which format it is."""
+    return None if family is None else Unit(family, link, (), refused=(link,))
 
 
 def _beside(walked: dict[Path, list[Path]], units: list[Unit]) -> dict[tuple[str, Path], tuple[Path, ...]]:

@@ -356,3 +356,18 @@ def test_diff_git_takes_a_folder_named_like_a_pathspec_literally(runner: Runner)
     assert proc.returncode == 0, proc.stderr
     found = json.loads(proc.stdout)["datasets"]
     assert [(d["dataset"], d["status"]) for d in found] == [(":!x", "removed")]
+
+
+def test_a_link_above_the_working_folder_is_not_the_datas(runner: Runner, tmp_path: Path) -> None:
+    """A repository reached through a linked folder (a home folder on another disk), its files
+    named by absolute paths: only links below the working folder are the data's."""
+    ws = runner.workspace
+    git(ws, "init", "-q")
+    (ws / "textjudge").mkdir()
+    shutil.copy(test_action.CASES / "textjudge" / "valid" / "schema-all-categories" / "dataset.json", ws / TJ)
+    commit(ws)
+    alias = tmp_path / "alias"
+    alias.symlink_to(ws)
+    command = [sys.executable, "-m", "humanjudge_schema", "validate", "--base", "HEAD", str(alias / TJ)]
+    proc = subprocess.run(command, cwd=ws, capture_output=True, text=True, timeout=120)
+    assert (proc.returncode, proc.stdout) == (0, "No problems in 1 file.\n"), proc.stdout + proc.stderr

@@ -16,6 +16,7 @@ from typing import Any
 from ... import catalog
 from ...config import Config, ConfigError, config_bytes, load_file, parse_config
 from ...history import formats_at
+from ...kinds import linked_folder
 from ...report.github import code_span, fenced, plural
 
 if sys.version_info >= (3, 11):
@@ -236,7 +237,7 @@ def pull_request_changes(git: _Git, base: str) -> Changes:
                 changes.configs.append(rel)
         if not pattern.search(rel) and name not in was:
             continue
-        if os.path.lexists(path) and (name in was or path.is_file() or path.is_symlink() or _through_link(path)):
+        if os.path.lexists(path) and (name in was or path.is_file() or path.is_symlink() or linked_folder(path)):
             # a link, a folder or a device where a dataset file was is checked too: a finding
             datasets.add(rel)
         elif not os.path.lexists(path):
@@ -246,11 +247,6 @@ def pull_request_changes(git: _Git, base: str) -> Changes:
     changes.datasets = sorted(datasets)
     changes.configs.sort()
     return changes
-
-
-def _through_link(path: Path) -> bool:
-    """Whether a folder on the way to `path` (relative to the workspace) is a link."""
-    return any(p.is_symlink() for p in path.parents if p.name)
 
 
 def _lines(data: bytes | None) -> list[str]:
