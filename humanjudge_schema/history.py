@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
 from . import catalog
-from .kinds import LFS_POINTER, format_of_name
+from .kinds import format_of_name, one_file_format
 from .readers.files import DEFAULT_MAX_DOCUMENT
 
 # What of a blob is read to tell whether it is a one-file dataset: enough for the keys of any
@@ -52,19 +52,6 @@ def has_commit(top: Path, rev: str) -> bool:
     return proc.returncode == 0
 
 
-def _family(name: str, data: bytes | None) -> str | None:
-    family = format_of_name(name)
-    if family is not None:
-        return family
-    for fmt in catalog.formats().values():
-        one = fmt.one_file
-        if one is None or not name.endswith(one.suffix) or data is None:
-            continue
-        if data.startswith(LFS_POINTER) or one.looks_like(data):
-            return fmt.name
-    return None
-
-
 def formats_at(top: Path, rev: str, names: Sequence[str]) -> dict[str, str]:
     """The format of each of `names` (paths relative to the repository's top, "/"-separated) that
     was a dataset file, a regular file of git's, in commit `rev`: by its name, else by its bytes
@@ -87,18 +74,21 @@ def formats_at(top: Path, rev: str, names: Sequence[str]) -> dict[str, str]:
             blobs.append((name, parts[2]))
     out: dict[str, str] = {}
     by_content = []
+    suffixes = tuple(f.one_file.suffix for f in catalog.formats().values() if f.one_file is not None)
     for name, obj in blobs:
         family = format_of_name(PurePosixPath(name).name)
         if family is not None:
             out[name] = family
-        elif any(f.one_file is not None and name.endswith(f.one_file.suffix) for f in catalog.formats().values()):
+        elif name.endswith(suffixes):
             by_content.append((name, obj))
     for (name, obj), (data, size) in zip(by_content, _heads(top, [obj for _, obj in by_content]), strict=True):
-        family = _family(PurePosixPath(name).name, data)
-        if family is None and data is not None and HEAD_BYTES < size <= DEFAULT_MAX_DOCUMENT:
+        if data is None:
+            continue
+        family = one_file_format(name, data)
+        if family is None and HEAD_BYTES < size <= DEFAULT_MAX_DOCUMENT:
             # its first bytes did not decide (a first value of megabytes): read it whole, as a
             # walk reads a file in the working tree
-            family = _family(PurePosixPath(name).name, _git(top, "cat-file", "blob", obj))
+            family = one_file_format(name, _git(top, "cat-file", "blob", obj))
         if family is not None:
             out[name] = family
     return out
@@ -143,14 +133,10 @@ def _heads(top: Path, objects: list[str]) -> list[tuple[bytes | None, int]]:
     return out
 
 
-def known_formats(paths: Sequence[Path], rev: str, cwd: Path | None = None) -> dict[Path, str]:
-    """The format each of `paths` (as given, relative to `cwd`) had in commit `rev` of the
-    repository they are in; {} outside a repository or where `rev` names no commit yet (a
-    repository before its first commit)."""
-    cwd = cwd or Path.cwd()
-    top = toplevel(cwd)
-    if top is None or not has_commit(top, rev):
-        return {}
+def known_formats(paths: Sequence[Path], rev: str, top: Path) -> dict[Path, str]:
+    """The format each of `paths` (as given, relative to the working folder) had in commit `rev`
+    of the repository whose top is `top`."""
+    cwd = Path.cwd()
     rels: dict[str, Path] = {}
     for path in paths:
         absolute = (cwd / path).absolute()

@@ -87,7 +87,23 @@ def _one_file_dataset(fmt: catalog.Format, path: Path) -> bool:
     assert one_file is not None
     if not path.name.endswith(one_file.suffix):
         return False
-    return _decides(path, lambda data: True if data.startswith(LFS_POINTER) else one_file.looks_like(data))
+    return _decides(path, lambda data: _claimed(one_file, data))
+
+
+def _claimed(one_file: catalog.OneFile, data: bytes) -> bool | None:
+    """Whether these bytes (a file's first, or all of them) are a dataset of the one-file format,
+    or a Git LFS pointer, which stands for one that is not there and must not pass unseen."""
+    return True if data.startswith(LFS_POINTER) else one_file.looks_like(data)
+
+
+def one_file_format(name: str, data: bytes) -> str | None:
+    """The one-file format of a file of this name holding all of these bytes (a blob read from
+    git, say), as a walk would recognise it."""
+    for fmt in _one_file_formats(None):
+        assert fmt.one_file is not None
+        if name.endswith(fmt.one_file.suffix) and _claimed(fmt.one_file, data):
+            return fmt.name
+    return None
 
 
 def _decides(path: Path, test: Callable[[bytes], bool | None]) -> bool:

@@ -192,7 +192,7 @@ def _known(paths: list[Path], base: str) -> dict[Path, str]:
     if base.startswith("-") or not has_commit(top, base):
         raise UsageError(f"--base {base}: not a commit of this repository")
     try:
-        return known_formats(paths, base)
+        return known_formats(paths, base, top)
     except HistoryError as exc:
         raise UsageError(f"--base {base}: {exc}") from None
 
