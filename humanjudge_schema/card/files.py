@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..readers.files import Problem, open_regular
+from ..readers.files import Problem, hash_file
 
 # Encoding formats by how a file's name ends; mlcroissant reads a gzip file by its first bytes,
 # so a .jsonl.gz file is JSON Lines.
@@ -22,7 +22,6 @@ ENCODINGS = (
     (".parquet", "application/x-parquet"),
     (".md", "text/markdown"),
 )
-_CHUNK = 1 << 20
 
 
 def encoding(path: Path) -> str:
@@ -33,16 +32,9 @@ def encoding(path: Path) -> str:
 
 def digest(path: Path) -> tuple[int, str, str] | Problem:
     """The size, SHA-256 and MD5 of a regular file read once in chunks, or why it cannot be read."""
-    opened = open_regular(path)
-    if isinstance(opened, Problem):
-        return opened
-    sha, md5, size = hashlib.sha256(), hashlib.md5(usedforsecurity=False), 0
-    with opened as f:
-        while chunk := f.read(_CHUNK):
-            sha.update(chunk)
-            md5.update(chunk)
-            size += len(chunk)
-    return size, sha.hexdigest(), md5.hexdigest()
+    sha, md5 = hashlib.sha256(), hashlib.md5(usedforsecurity=False)
+    size = hash_file(path, sha, md5)
+    return size if isinstance(size, Problem) else (size, sha.hexdigest(), md5.hexdigest())
 
 
 def file_id(path: Path, root: Path) -> str:

@@ -12,9 +12,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..kinds import Unit, survey
-from ..readers.files import DEFAULT_MAX_DOCUMENT, Problem, open_regular
-
-_BLOCK = 1 << 20
+from ..readers.files import Problem, hash_file
 
 
 @dataclass(frozen=True)
@@ -58,18 +56,8 @@ def fingerprint(unit: Unit) -> tuple[tuple[str, str], ...]:
     out = []
     for f in unit.files:
         digest = hashlib.blake2b(digest_size=16)
-        opened = open_regular(f)
-        if isinstance(opened, Problem):
+        if isinstance(hash_file(f, digest), Problem):
             digest.update(b"\0unreadable")
-        else:
-            try:
-                with opened as handle:
-                    left = DEFAULT_MAX_DOCUMENT + 1
-                    while left > 0 and (block := handle.read(min(_BLOCK, left))):
-                        digest.update(block)
-                        left -= len(block)
-            except OSError:
-                digest.update(b"\0unreadable")
         name = f.name if unit.root.is_dir() else ""
         out.append((name, digest.hexdigest()))
     return tuple(sorted(out))

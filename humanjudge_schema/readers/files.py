@@ -10,7 +10,7 @@ import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 BOM = b"\xef\xbb\xbf"
 # The default of the `max-document-bytes` option: JSON and JSON Lines files are read whole.
@@ -69,6 +69,24 @@ def open_regular(path: Path) -> BinaryIO | Problem:
     if hasattr(os, "set_blocking"):
         os.set_blocking(fd, True)
     return os.fdopen(fd, "rb")
+
+
+def hash_file(path: Path, *hashers: Any) -> int | Problem:
+    """Feed each of `hashers` (hashlib objects) the bytes of a regular file, read once in blocks
+    of a MiB; the file's size, or the problem (not a regular file: refused unread)."""
+    opened = open_regular(path)
+    if isinstance(opened, Problem):
+        return opened
+    size = 0
+    try:
+        with opened as f:
+            while block := f.read(1 << 20):
+                for h in hashers:
+                    h.update(block)
+                size += len(block)
+    except OSError as exc:
+        return Problem("parse/unreadable", f"cannot read the file: {exc.strerror or exc}")
+    return size
 
 
 def read_bytes(path: Path, max_bytes: int = DEFAULT_MAX_DOCUMENT) -> bytes | Problem:

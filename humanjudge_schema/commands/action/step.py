@@ -252,9 +252,9 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
                 report.notes["change"] = _changed_configuration(git, base_sha, changes.configs, base is not None)
             if wanted(env):
                 refused = _review(report, workspace, base_sha, changes, env, base)
-            elif _gate(env, workspace, base):
+            elif gate := _gate(env, workspace, base):
                 raise UsageError(
-                    f"{_gate(env, workspace, base)} needs the diff, which the diff input turns off: "
+                    f"{gate} needs the diff, which the diff input turns off: "
                     "remove one or the other (a gate without its diff would pass everything)"
                 )
             if not paths:
@@ -266,7 +266,7 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
                     return report.finish(Result([], 0), 1 if refused else 0)
         elif not paths:
             paths = ["."]
-        result = check(paths, options, base, changes if base_sha else None)
+        result = check(paths, options, base, changes)
     except (GitError, UsageError, ConfigError, HistoryError) as exc:
         return report.finish(None, 2, str(exc))
     except Exception as exc:  # the promise: one line and exit 2, never a traceback
