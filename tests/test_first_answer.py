@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from humanjudge_schema import judgments
 from humanjudge_schema.commands import cli
+from humanjudge_schema.formats.study1.judgments import RATINGS
 from humanjudge_schema.judgments.gather import Gathered, first_answers
 from humanjudge_schema.judgments.quality import check
 from humanjudge_schema.judgments.stats import dataset_stats
@@ -25,16 +26,6 @@ from .conftest import corpus
 from .helpers import study1_folder
 
 TASKS = "study1_tasks.jsonl.gz"
-RATINGS = (
-    "query_answerable",
-    "query_controversial",
-    "worker_knowledge",
-    "worker_expertise",
-    "worker_satisfaction",
-    "references_quality",
-    "references_extra",
-    "references_omission",
-)
 REPEATED = "quality/repeated-answer"
 # (topic, worker, rating of every question): three workers on four topics, ratings that vary
 RATED = [
