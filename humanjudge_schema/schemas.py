@@ -97,3 +97,45 @@ def compile_schema(schema: Any) -> Any:
 @functools.cache
 def validator(name: str) -> Any:
     return compile_schema(load_schema(name))
+
+
+POINTS = 101  # the most values a property may allow for them to be listed as its points
+
+
+def points(name: str, field: str) -> tuple[Any, ...] | None:
+    """The values the schema `name` allows for its property `field`, in order, where they are
+    few (an enum, a boolean, whole numbers between a minimum and a maximum: at most `POINTS`),
+    null left out: the choices a rater had, which agreement's chance terms count even where no
+    rater chose them. None where the schema does not bound the property so."""
+    schema = load_schema(name)
+    prop = (schema.get("properties") or {}).get(field)
+    if not isinstance(prop, dict):
+        return None
+    defs = schema.get("$defs") or {}
+    shown = _resolved(prop, defs)
+    if "enum" in shown:
+        candidates = [v for v in shown["enum"] if v is not None]
+    elif "boolean" in _types(shown):
+        candidates = [False, True]
+    elif isinstance(shown.get("minimum"), int) and isinstance(shown.get("maximum"), int):
+        low, high = shown["minimum"], shown["maximum"]
+        whole = "integer" in _types(shown) or shown.get("multipleOf") == 1
+        candidates = list(range(low, high + 1)) if whole and 0 <= high - low < POINTS else []
+    else:
+        return None
+    allowed = compile_schema({**prop, "$defs": defs})  # a value's own conditions (if/then) decide
+    found = tuple(v for v in candidates if allowed.is_valid(v))
+    return found or None
+
+
+def _resolved(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """The property with a reference to the schema's own $defs followed (one level)."""
+    ref = prop.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/") and isinstance(defs.get(ref[8:]), dict):
+        return {**defs[ref[8:]], **{k: v for k, v in prop.items() if k != "$ref"}}
+    return prop
+
+
+def _types(prop: dict[str, Any]) -> list[str]:
+    kind = prop.get("type")
+    return [kind] if isinstance(kind, str) else list(kind or [])

@@ -102,9 +102,11 @@ def _view(unit: Unit, exp: Experiment, ctx: Context) -> Judgments:
 
 def _questions(exp: Experiment) -> dict[str, Question]:
     """Each tag's question, as its first trial declares it; a multi-select's or a ranking's
-    options name its parts where every trial of the tag lists the same ones."""
+    options name its parts where every trial of the tag lists the same ones, and a multi-choice's
+    indices are its points where every trial of the tag has as many options."""
     questions: dict[str, Question] = {}
     labels: dict[str, tuple[str, ...] | None] = {}
+    counts: dict[str, int | None] = {}
     for _, (_, record) in exp.trials.items():
         for q in record.get("queries") or ():
             if not (isinstance(q, dict) and isinstance(q.get("tag"), str) and q.get("type") in LEVELS):
@@ -114,9 +116,14 @@ def _questions(exp: Experiment) -> dict[str, Question]:
             options = q.get("option")
             named = tuple(options) if isinstance(options, list) and all(isinstance(o, str) for o in options) else None
             labels[tag] = named if labels.setdefault(tag, named) == named else None
+            count = len(options) if isinstance(options, list) else None
+            counts[tag] = count if counts.setdefault(tag, count) == count else None
     for tag, q in questions.items():
         if q.parts in ("select", "rank") and labels.get(tag):
             questions[tag] = replace(q, labels=labels[tag])
+        elif q.level == "nominal" and counts.get(tag):
+            # a multi-choice answer is an option's index: every index is a choice the raters had
+            questions[tag] = replace(q, order=tuple(range(counts[tag] or 0)))
     return questions
 
 

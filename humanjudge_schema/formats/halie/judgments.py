@@ -32,6 +32,7 @@ from ...kinds import Unit
 from ...readers.csvcells import Chunk, RowBuilder
 from ...readers.csvfile import CsvFile, line_breaks, read_header
 from ...readers.files import display_path
+from ...schemas import points
 from .model import EVENTS, FILES, SURVEY, begin_task, detect, schema_name
 
 # Survey columns that say whose session a row is about, not what was answered.
@@ -141,12 +142,13 @@ def _table(path: Path, task: str, headers: dict[str, list[str]]) -> _Table | Non
     header = dict.fromkeys(headers.get(path.name, []))
     if path.name == SURVEY:
         levels = SURVEY_LEVELS.get(task, {})
-        questions = {c: Question(c, levels.get(c)) for c in header if c not in IDENTIFIERS}
+        columns = [c for c in header if c not in IDENTIFIERS]
     elif path.name == EVENTS:
         levels = EVENT_LEVELS.get(task, {})
-        questions = {c: Question(c, levels[c]) for c in header if c in levels}
+        columns = [c for c in header if c in levels]
     else:
         return None
+    questions = {c: Question(c, levels.get(c), _points(schema, task, c) if c in levels else None) for c in columns}
     return _Table(path, task, schema, questions) if questions else None
 
 
@@ -225,6 +227,13 @@ def _id(value: Any) -> str | int:
     if type(value) is float and value.is_integer():
         return int(value)
     return value if type(value) in (int, str) else str(value)
+
+
+def _points(schema: str, task: str, column: str) -> tuple[Any, ...] | None:
+    """The values the column's schema allows a worker to choose (a value that means "not asked"
+    is no choice)."""
+    found = points(schema, column)
+    return None if found is None else tuple(v for v in found if not _not_asked(task, column, v)) or None
 
 
 def _not_asked(task: str, column: str, value: Any) -> bool:

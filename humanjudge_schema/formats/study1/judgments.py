@@ -15,6 +15,7 @@ the record's line of the decompressed file.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator
 from functools import partial
 from pathlib import Path
@@ -27,6 +28,7 @@ from ...judgments.view import Judgment, Judgments, Question
 from ...kinds import Unit
 from ...readers.files import display_path
 from ...readers.gzjsonl import GzipJsonLines
+from ...schemas import points
 from .model import TASKS
 
 # In the order the file writes them: the entry survey, then the exit survey. The data's README
@@ -55,7 +57,16 @@ OWN = {
     "references_omission": "about the worker's own response (\"Whether workers omitted information given in the "
     'references when answering the query")',
 }
-QUESTIONS = {name: Question(name, "ordinal", shared=name not in OWN, why=OWN.get(name)) for name in RATINGS}
+TASKS_SCHEMA = "study1/v1/tasks"
+
+
+@functools.cache
+def questions() -> dict[str, Question]:
+    """Each rating's question, its points from the tasks schema (the choices a worker had)."""
+    return {
+        name: Question(name, "ordinal", points(TASKS_SCHEMA, name), shared=name not in OWN, why=OWN.get(name))
+        for name in RATINGS
+    }
 
 
 def judgments(unit: Unit) -> Judgments:
@@ -65,7 +76,7 @@ def judgments(unit: Unit) -> Judgments:
     limit = discover(unit.root).option("study1", "max-decompressed-bytes")  # read as validate reads it
     tasks = unit.file(TASKS)
     rows = partial(_rows, tasks, dataset, limit)
-    return Judgments("study1", dataset, rows, dict(QUESTIONS), raters="person", none=partial(_why_none, unit))
+    return Judgments("study1", dataset, rows, dict(questions()), raters="person", none=partial(_why_none, unit))
 
 
 def checked(unit: Unit, ctx: Context) -> Judgments:
@@ -77,7 +88,7 @@ def checked(unit: Unit, ctx: Context) -> Judgments:
     tasks = unit.file(TASKS)
     file = display_path(tasks) if tasks is not None else ""
     rows = partial(_judgments, study.rated, dataset, file)
-    return Judgments("study1", dataset, rows, dict(QUESTIONS), raters="person", none=partial(_why_none, unit))
+    return Judgments("study1", dataset, rows, dict(questions()), raters="person", none=partial(_why_none, unit))
 
 
 def _why_none(unit: Unit) -> str:
