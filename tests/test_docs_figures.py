@@ -112,3 +112,10 @@ def test_the_textjudge_quality_finding_as_the_page_gives_it() -> None:
     assert "reports one `quality/below-chance`" in page
     quoted = f"alpha (ordinal) is {fluency['alpha']:.3f} over the {fluency['items']} summaries"
     assert quoted in page and f"[{low:.3f}, {high:.3f}]" in page, quoted
+    stats = _page("stats.md")  # the case the dominance note leaves reported
+    agreement = fluency["agreement"]
+    same = f"the same answer in {agreement['observed']:.0%} of pairs"
+    said = f"alpha {fluency['alpha']:.3f} over ratings from 1 to 5, {same}"
+    assert said in stats and f"AC2 (ordinal weights) {agreement['ac']:.3f}" in stats, said
+    counts = list(fluency["distribution"]["counts"].values())  # of 1 to 5, in order
+    assert f"{', '.join(map(str, counts[:-1]))} and {counts[-1]} ratings of 1 to 5" in stats
