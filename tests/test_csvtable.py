@@ -1,67 +1,114 @@
-"""readers/csvtable.py, the CSV table reader any CSV format reads its files with: a misspelt
-column is found once, at the header (unknown, and the required one it replaced missing), and no
-row says the required column is absent; other schema errors of a row are reported with its
-index, and the rows are handed over a chunk at a time with their validity."""
+"""readers/csvtable.py, the CSV table reader any CSV format reads its files with, on a toy row
+schema: a required column the header lacks and a column the schema does not have are each
+reported once, at the header, under the codes the caller names (a required argument), and no row
+says the required column is absent; other schema errors of a row are reported with its pointer,
+and the rows are handed over a chunk at a time with their validity."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from humanjudge_schema import schemas
 from humanjudge_schema.engine import schema_errors
 from humanjudge_schema.readers.csvfile import CsvFile
-from humanjudge_schema.readers.csvtable import Header, chunks, compare
+from humanjudge_schema.readers.csvtable import Columns, Header, chunks, compare
+from humanjudge_schema.readers.files import Problem
 
-SCHEMA = "halie/v1/crossword/accuracies"
-COLUMNS = "session_id,worker_id,model,prompt,prompt_dataset,letter_accuracy"
+SCHEMA = "toytable/v1/rows"
+COLUMNS = Columns(
+    missing="toy/missing-column",
+    unknown="toy/unknown-column",
+    missing_message=lambda column, schema: f"no {column} in {schema}",
+    unknown_message=lambda column, schema: f"{column} is not in {schema}",
+)
+_ROW_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {
+        "item": {"type": "string"},
+        "rater": {"type": "string"},
+        "rating": {"type": "integer", "minimum": 1, "maximum": 5},
+    },
+    "required": ["item", "rater", "rating"],
+    "additionalProperties": False,
+}
 
 
-def _read(path: Path, size: int = 2) -> tuple[list[Header], list[tuple[int, str, str]], list[list[bool] | None]]:
+@pytest.fixture(autouse=True, scope="module")
+def _toy_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The toy row schema, found by name as a format's schemas are."""
+    path = tmp_path_factory.mktemp("schemas") / "rows.schema.json"
+    path.write_text(json.dumps(_ROW_SCHEMA), encoding="utf-8")
+    found = schemas.schema_path
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(schemas, "schema_path", lambda name: path if name == SCHEMA else found(name))
+        yield
+
+
+def _read(
+    path: Path, size: int = 2, report: bool = True
+) -> tuple[list[Header], list[Problem], list[list[bool] | None]]:
     headers: list[Header] = []
-    reported: list[tuple[int, str, str]] = []
+    reported: list[Problem] = []
     valid = []
-
-    def report(index: int, code: str, ptr: str, message: str) -> None:
-        reported.append((index, code, ptr))
-
-    for chunk, ok in chunks(CsvFile(path), SCHEMA, size, schema_errors, report, headers.append):
+    for chunk, ok in chunks(
+        CsvFile(path), SCHEMA, size, schema_errors, reported.append if report else None, headers.append, columns=COLUMNS
+    ):
         valid.append(ok)
         assert len(chunk.indices) <= size
     return headers, reported, valid
 
 
-def test_a_misspelt_column_is_found_once_at_the_header(tmp_path: Path) -> None:
-    path = tmp_path / "accuracies.csv"
-    rows = [f"s{k},w,Davinci,61,NYT-1,0.5,0.25" for k in range(5)]
-    path.write_text(f"{COLUMNS},clue_acuracy\n" + "\n".join(rows) + "\n", encoding="utf-8")
+def test_a_missing_and_an_unknown_column_are_each_reported_once_at_the_header(tmp_path: Path) -> None:
+    path = tmp_path / "rows.csv"
+    rows = [f"i{k},{1 + k % 5},seen" for k in range(5)]
+    path.write_text("item,rating,note\n" + "\n".join(rows) + "\n", encoding="utf-8")
     headers, reported, valid = _read(path)
-    assert headers == [Header([*COLUMNS.split(","), "clue_acuracy"], 1, ["clue_acuracy"], ["clue_accuracy"])]
-    # every row lacks the required column and has one the schema forbids: only the latter is a
-    # row's finding (the forbidden cell), never five schema/required about the missing column
-    assert {code for _, code, _ in reported} <= {"schema/additional-properties"}
-    assert not any(code == "schema/required" for _, code, _ in reported)
+    assert headers == [Header(["item", "rating", "note"], 1, ["note"], ["rater"])]
+    # every row lacks "rater" and has a "note": neither is a row's finding, both are the header's
+    assert reported == [
+        Problem("toy/missing-column", f"no rater in {SCHEMA}", "", 1),
+        Problem("toy/unknown-column", f"note is not in {SCHEMA}", "", 1, 13),
+    ]
     assert len(valid) == 3  # five rows, two at a time
 
 
-def test_a_rows_other_errors_are_reported_with_its_index(tmp_path: Path) -> None:
-    path = tmp_path / "accuracies.csv"
-    rows = "s1,w,Davinci,61,NYT-1,0.5,0.25\ns2,w,Davinci,61,NYT-1,7,0.25\n"
-    path.write_text(f"{COLUMNS},clue_accuracy\n{rows}", encoding="utf-8")
+def test_a_second_reading_reports_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "rows.csv"
+    path.write_text("item,rating,note\ni,9,x\n", encoding="utf-8")
+    headers, reported, valid = _read(path, report=False)
+    assert [h.missing for h in headers] == [["rater"]] and reported == [] and valid == [[False]]
+
+
+def test_the_columns_codes_are_required(tmp_path: Path) -> None:
+    path = tmp_path / "rows.csv"
+    path.write_text("item,rater,rating\n", encoding="utf-8")
+    with pytest.raises(TypeError, match="columns"):
+        chunks(CsvFile(path), SCHEMA, 2, schema_errors, None, print)  # type: ignore[call-arg]
+
+
+def test_a_rows_other_errors_are_reported_with_its_pointer(tmp_path: Path) -> None:
+    path = tmp_path / "rows.csv"
+    path.write_text("item,rater,rating\na,r,4\nb,r,7\n", encoding="utf-8")
     headers, reported, valid = _read(path)
     assert headers[0].unknown == [] and headers[0].missing == []
-    assert reported == [(1, "schema/maximum", "/letter_accuracy")]
+    assert [(p.code, p.pointer, p.line) for p in reported] == [("schema/maximum", "/1/rating", None)]
     assert valid == [[True, False]]
 
 
 def test_a_header_without_rows_is_still_compared(tmp_path: Path) -> None:
-    path = tmp_path / "accuracies.csv"
-    path.write_text(COLUMNS + "\n", encoding="utf-8")
+    path = tmp_path / "rows.csv"
+    path.write_text("item,rating\n", encoding="utf-8")
     headers, reported, valid = _read(path)
-    assert [h.missing for h in headers] == [["clue_accuracy"]] and reported == [] and valid == []
-    assert compare(SCHEMA, ["session_id", "notes"], 3).unknown == ["notes"]
+    assert [h.missing for h in headers] == [["rater"]] and valid == []
+    assert reported == [Problem("toy/missing-column", f"no rater in {SCHEMA}", "", 1)]
+    assert compare(SCHEMA, ["item", "notes"], 3).unknown == ["notes"]
 
 
 _CELLS = st.sampled_from(["a", "", "1", '"q ""x"""', '"two\nlines"', '"cr\rlf\r\n"', '"a,b"', "x y"])

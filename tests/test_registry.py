@@ -1,5 +1,7 @@
 """A rule is registered once, by the decorator that documents it, and that is what makes its
-format's check run it: no rule can be documented and yet never run."""
+format's check run it: no rule can be documented and yet never run. The one other way a format's
+code is reported: the codes it hands the CSV table reader (readers/csvtable.Columns: a header's
+missing and unknown columns), which the reader reports itself."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import ast
 import importlib
 import importlib.util
 import pkgutil
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -16,6 +19,7 @@ import pytest
 import humanjudge_schema
 from humanjudge_schema import catalog, validate
 from humanjudge_schema.engine import Context
+from humanjudge_schema.readers.csvtable import Columns
 from humanjudge_schema.registry import rules_of
 from humanjudge_schema.rulebook import load_all
 
@@ -60,6 +64,16 @@ def _codes(rules: Iterable[Callable[..., Any]]) -> set[str]:
     return {r.code for r in rules}  # type: ignore[attr-defined]
 
 
+def _reader_codes(fmt: str) -> set[str]:
+    """The codes a format names for the CSV table reader (a `Columns` in a module of its package)."""
+    check = catalog.get(fmt).module
+    importlib.import_module(check)
+    package = check.rpartition(".")[0]
+    modules = [m for name, m in list(sys.modules.items()) if name == package or name.startswith(package + ".")]
+    named = [v for m in modules for v in vars(m).values() if isinstance(v, Columns)]
+    return {code for columns in named for code in (columns.missing, columns.unknown)}
+
+
 def test_every_decorated_function_is_a_runnable_rule_in_definition_order() -> None:
     modules = _rule_modules()
     assert modules, "no module defines a rule: the source scan is broken"
@@ -81,12 +95,15 @@ def test_a_format_runs_exactly_its_documented_codes(fmt: str) -> None:
     runnable = [r.code for r in rules_of(fmt)]  # type: ignore[attr-defined]
     assert runnable, f"{fmt} has no rules"
     assert len(runnable) == len(set(runnable))
-    assert set(runnable) == registered
+    read = _reader_codes(fmt)
+    assert not read & set(runnable), "a code both a rule and the table reader report"
+    assert set(runnable) | read == registered
 
 
 def test_documentation_only_codes_belong_to_no_format() -> None:
     # the quality/ rules run over any format's judgments (judgments/quality.py)
     runnable = set().union(*(_codes(rules_of(fmt)) for fmt in (*FORMATS, "quality")))
+    runnable |= set().union(*map(_reader_codes, FORMATS))
     documentation_only = set(load_all()) - runnable
     # card/: the findings of `card --check`, which compares a dataset card with the data (card/compare.py)
     assert {code.split("/", 1)[0] for code in documentation_only} == {"parse", "schema", "engine", "dataset", "card"}

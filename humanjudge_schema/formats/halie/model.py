@@ -23,7 +23,8 @@ from ...engine import Context, Hit, schema_errors
 from ...kinds import Unit
 from ...readers.csvcells import Chunk
 from ...readers.csvfile import CsvDocument, CsvFile, header_columns, read_header
-from ...readers.csvtable import Header, chunks
+from ...readers.csvtable import Columns, Header, chunks
+from ...readers.files import Problem
 from ...schemas import available, load_schema
 
 TASKS = ("crossword", "dialogue", "metaphor", "question", "summarization")
@@ -76,7 +77,6 @@ class Table:
     header_line: int
     sessions: dict[str, Session] = field(default_factory=dict)
     # evidence gathered while reading
-    unknown: list[str] = field(default_factory=list)  # columns the schema does not have
     missing: list[str] = field(default_factory=list)  # required columns the header lacks
     # (row, column, id, the id that should have come (None for a session's first row), first id)
     order: list[tuple[int, str, int, int | None, int]] = field(default_factory=list)
@@ -285,21 +285,36 @@ def _track(table: Table, chunk: Chunk, valid: list[bool] | None) -> None:
                 break
 
 
+# The codes of a header's missing and unknown columns, which the table reader reports
+# (documented in rules/files.py).
+COLUMNS = Columns(
+    missing="halie/missing-column",
+    unknown="halie/unknown-column",
+    missing_message=lambda column, schema: f"required column {column!r} is missing",
+    unknown_message=lambda column, schema: f"column {column!r} is not a column of {schema}",
+)
+
+
 def _header(table: Table, header: Header) -> None:
-    """Keep the header and what it lacks or has too many of (the files' rules read them)."""
+    """Keep the header, and the required columns it lacks (a late rule needs them all)."""
     table.header, table.header_line = header.columns, header.line
     table.doc = CsvDocument(table.doc.path, header.columns)
-    table.unknown, table.missing = header.unknown, header.missing
+    table.missing = header.missing
 
 
 def _chunks(ctx: Context, table: Table, csv: CsvFile, report: bool = True) -> Iterator[tuple[Chunk, list[bool] | None]]:
     """Every data row, a chunk at a time, with whether each row is schema-valid (None: all of
     them); schema errors go to ctx (readers/csvtable.py reads the table)."""
 
-    def row_error(index: int, code: str, ptr: str, message: str) -> None:
-        ctx.add(code, table.doc, f"/{index}{ptr}", message)
+    def said(problem: Problem) -> None:
+        if problem.line is None:  # a row's: the document places it
+            ctx.add(problem.code, table.doc, problem.pointer, problem.message)
+        else:  # the header's
+            ctx.problems(table.doc.path, [problem])
 
-    return chunks(csv, table.schema, _CHUNK, schema_errors, row_error if report else None, lambda h: _header(table, h))
+    return chunks(
+        csv, table.schema, _CHUNK, schema_errors, said if report else None, lambda h: _header(table, h), columns=COLUMNS
+    )
 
 
 def _read(ctx: Context, task: Task, path: Path, schema: str, row_rules: RowRules) -> Reading[Table]:
