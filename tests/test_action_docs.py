@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from humanjudge_schema.commands.action.inputs import NOT_FOR_THE_ACTION, _parser, _split, parse_args
+from humanjudge_schema.commands.action.inputs import NOT_FOR_THE_ACTION, _parser, parse_args, split_lines
 
 from .conftest import ROOT
 
@@ -88,7 +88,7 @@ def test_the_workflows_give_the_action_only_its_inputs() -> None:
     for job, s in steps:
         given = s.get("with", {})
         assert set(given) <= set(meta["inputs"]), set(given) - set(meta["inputs"])
-        parse_args(_split(str(given.get("args", ""))))  # raises on an option the action refuses
+        parse_args(split_lines(str(given.get("args", ""))))  # raises on an option the action refuses
         used = re.findall(rf"steps\.{re.escape(s.get('id', '-'))}\.outputs\.([\w-]+)", str(job))
         assert set(used) <= set(meta["outputs"]), used
 

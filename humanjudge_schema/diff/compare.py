@@ -14,7 +14,7 @@ from ..config import Config, discover
 from ..engine import Document
 from ..finding import Finding
 from ..gcpause import paused
-from ..judgments.view import Batch, Judgments, Tally
+from ..judgments.view import Batch, JudgmentCounts, Judgments
 from ..kinds import Unit
 from .figures import findings_of, measure, not_matching
 from .items import Duplicates, Lockstep
@@ -219,11 +219,11 @@ def _batches(view: Judgments | None) -> Iterator[Batch]:
     return iter(()) if view is None else view.in_batches()
 
 
-def _shown(batches: Iterator[Batch | Tally | Rest], root: Path) -> Iterator[Batch | Tally | Rest]:
+def _shown(batches: Iterator[Batch | JudgmentCounts | Rest], root: Path) -> Iterator[Batch | JudgmentCounts | Rest]:
     """The batches with their files shown relative to the version's root."""
     shown: dict[str, str] = {}
     for batch in batches:
-        if isinstance(batch, (Tally, Rest)):
+        if isinstance(batch, (JudgmentCounts, Rest)):
             yield batch
         elif "file" in batch.same:
             f = batch.same["file"]

@@ -29,7 +29,7 @@ from operator import eq, ne, or_
 
 import orjson
 
-from ..judgments.view import Batch, ByItem, ItemRun, Tally
+from ..judgments.view import Batch, ByItem, ItemRun, JudgmentCounts
 from .match import Rest
 
 AHEAD = 256  # how many items ahead an item's partner is looked for
@@ -53,13 +53,13 @@ class Lockstep:
     def __init__(self, old: ByItem, new: ByItem) -> None:
         self.cursors = (_Cursor(old.runs), _Cursor(new.runs))
         self.rest = (old.rest, new.rest)
-        self.queues: tuple[deque[Iterable[Batch | Tally | Rest]], ...] = (deque(), deque())
+        self.queues: tuple[deque[Iterable[Batch | JudgmentCounts | Rest]], ...] = (deque(), deque())
         self.places: tuple[dict[object, int], dict[object, int]] = ({}, {})
         self.kept: tuple[dict[object, tuple[ItemRun, int, int]], ...] = ({}, {})
         self.done = False
         self.window = LEAST
 
-    def side(self, k: int) -> Iterator[Batch | Tally | Rest]:
+    def side(self, k: int) -> Iterator[Batch | JudgmentCounts | Rest]:
         queue = self.queues[k]
         while True:
             while not queue and not self.done:

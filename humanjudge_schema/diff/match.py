@@ -19,7 +19,7 @@ from itertools import compress, repeat
 from operator import eq, is_not, ne, not_, or_
 from typing import Any
 
-from ..judgments.view import Batch, Tally
+from ..judgments.view import Batch, JudgmentCounts
 from .model import Example, Kind, Named, moved, shown
 
 Key = tuple[Any, ...]  # (question, item, rater, option)
@@ -27,7 +27,7 @@ Key = tuple[Any, ...]  # (question, item, rater, option)
 Stored = tuple[Any, str, str, "int | None", Any]
 # file, pointer, line, and the row's ordinal, which grows with the version's rows: the examples
 # shown are the first of their kind in the version's order, however matching came upon them
-Where = tuple[str, str, "int | None", Any]
+RowSource = tuple[str, str, "int | None", Any]
 
 CHUNK = 4096  # rows compared at once, at most
 AHEAD = 4096  # how far ahead a row's partner is looked for
@@ -64,11 +64,11 @@ class Side:
     """One version's judgments as it is read: the individual rows buffered as parallel lists
     for the matcher, and, on the way, what the figures need (judgments per question, the items
     and raters of each question) and every stored aggregate. Where the versions are compared item
-    by item (items.py), every item comes as a Tally, what it adds to the judgments per question
+    by item (items.py), every item comes as a JudgmentCounts, what it adds to the judgments per question
     and the raters, and only the items that differ as rows too (an item equal in both can be
     added or removed in neither version, and its rows match)."""
 
-    def __init__(self, batches: Iterator[Batch | Tally | Rest], places: dict[Any, int] | None = None) -> None:
+    def __init__(self, batches: Iterator[Batch | JudgmentCounts | Rest], places: dict[Any, int] | None = None) -> None:
         self._batches = batches
         self.done = False
         # Compared item by item: each item's place among the version's items, for the items whose
@@ -101,7 +101,7 @@ class Side:
             batch = next(self._batches, None)
             if batch is None:
                 self.done = True
-            elif isinstance(batch, Tally):  # a tally of items (items.py)
+            elif isinstance(batch, JudgmentCounts):  # a tally of items (items.py)
                 self.counts.update(batch.counts)
                 self.rater_set.update(batch.raters)
             elif isinstance(batch, Rest):  # the rows that belong to no item: counted as rows
@@ -160,7 +160,7 @@ class Side:
         except ValueError:
             return None
 
-    def where(self, i: int) -> Where:
+    def where(self, i: int) -> RowSource:
         return self.files[i], self.pointers[i], self.lines[i], self.ordinals[i]
 
     def _take(self, batch: Batch) -> None:
@@ -273,7 +273,9 @@ class Changes:
             return True
         return at is not None and bool(found) and at < max(found, key=_first)[0]
 
-    def note(self, kind: Kind, key: Key, old: Any, new: Any, where: Where, old_where: Where | None = None) -> None:
+    def note(
+        self, kind: Kind, key: Key, old: Any, new: Any, where: RowSource, old_where: RowSource | None = None
+    ) -> None:
         question = key[0]
         self.count(question, kind)
         if kind != "changed" and self.summed:
@@ -294,7 +296,7 @@ class Changes:
         self.moved.setdefault(key[0], set()).add(key[1])
 
 
-Kept = dict[Key, list[tuple[Any, Where]]]
+Kept = dict[Key, list[tuple[Any, RowSource]]]
 
 
 class Matcher:

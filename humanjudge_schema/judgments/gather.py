@@ -41,7 +41,7 @@ def first_answers(rows: Iterable[tuple[Hashable, Any]]) -> dict[Hashable, int]:
     return out
 
 
-class Where(NamedTuple):
+class AnswerSource(NamedTuple):
     """A judgment a finding is about: where it is, and its question."""
 
     file: str
@@ -57,7 +57,7 @@ def _hashable(value: Any) -> Hashable:
 class Answers(NamedTuple):
     """Each rater's answer to each item (the one that counts, `first_answers`, where a rater
     answered an item again), in the order they come, as codes: the rater's (in
-    `Question.raters`), the item's and the value's (in the question's `tally.counts()`; item -1:
+    `GatheredQuestion.raters`), the item's and the value's (in the question's `tally.counts()`; item -1:
     one with no counted judgment, whose answers are all NaN), and the item's place (in
     `places`)."""
 
@@ -69,7 +69,7 @@ class Answers(NamedTuple):
 
 
 class RaterValues(NamedTuple):
-    """A question's distinct (rater, value) pairs (`Question.rater_values`), as codes."""
+    """A question's distinct (rater, value) pairs (`GatheredQuestion.rater_values`), as codes."""
 
     rater: Any
     value: Any
@@ -78,7 +78,7 @@ class RaterValues(NamedTuple):
 
 
 @dataclass
-class Question:
+class GatheredQuestion:
     """What the checks keep of one question's judgments."""
 
     level: Level | None
@@ -123,7 +123,7 @@ class Repeat(NamedTuple):
     question: str
     rater: Hashable
     place: Place
-    where: Where
+    where: AnswerSource
 
 
 class _Columns:
@@ -339,7 +339,7 @@ class Gathered:
     the row's item and option together (a multi-slider label, a click), as in the statistics."""
 
     view: Judgments
-    questions: dict[str, Question] = field(default_factory=dict)
+    questions: dict[str, GatheredQuestion] = field(default_factory=dict)
     # the repeats, as (row number, question, rater, place), located when first asked (`repeats`)
     _pending: list[tuple[int, str, Hashable, Place]] = field(default_factory=list, repr=False)
     _found: list[Repeat] | None = field(default=None, repr=False)
@@ -402,11 +402,11 @@ class Gathered:
                 found.numbers.append((seen + rows.start, seen + rows.stop) if isinstance(rows, range) else rows + seen)
         return mine.size
 
-    def _question(self, name: str) -> Question:
+    def _question(self, name: str) -> GatheredQuestion:
         q = self.questions.get(name)
         if q is None:
             declared = self.view.questions.get(name)
-            q = self.questions[name] = Question(declared.level if declared else None)
+            q = self.questions[name] = GatheredQuestion(declared.level if declared else None)
         return q
 
     def _code(self, name: str, found: _Columns) -> None:
@@ -494,11 +494,11 @@ class Gathered:
                     break
         return out
 
-    def locate(self, keys: Iterable[Key]) -> dict[Key, Where]:
+    def locate(self, keys: Iterable[Key]) -> dict[Key, AnswerSource]:
         """Where each judgment a finding is about is (see Key): one more pass over the judgments,
         made only when there are findings, and ended as soon as every key is found."""
         wanted = set(keys)
-        found: dict[Key, Where] = {}
+        found: dict[Key, AnswerSource] = {}
         with paused():
             for batch in self.view.in_batches():
                 if batch.size:
@@ -634,7 +634,7 @@ def _individual(batch: Batch) -> tuple[Batch | None, list[str]]:
     return Batch(batch.same, lists), aggregates
 
 
-def _firsts(batch: Batch, wanted: set[Key], raters: bool) -> dict[Key, Where]:
+def _firsts(batch: Batch, wanted: set[Key], raters: bool) -> dict[Key, AnswerSource]:
     """Where in the batch each wanted key first is, among its individual judgments."""
     mine, _ = _individual(batch)
     if mine is None:
@@ -668,9 +668,9 @@ def _first_rows(keys: Iterable[Key], indices: Iterable[int], keep: list[bool] | 
     return dict(zip(reversed(keys), reversed(indices), strict=True))
 
 
-def _where(batch: Batch, names: list[str], i: int) -> Where:
+def _where(batch: Batch, names: list[str], i: int) -> AnswerSource:
     def cell(name: str) -> Any:
         column = batch.lists.get(name)
         return batch.same[name] if column is None else column[i]
 
-    return Where(cell("file"), cell("pointer"), cell("line"), names[i])
+    return AnswerSource(cell("file"), cell("pointer"), cell("line"), names[i])

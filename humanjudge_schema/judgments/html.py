@@ -34,7 +34,7 @@ from .view import Judgments
 __all__ = ["PLOTTED", "TABLED_VALUES", "VALUE_CHARS", "page", "shown", "write_page", "write_report"]
 
 
-class Result(Protocol):
+class Checked(Protocol):
     """What the page reads of validation's result (`validation.Result`). Named here, not
     imported: validation imports the judgments' quality checks, and the judgments folder does not
     import validation back (tests/test_layout.py)."""
@@ -80,7 +80,7 @@ details { margin: .3rem 0; } summary { cursor: pointer; }
 """
 
 
-def page(result: Result, datasets: list[dict[str, Any]], title: str = "humanjudge report") -> str:
+def page(result: Checked, datasets: list[dict[str, Any]], title: str = "humanjudge report") -> str:
     """The report. `datasets` are `stats.describe(..., values=True)` with their `files` (the
     dataset's files, as findings show them) and, where a question declares its scale, its
     `scale` (its points, worst to best)."""
@@ -104,7 +104,7 @@ def page(result: Result, datasets: list[dict[str, Any]], title: str = "humanjudg
 
 
 def write_report(
-    result: Callable[[], Result],
+    result: Callable[[], Checked],
     views: Iterable[Judgments],
     target: Path,
     *,
@@ -126,7 +126,7 @@ def write_report(
 
 
 def write_page(
-    result: Result, found: list[dict[str, Any]], target: Path, inputs: list[Path], *, within: Path | None = None
+    result: Checked, found: list[dict[str, Any]], target: Path, inputs: list[Path], *, within: Path | None = None
 ) -> None:
     """Write the page of what `shown` gave of each dataset to `target`: whole or not at all, never
     over one of `inputs`, and inside `within` when it is given."""
@@ -189,7 +189,7 @@ def _cell(n: int, kind: str) -> str:
     return f'<td class="n"><span class="{kind}">{n}</span></td>' if n else '<td class="n">0</td>'
 
 
-def _overview(result: Result, datasets: list[dict[str, Any]], findings: list[list[Finding]], plots: Plots) -> str:
+def _overview(result: Checked, datasets: list[dict[str, Any]], findings: list[list[Finding]], plots: Plots) -> str:
     checked = f"{_count(len(datasets), 'dataset')}, {_count(result.files, 'file')} checked"
     quality = sum(len(ds["quality"]) for ds in datasets)
     rows = [

@@ -9,7 +9,7 @@ Raters are compared only where they are persons (`Judgments.rater_kind`): a Text
 position names no annotator, and a CogGym participant's position is theirs across stimuli only
 when every response array holds every participant. Aggregate rows (stored means and majorities)
 are no rater's answers and are never compared, nor are the answers to a question whose raters
-judge no shared object (a self-assessment, their own response: `Question.shared`) checked for
+judge no shared object (a self-assessment, their own response: `view.Question.shared`) checked for
 agreement below chance, straight-lining or an outlying rater.
 """
 
@@ -27,7 +27,7 @@ from ..registry import rule, rules_of
 from . import raters
 from .agreement import alpha
 from .coefficients import dominant
-from .gather import Gathered, Key, Place, Question, Repeat, Where
+from .gather import AnswerSource, Gathered, GatheredQuestion, Key, Place, Repeat
 from .view import Judgments
 
 # A question's agreement is judged when at least this many items have two values or more.
@@ -51,7 +51,7 @@ SPARSE_RATIO = 4
 SPARSE_MIN_MEDIAN = 4
 
 
-def check(view: Judgments, gathered: Gathered | None = None) -> list[tuple[str, Where, str]]:
+def check(view: Judgments, gathered: Gathered | None = None) -> list[tuple[str, AnswerSource, str]]:
     """(code, where, message) of every quality finding of a dataset, rule by rule (`gathered`:
     the pass over its judgments, when the caller made it already)."""
     gathered = gathered or Gathered.of(view)
@@ -59,7 +59,9 @@ def check(view: Judgments, gathered: Gathered | None = None) -> list[tuple[str, 
         hits = [(r.code, key, message) for r in rules_of("quality") for key, message in r(gathered)]  # type: ignore[attr-defined]
     places = gathered.locate(key for _, key, _ in hits) if hits else {}
     # a judgment not found again (its file changed since the pass): the finding stays, at the dataset
-    return [(code, places.get(key) or Where(view.dataset, "", None, key[1]), message) for code, key, message in hits]
+    return [
+        (code, places.get(key) or AnswerSource(view.dataset, "", None, key[1]), message) for code, key, message in hits
+    ]
 
 
 def _name(value: Hashable) -> str:
@@ -121,7 +123,7 @@ def straight_lining(g: Gathered) -> Iterator[Hit]:
 
     if not g.view.persons:  # a position names no one across items
         return
-    tested: dict[str, tuple[Question, dict[Hashable, float], raters.Modal]] = {}
+    tested: dict[str, tuple[GatheredQuestion, dict[Hashable, float], raters.Modal]] = {}
     for name, q in g.questions.items():
         shares = _shares(q)
         if len(shares) < 2 or q.answered is None or not q.raters or not g.view.shared(name):
@@ -145,7 +147,7 @@ def straight_lining(g: Gathered) -> Iterator[Hit]:
             )
 
 
-def _chances(q: Question, rater: int, value: int) -> list[float]:
+def _chances(q: GatheredQuestion, rater: int, value: int) -> list[float]:
     """For each item the rater answered, the share of its answers that are `value`."""
     import numpy as np
 
@@ -175,7 +177,7 @@ def _as_often(chances: list[float], misses: int) -> float:
     return sum(chance)
 
 
-def _shares(q: Question) -> dict[Hashable, float]:
+def _shares(q: GatheredQuestion) -> dict[Hashable, float]:
     """Each answer's share of the question's answers."""
     counts = q.tally.distribution()
     total = sum(counts.values())

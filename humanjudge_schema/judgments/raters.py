@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterator
 from typing import Any, NamedTuple
 
-from .gather import Gathered, Question
+from .gather import Gathered, GatheredQuestion
 
 # A question's raters are compared when they judged at least this many items (see docs/stats.md).
 MIN_ITEMS = 20
@@ -72,7 +72,7 @@ class Modal(NamedTuple):
     times: Any
 
 
-def modal_of(q: Question) -> Modal:
+def modal_of(q: GatheredQuestion) -> Modal:
     """Each rater's items and most common answer, counted with numpy from the answers' codes."""
     import numpy as np
 
@@ -83,7 +83,7 @@ def modal_of(q: Question) -> Modal:
     return Modal(np.bincount(q.answered.rater, minlength=len(q.raters)), pairs.value[top], pairs.times[top])
 
 
-def of_question(name: str, q: Question, compare: bool = True) -> Iterator[Rater]:
+def of_question(name: str, q: GatheredQuestion, compare: bool = True) -> Iterator[Rater]:
     """Each rater's figures on one question, raters in the order they first come; agreement only
     at the MATCHED levels, and only where the raters judge a shared object (`compare`). Computed
     for every rater at once from the answers' codes (gather.py)."""

@@ -16,10 +16,9 @@ from typing import Any
 
 from .agreement import Tally, alpha, bootstrap
 from .coefficients import Resamples, dominant, figures
-from .gather import Gathered, Question
+from .gather import Gathered, GatheredQuestion
 from .parts import split
-from .view import Judgments, Level
-from .view import Question as Declared
+from .view import Judgments, Level, Question
 
 # Why an answer made of parts has no alpha as a whole: its parts have theirs (`options`).
 WHOLE = {
@@ -76,11 +75,11 @@ def describe(
 
 def _question(
     name: str,
-    q: Question,
+    q: GatheredQuestion,
     samples: int,
     seed: int,
     values: bool,
-    declared: Declared | None = None,
+    declared: Question | None = None,
     *,
     counted_only: str | None = None,
 ) -> dict[str, Any]:
@@ -133,7 +132,7 @@ def _question(
     return out
 
 
-def _options(q: Question, declared: Declared, samples: int, seed: int, values: bool) -> list[dict[str, Any]]:
+def _options(q: GatheredQuestion, declared: Question, samples: int, seed: int, values: bool) -> list[dict[str, Any]]:
     """The figures of each part of the question's answers (parts.py): a multi-select's options,
     a ranking's, a multi-slider's labels; each entry is a question's, with its `option`."""
     assert declared.parts is not None
@@ -145,11 +144,11 @@ def _options(q: Question, declared: Declared, samples: int, seed: int, values: b
     for k, part in enumerate(found):
         entry = _question(
             f"{declared.name}: {part.label}",
-            Question(part.level, tally=part.tally),
+            GatheredQuestion(part.level, tally=part.tally),
             samples,
             seed,
             values,
-            Declared(part.label, part.level, scale),
+            Question(part.label, part.level, scale),
             counted_only=None if k < FIGURED_PARTS else past,
         )
         entry["option"] = part.label
@@ -159,13 +158,13 @@ def _options(q: Question, declared: Declared, samples: int, seed: int, values: b
     return out
 
 
-def not_shared(declared: Declared) -> str:
+def not_shared(declared: Question) -> str:
     """Why a question whose raters judge no shared object has no agreement."""
     why = declared.why or "each rater answers about something of their own"
     return f"{why}, not an object its raters share: no agreement to compute"
 
 
-def _part_values(declared: Declared) -> tuple[int, ...] | None:
+def _part_values(declared: Question) -> tuple[int, ...] | None:
     """The values each part of the question's answers can take, where its declaration says: an
     option of a multi-select row is ticked or not; an option of a ranking of known options takes
     one of their places."""
@@ -176,7 +175,7 @@ def _part_values(declared: Declared) -> tuple[int, ...] | None:
     return None
 
 
-def _why_no_alpha(q: Question, declared: Declared | None = None) -> str:
+def _why_no_alpha(q: GatheredQuestion, declared: Question | None = None) -> str:
     """Why a question has no alpha, in words: every null alpha says why (stats' text, the JSON's
     `note`, the report)."""
     tally = q.tally

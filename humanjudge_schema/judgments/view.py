@@ -453,7 +453,7 @@ class FirstPass:
             pass
 
 
-class Tally(NamedTuple):
+class JudgmentCounts(NamedTuple):
     """What the individual judgments of some items add up to, without their rows: how many per
     question (in the order the rows would meet them; no question with none) and the (question,
     rater) pairs among them."""
@@ -462,7 +462,7 @@ class Tally(NamedTuple):
     raters: set[tuple[str, Any]]
 
 
-def tally_of(batches: Iterable[Batch]) -> Tally:
+def tally_of(batches: Iterable[Batch]) -> JudgmentCounts:
     """The tally of the individual judgments of some batches, counted from their rows."""
     counts: dict[str, int] = {}
     raters: set[tuple[str, Any]] = set()
@@ -474,7 +474,7 @@ def tally_of(batches: Iterable[Batch]) -> Tally:
             if role == "individual":
                 counts[question] = counts.get(question, 0) + 1
                 raters.add((question, rater))
-    return Tally(counts, raters)
+    return JudgmentCounts(counts, raters)
 
 
 @dataclass(frozen=True)
@@ -487,7 +487,7 @@ class ItemRun:
     items: list[Any]
     content: list[Any]
     rows: Callable[[int, int], Iterator[Batch]]
-    tally: Callable[[int, int], Tally]
+    tally: Callable[[int, int], JudgmentCounts]
 
 
 @dataclass

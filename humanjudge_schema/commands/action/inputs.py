@@ -18,7 +18,7 @@ else:  # pragma: no cover
     pass
 
 
-def _split(text: str) -> list[str]:
+def split_lines(text: str) -> list[str]:
     """Paths or arguments from a multi-line input: one or more per line, shell-quoted."""
     return [word for line in text.splitlines() for word in shlex.split(line, comments=True)]
 

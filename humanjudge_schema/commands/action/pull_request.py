@@ -36,12 +36,12 @@ def dataset_file() -> re.Pattern[str]:
 CONFIG_NAMES = ("humanjudge.toml", "pyproject.toml")  # nearest first, as config.discover looks
 
 
-class GitError(RuntimeError):
+class GitFailed(RuntimeError):
     """A git command failed; the message is for the user."""
 
 
 @dataclass(frozen=True)
-class _Git:
+class Git:
     cwd: Path
 
     def run(self, *args: str) -> subprocess.CompletedProcess[bytes]:
@@ -51,7 +51,7 @@ class _Git:
         proc = self.run(*args)
         if proc.returncode != 0:
             reason = proc.stderr.decode("utf-8", "replace").strip()
-            raise GitError(f"git {args[0]} failed: {reason}")
+            raise GitFailed(f"git {args[0]} failed: {reason}")
         return os.fsdecode(proc.stdout)
 
     def names(self, *args: str) -> list[str]:
@@ -97,7 +97,7 @@ class BaseConfig:
     it (the files the pull request adds, changes or deletes do not count), else the defaults.
     Only files inside the repository count: the pull request controls none of those outside."""
 
-    def __init__(self, git: _Git, base: str) -> None:
+    def __init__(self, git: Git, base: str) -> None:
         self._git = git
         self.base = base
         self.top = Path(git.text("rev-parse", "--show-toplevel").strip()).resolve()
@@ -158,7 +158,7 @@ class BaseConfig:
 
 
 @dataclass
-class Changes:
+class ChangedPaths:
     """What a pull request changes, as far as validation goes (paths relative to the workspace)."""
 
     datasets: list[str] = field(default_factory=list)  # files to validate, each with its dataset
@@ -199,16 +199,16 @@ def _read(path: Path) -> bytes | None:
         return None
 
 
-def fetch_base(git: _Git, base: str) -> None:
+def fetch_base(git: Git, base: str) -> None:
     """Make the base commit available: the checkout may be shallow."""
     if git.run("cat-file", "-e", f"{base}^{{commit}}").returncode != 0:
         fetched = git.run("fetch", "--no-tags", "--depth=1", "origin", base)
         if fetched.returncode != 0:
             reason = fetched.stderr.decode("utf-8", "replace").strip()
-            raise GitError(f"cannot fetch the base commit {base}: {reason}")
+            raise GitFailed(f"cannot fetch the base commit {base}: {reason}")
 
 
-def pull_request_changes(git: _Git, base: str) -> Changes:
+def pull_request_changes(git: Git, base: str) -> ChangedPaths:
     """The dataset and configuration files a pull request changes.
 
     Every kind of change counts: a file deleted, or renamed away, leaves its dataset changed, so
@@ -218,7 +218,7 @@ def pull_request_changes(git: _Git, base: str) -> Changes:
     fetch_base(git, base)
     top = Path(git.text("rev-parse", "--show-toplevel").strip()).resolve()
     workspace = git.cwd.resolve()
-    changes = Changes()
+    changes = ChangedPaths()
     datasets: set[str] = set()
     pattern = dataset_file()
     names = git.names("diff", "--name-only", "--no-renames", base, "HEAD")
@@ -265,7 +265,7 @@ def _shortened(line: str) -> str:
     return f"{line[:_LINE_SHOWN]}… ({len(line) - _LINE_SHOWN:,} more characters)"
 
 
-def config_diff(git: _Git, base: str, names: Sequence[str], *, limit: int = 400) -> str:
+def config_diff(git: Git, base: str, names: Sequence[str], *, limit: int = 400) -> str:
     """The changes to configuration files, as unified diffs in Markdown, at most `limit` lines."""
     top = Path(git.text("rev-parse", "--show-toplevel").strip()).resolve()
     out: list[str] = []

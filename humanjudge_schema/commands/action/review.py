@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ...config import Config
 from ...report.github import NOTE_BUDGET, cell
-from .pull_request import Changes
+from .pull_request import ChangedPaths
 
 TITLE = "What this pull request changes in the judgments"
 # The diff's share of the step summary's 1 MiB: the findings below it keep the rest.
@@ -22,7 +22,9 @@ def wanted(env: Mapping[str, str]) -> bool:
     return env.get("HUMANJUDGE_DIFF", "").strip().lower() not in ("false", "no", "off", "0")
 
 
-def review(workspace: Path, base: str, changes: Changes, fail_on: str, config: Config | None) -> tuple[str, list[str]]:
+def review(
+    workspace: Path, base: str, changes: ChangedPaths, fail_on: str, config: Config | None
+) -> tuple[str, list[str]]:
     """The Markdown of the diff between the base commit and the checkout for the datasets the pull
     request changes, and why its fail-on conditions hold (`fail_on`, the input; else the
     configuration's `[tool.humanjudge.diff]`)."""

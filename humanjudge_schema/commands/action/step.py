@@ -36,8 +36,8 @@ from ...report.github import (
 )
 from ...validation import Result
 from ...writing import WriteError, write_atomic
-from .inputs import ArgsError, Options, _split, parse_args
-from .pull_request import BaseConfig, Changes, GitError, _Git, config_diff, pull_request_changes
+from .inputs import ArgsError, Options, parse_args, split_lines
+from .pull_request import BaseConfig, ChangedPaths, Git, GitFailed, config_diff, pull_request_changes
 from .review import failed_section, review, wanted
 
 
@@ -57,7 +57,7 @@ def _merged(results: list[Result], skipped: Sequence[Skipped] = ()) -> Result:
 
 
 def check(
-    paths: Sequence[str], options: Options, base: BaseConfig | None = None, changes: Changes | None = None
+    paths: Sequence[str], options: Options, base: BaseConfig | None = None, changes: ChangedPaths | None = None
 ) -> Result:
     """Validate in this process. With `base`, each dataset is checked with the base branch's
     configuration for it (see BaseConfig), so the counts are those `humanjudge validate` gives
@@ -228,8 +228,8 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
     base_sha = env.get("HUMANJUDGE_BASE", "").strip()
     config_from = env.get("HUMANJUDGE_CONFIG_FROM", "").strip() or "base"
     try:
-        paths = _split(env.get("HUMANJUDGE_PATHS", ""))
-        argv = _split(env.get("HUMANJUDGE_ARGS", ""))
+        paths = split_lines(env.get("HUMANJUDGE_PATHS", ""))
+        argv = split_lines(env.get("HUMANJUDGE_ARGS", ""))
     except ValueError as exc:  # an unbalanced quote
         return report.finish(None, 2, f"cannot read the paths or args input: {exc}")
     try:
@@ -239,9 +239,9 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
     report.group = options.group
     if config_from not in ("base", "head"):
         return report.finish(None, 2, f'config-from input: {config_from!r} is neither "base" nor "head"')
-    git = _Git(workspace)
+    git = Git(workspace)
     base: BaseConfig | None = None
-    changes: Changes | None = None
+    changes: ChangedPaths | None = None
     refused: list[str] = []  # the diff-fail-on conditions the pull request meets
     try:
         if base_sha:
@@ -267,7 +267,7 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
         elif not paths:
             paths = ["."]
         result = check(paths, options, base, changes)
-    except (GitError, UsageError, ConfigError, HistoryError) as exc:
+    except (GitFailed, UsageError, ConfigError, HistoryError) as exc:
         return report.finish(None, 2, str(exc))
     except Exception as exc:  # the promise: one line and exit 2, never a traceback
         return report.finish(None, 2, f"internal error: {exc!r} (please report it)")
@@ -303,7 +303,12 @@ def _gate(env: Mapping[str, str], workspace: Path, base: BaseConfig | None) -> s
 
 
 def _review(
-    report: _Report, workspace: Path, base_sha: str, changes: Changes, env: Mapping[str, str], base: BaseConfig | None
+    report: _Report,
+    workspace: Path,
+    base_sha: str,
+    changes: ChangedPaths,
+    env: Mapping[str, str],
+    base: BaseConfig | None,
 ) -> list[str]:
     """Open the job summary with what the pull request changes in the judgments; the diff-fail-on
     conditions it meets, each said as an error. A diff that cannot be made is a warning where no
@@ -335,7 +340,7 @@ def _review(
 
 
 def _judgments(
-    paths: Sequence[str], options: Options, result: Result, report: _Report, target: str, changes: Changes | None
+    paths: Sequence[str], options: Options, result: Result, report: _Report, target: str, changes: ChangedPaths | None
 ) -> str:
     """Write the HTML report of the checked datasets to `target`, and return the job summary's
     table per question. A report that cannot be made is a warning: validation stands, and
@@ -409,7 +414,7 @@ def _cleared(target: Path) -> str:
     return f": what is at {target.name} is not a file and was left alone (nothing is uploaded)"
 
 
-def _pull_request_paths(changes: Changes, head_config: bool) -> tuple[list[str], str]:
+def _pull_request_paths(changes: ChangedPaths, head_config: bool) -> tuple[list[str], str]:
     """What to check on a pull request when the paths input is empty, and a note that says so."""
     paths = list(changes.datasets)
     if head_config:
@@ -429,7 +434,7 @@ def _pull_request_paths(changes: Changes, head_config: bool) -> tuple[list[str],
     return paths, "\n".join(lines)
 
 
-def _changed_configuration(git: _Git, base: str, names: list[str], from_base: bool) -> str:
+def _changed_configuration(git: Git, base: str, names: list[str], from_base: bool) -> str:
     files = ", ".join(names)
     if from_base:
         print(

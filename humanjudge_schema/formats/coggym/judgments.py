@@ -38,13 +38,13 @@ from ...judgments.view import (
     ByItem,
     Counting,
     ItemRun,
+    JudgmentCounts,
     Judgments,
     Level,
     Parts,
     Question,
     RaterKind,
     Runs,
-    Tally,
     positions,
 )
 from ...kinds import Unit
@@ -214,7 +214,7 @@ def _item_runs(exp: Experiment, kind: str, needs: dict[str, bool]) -> Iterator[I
         def rows(a: int, b: int, run: list[str] = run) -> Iterator[Batch]:
             return _batches(exp, kind, run[a:b], needs)
 
-        def tally(a: int, b: int, run: list[str] = run) -> Tally:
+        def tally(a: int, b: int, run: list[str] = run) -> JudgmentCounts:
             return _tally(exp, run[a:b])
 
         yield ItemRun(run, content, rows, tally)
@@ -226,8 +226,8 @@ def _content(exp: Experiment, sid: str) -> tuple[Any, ...]:
     return exp.ind.data[sid], exp.queries(sid), sorted(broken) if broken else None
 
 
-def _tally(exp: Experiment, sids: list[str]) -> Tally:
-    """What the rows of these stimuli add up to (view.Tally), from their arrays' lengths: as
+def _tally(exp: Experiment, sids: list[str]) -> JudgmentCounts:
+    """What the rows of these stimuli add up to (view.JudgmentCounts), from their arrays' lengths: as
     many rows as judgment_count counts (ratings_of), and a rater per position of the longest
     array under the tag (for a multi-slider, the longest of its labels' arrays)."""
     assert exp.ind is not None
@@ -246,7 +246,7 @@ def _tally(exp: Experiment, sids: list[str]) -> Tally:
                 width = len(responses)
             counts[tag] = counts.get(tag, 0) + n
             widest[tag] = max(widest.get(tag, 0), width)
-    return Tally(counts, {(tag, r) for tag, n in widest.items() for r in range(n)})
+    return JudgmentCounts(counts, {(tag, r) for tag, n in widest.items() for r in range(n)})
 
 
 def _located(needs: dict[str, bool] | None) -> bool:

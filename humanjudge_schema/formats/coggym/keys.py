@@ -25,7 +25,7 @@ from ...readers.jsonfile import JsonDocument
 from .aggregation import META_KEYS, option_key
 
 
-class Experiment(Protocol):
+class Keyed(Protocol):
     """What of the experiment (model.Experiment) the keys are sorted by; a protocol, so that this
     module, which the model imports, imports nothing of it."""
 
@@ -133,14 +133,14 @@ def _runs(stray: dict[str, None]) -> dict[str, list[str]]:
     return runs
 
 
-def stray_keys(exp: Experiment) -> list[Stray]:
+def stray_keys(exp: Keyed) -> list[Stray]:
     """A `Stray` for every stimulus of both human data files whose trial's tags can all be read
     and that has keys which are no tag (with a query whose tag cannot be read, any key may be
     that tag: the schema error is the finding)."""
     return list(_strays(exp))
 
 
-def _strays(exp: Experiment) -> Iterator[Stray]:
+def _strays(exp: Keyed) -> Iterator[Stray]:
     for doc in (d for d in (exp.ind, exp.mean) if d is not None):
         for sid, stimulus in doc.data.items():
             if sid in META_KEYS or not isinstance(stimulus, dict) or not exp.tags_complete(sid):

@@ -5,7 +5,7 @@ participant's ratings. Stored as one object per participant (`[{"It is lost": 80
 lost": 60}, ...]`), each rating breaks the schema where an array is expected: as many schema
 errors as participants times labels, all of one cause. The model's loader hands the schema errors
 of human_data_ind.json to `fold` before they are reported: the errors under such a tag become
-one `Layout`, reported by coggym/answer-layout; the response array is left out of what the rules
+one `FoldedTag`, reported by coggym/answer-layout; the response array is left out of what the rules
 read either way (its schema errors are its damage).
 """
 
@@ -20,7 +20,7 @@ from .totals import QueryTypes
 Error = tuple[str, str, str]  # (code, pointer, message) as the schema check gives them
 
 
-class Experiment(Protocol):
+class Folded(Protocol):
     """What of the experiment (model.Experiment) `fold` reads and adds to; a protocol, so that
     this module, which the model imports, imports nothing of it."""
 
@@ -28,13 +28,13 @@ class Experiment(Protocol):
     def types(self) -> QueryTypes: ...
 
     @property
-    def layouts(self) -> list[Layout]: ...
+    def layouts(self) -> list[FoldedTag]: ...
 
     def queries(self, trial_id: str) -> dict[str, dict[str, Any]]: ...
 
 
 @dataclass(frozen=True)
-class Layout:
+class FoldedTag:
     """A multi-slider tag of one stimulus whose answers are one object per participant."""
 
     sid: str
@@ -57,7 +57,7 @@ def _per_participant(value: Any) -> bool:
     )
 
 
-def fold(exp: Experiment, data: Any, errors: list[Error]) -> list[Error]:
+def fold(exp: Folded, data: Any, errors: list[Error]) -> list[Error]:
     """The schema errors of the ind file to report one by one; those under a multi-slider tag
     stored as one object per participant are added to `exp.layouts` instead, one per tag."""
     if not isinstance(data, dict) or "multi-slider" not in exp.types.used:
@@ -79,11 +79,11 @@ def fold(exp: Experiment, data: Any, errors: list[Error]) -> list[Error]:
     for (sid, tag), count in groups.items():
         answers = data[sid][tag]
         labels = tuple(dict.fromkeys(label for answer in answers for label in answer))
-        exp.layouts.append(Layout(sid, tag, len(answers), labels, count))
+        exp.layouts.append(FoldedTag(sid, tag, len(answers), labels, count))
     return shown
 
 
-def _folded(exp: Experiment, data: dict[str, Any], head: str) -> tuple[str, str] | None:
+def _folded(exp: Folded, data: dict[str, Any], head: str) -> tuple[str, str] | None:
     """(stimulus id, tag) of the response array at `head` when it is a multi-slider's stored as
     one object per participant."""
     sid, tag = split_pointer(head)

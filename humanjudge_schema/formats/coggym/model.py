@@ -3,7 +3,7 @@ share.
 
 Each document (each record of a JSON Lines file) is checked against its schema, then read into
 the model part by part (parts.py): where a schema error lies, the object holding it is replaced
-by a `Part` that keeps every member that is intact, so a trial whose `option` is misspelt still
+by an `Intact` that keeps every member that is intact, so a trial whose `option` is misspelt still
 has its id, its stimuli, its other queries and the tag of that query. Rules read only what the model hands
 them and skip a part that is absent or broken: the schema error is the one finding of its
 cause, and no other finding is lost to it (the errors of one answer layout repeated for every
@@ -28,7 +28,7 @@ from ...readers.jsonfile import BROKEN, JsonDocument, JsonlDocument, load
 from .aggregation import META_KEYS
 from .answers import Choices, Facts, choice_pairs, in_order, rows_where, wrong_pairs
 from .keys import Stray, stray_keys
-from .layout import Error, Layout, fold
+from .layout import Error, FoldedTag, fold
 from .parts import (
     Cleaner,
     Damage,
@@ -123,7 +123,7 @@ class Experiment:
     mean: JsonDocument | None = None
     mean_data: dict[str, Any] = field(default_factory=dict)
     # multi-slider tags whose answers are one object per participant (layout.py)
-    layouts: list[Layout] = field(default_factory=list)
+    layouts: list[FoldedTag] = field(default_factory=list)
     # whether a configuration selects a code: a check that cannot be done is reported only
     # when the check itself was asked for
     wants: Callable[[str], bool] = lambda code: True

@@ -1,8 +1,8 @@
 """What is intact of a CogGym document that broke its schema, and the facts of a query read from
 it.
 
-Where a schema error lies, the object holding it is replaced by a `Part` that keeps every
-member that is intact; a rule that needs a member a Part lacks skips it, the schema error being
+Where a schema error lies, the object holding it is replaced by an `Intact` that keeps every
+member that is intact; a rule that needs a member an Intact lacks skips it, the schema error being
 the one finding of its cause (model.py reads every document through the cleaners here).
 """
 
@@ -23,7 +23,7 @@ from ...readers.jsonfile import JsonlDocument
 # --- what is intact of each document -------------------------------------------------------------
 
 
-class Part(dict[str, Any]):
+class Intact(dict[str, Any]):
     """What is intact of an object that failed its schema: the members with no schema error at
     or under them, and what is intact of the containers read piece by piece (queries, stimuli,
     flow blocks, the human data's stimuli). `broken` names every member that has an error at or
@@ -41,12 +41,12 @@ _INTACT: frozenset[str] = frozenset()
 
 def broken_of(obj: Any) -> frozenset[str]:
     """The members of an object that broke its schema (none for an intact object)."""
-    return obj.broken if isinstance(obj, Part) else _INTACT
+    return obj.broken if isinstance(obj, Intact) else _INTACT
 
 
 def keys_of(obj: dict[str, Any]) -> list[str]:
     """Every member name of an object as read, intact or not (broken scalars are left out of a
-    Part's members but are still keys of the object)."""
+    Intact's members but are still keys of the object)."""
     broken = broken_of(obj)
     return list(obj) + [k for k in broken if k not in obj] if broken else list(obj)
 
@@ -99,7 +99,7 @@ def _part(
     value: Any, ptr: str, damage: Damage, keep: dict[str, Cleaner] | None = None, other: Cleaner | None = None
 ) -> Any:
     """`value` itself when no error lies at or under it; else, for an object whose errors lie
-    in its members (or are members it lacks), a Part of its intact members plus what `keep` (by
+    in its members (or are members it lacks), an Intact of its intact members plus what `keep` (by
     name) or `other` (any other name) keeps of the broken ones; else None."""
     if ptr not in damage.under:
         return value
@@ -117,7 +117,7 @@ def _part(
         kept = clean(member, at, damage) if clean is not None else None
         if kept is not None:
             members[key] = kept
-    return Part(members, frozenset(broken))
+    return Intact(members, frozenset(broken))
 
 
 def _each(clean: Cleaner) -> Cleaner:

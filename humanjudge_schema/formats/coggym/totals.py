@@ -24,7 +24,7 @@ class _Placed(Protocol):
     def tag(self) -> str: ...
 
 
-class Experiment(Protocol):
+class Totalled(Protocol):
     """What of the experiment (model.Experiment) the totals are computed from; a protocol, so
     that this module, which the model imports, imports nothing of it."""
 
@@ -58,7 +58,7 @@ class QueryTypes:
     unread: list[str] = field(default_factory=list)  # records holding a query whose type cannot be read
 
 
-def total_query_types(exp: Experiment) -> QueryTypes:
+def total_query_types(exp: Totalled) -> QueryTypes:
     out = QueryTypes()
     trials, modules = exp.trial_records, exp.module_records
     out.unread += [f"trial.jsonl line {line}" for line in trials.unread]
@@ -102,7 +102,7 @@ class ResponseTypes:
     unread: list[str] = field(default_factory=list)  # what could not be read
 
 
-def total_response_types(exp: Experiment) -> ResponseTypes:
+def total_response_types(exp: Totalled) -> ResponseTypes:
     out = ResponseTypes()
     stated = exp.settings.get("responseType")
     if exp.trial_doc is None or not isinstance(stated, list):
@@ -132,7 +132,7 @@ class Ratings:
     unread: list[str] = field(default_factory=list)  # parts whose count cannot be known
 
 
-def total_ratings(exp: Experiment) -> Ratings:
+def total_ratings(exp: Totalled) -> Ratings:
     out = Ratings()
     if exp.ind is None:
         return out

@@ -50,7 +50,7 @@ class Record:
 
 
 @dataclass
-class Run:
+class SnapshotRun:
     """Consecutive snapshots of one response in the writing log."""
 
     response: str
@@ -79,7 +79,7 @@ class Study:
     rated: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
     topics: list[Record] = field(default_factory=list)
     llm: list[Record] = field(default_factory=list)
-    runs: list[Run] = field(default_factory=list)
+    runs: list[SnapshotRun] = field(default_factory=list)
     decreases: list[tuple[int, Any, Any]] = field(default_factory=list)  # (index, timestamp, previous)
 
     def task_of(self) -> dict[str, Record]:
@@ -191,7 +191,7 @@ class _Runs:
     def __init__(self, study: Study, doc: StreamedDocument) -> None:
         self.study, self.doc = study, doc
         self.seen: dict[str, int] = {}  # response -> first index of its first run
-        self.run: Run | None = None
+        self.run: SnapshotRun | None = None
         self.last: tuple[int, int, bytes, str | None] | None = None  # the previous snapshot
         self.previous_ts: Any = None
         self.finals: set[int] = set()  # hashes of the texts at the run's largest timestamp
@@ -221,7 +221,7 @@ class _Runs:
         run = self.run
         if run is None or response != run.response:
             self.close()
-            run = self.run = Run(response, index, earlier=self.seen.get(response), topic=topic)
+            run = self.run = SnapshotRun(response, index, earlier=self.seen.get(response), topic=topic)
             self.seen.setdefault(response, index)
             self.doc.remember(index, line, raw)
             self.previous_ts, self.finals, self.final = None, set(), None

@@ -17,7 +17,7 @@ from . import (
     rules,  # noqa: F401  (importing the rules registers them)
     stream,
 )
-from .model import Dataset, Run
+from .model import DatasetFacts, Run
 from .prompts import SCHEMA, usable
 
 Runs = Iterator[tuple[list[Any], int]]  # runs of instances and the index of each run's first
@@ -45,11 +45,11 @@ def opened(path: Path, ctx: Context) -> tuple[Any, Runs]:
             ctx.rollback(point)
         else:
             ctx.parsed(doc)
-            return doc.data, _in_runs(Dataset(doc, ctx.config.tolerance, doc.data), runs, path, raw, ctx, point)
+            return doc.data, _in_runs(DatasetFacts(doc, ctx.config.tolerance, doc.data), runs, path, raw, ctx, point)
     return _whole(path, raw, ctx)
 
 
-def _in_runs(ds: Dataset, runs: Runs, path: Path, raw: bytes, ctx: Context, point: Any) -> Runs:
+def _in_runs(ds: DatasetFacts, runs: Runs, path: Path, raw: bytes, ctx: Context, point: Any) -> Runs:
     """A large dataset checked run by run. Where a run does not parse as expected (GiveUp, raised
     as the runs are read, before the dataset's rules run over part of the file), what was found is
     dropped and the file checked whole; its instances after those handed on already follow."""
@@ -79,11 +79,11 @@ def _whole(path: Path, raw: Any, ctx: Context) -> tuple[Any, Runs]:
     instances = data.get("instances") if isinstance(data, dict) else None
     instances = instances if isinstance(instances, list) else []
     if usable(data, errors):  # instances is a list then
-        return data, checked_runs(Dataset(doc, ctx.config.tolerance, data), iter([(instances, 0)]), ctx)
+        return data, checked_runs(DatasetFacts(doc, ctx.config.tolerance, data), iter([(instances, 0)]), ctx)
     return data, iter([(instances, 0)])
 
 
-def checked_runs(ds: Dataset, runs: Iterable[tuple[list[Any], int]], ctx: Context) -> Runs:
+def checked_runs(ds: DatasetFacts, runs: Iterable[tuple[list[Any], int]], ctx: Context) -> Runs:
     """Each run handed on after the rules of a run ran over it, gathering the dataset's facts;
     the rules of the dataset once the last has been handed on."""
     of_runs, of_dataset = rules_of("textjudge", "run"), rules_of("textjudge", "dataset")

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from ...finding import escape_token
-from ...judgments.view import Counting, Joined, Repeated, Runs, Tally, positions
+from ...judgments.view import Counting, Joined, JudgmentCounts, Repeated, Runs, positions
 
 _ANNOTATIONS = itemgetter("annotations")
 _IDS = frozenset({int, str})
@@ -148,8 +148,8 @@ def by_metric(instances: list[Any]) -> tuple[list[tuple[str, Given]], Columns] |
     return out, _stored(objs, obj_items, metrics, None)
 
 
-def tally(instances: list[Any]) -> Tally | None:
-    """What the individual judgments of a run of the usual shape add up to (view.Tally), without
+def tally(instances: list[Any]) -> JudgmentCounts | None:
+    """What the individual judgments of a run of the usual shape add up to (view.JudgmentCounts), without
     making their rows; None where the run is of another shape."""
     shape = _shape(instances)
     if shape is None:
@@ -160,7 +160,7 @@ def tally(instances: list[Any]) -> Tally | None:
         counts[metric] += n
         if n > widest[metric]:
             widest[metric] = n
-    return Tally(counts, {(metric, r) for metric, n in widest.items() for r in range(n)})
+    return JudgmentCounts(counts, {(metric, r) for metric, n in widest.items() for r in range(n)})
 
 
 def _prefixes(metrics: list[str], per_instance: list[int], offset: int, n: int) -> list[str]:

@@ -18,7 +18,18 @@ from typing import Any
 from ...config import discover
 from ...engine import Context
 from ...finding import escape_token
-from ...judgments.view import Batch, ByItem, FirstPass, ItemRun, Judgments, Level, Question, Tally, positions, tally_of
+from ...judgments.view import (
+    Batch,
+    ByItem,
+    FirstPass,
+    ItemRun,
+    JudgmentCounts,
+    Judgments,
+    Level,
+    Question,
+    positions,
+    tally_of,
+)
 from ...kinds import Unit
 from ...readers.files import display_path, read_bytes
 from ...readers.jsonfile import JsonDocument, document
@@ -253,7 +264,7 @@ def _item_runs(runs: Iterator[tuple[list[Any], int]], path: Path, needs: dict[st
         def rows(start: int, stop: int, instances: list[Any] = instances, offset: int = offset) -> Iterator[Batch]:
             return _run_batches(instances[start:stop], offset + start, sames, _Seen(), needs)
 
-        def tally(start: int, stop: int, instances: list[Any] = instances) -> Tally:
+        def tally(start: int, stop: int, instances: list[Any] = instances) -> JudgmentCounts:
             part = instances[start:stop]
             quick = flatten_tally(part)
             return quick if quick is not None else tally_of(_run_batches(part, 0, sames, _Seen(), needs))

@@ -1,9 +1,9 @@
-"""What the TextJudge check gathers: a dataset's declarations (`Dataset`), its instances one run at
+"""What the TextJudge check gathers: a dataset's declarations (`DatasetFacts`), its instances one run at
 a time (`Run`), and the facts about all of its instances that rules about the whole dataset need.
 
 A large dataset is read a few hundred kilobytes of instances at a time (stream.py), a small one as
 one run. Each run is shown to the rules about instances and scores, which report as they go, and
-then the dataset gathers from it what it keeps (`Dataset.gather`): the index of each id's first
+then the dataset gathers from it what it keeps (`DatasetFacts.gather`): the index of each id's first
 instance and the instances that repeat one, the fields of unexpected types, the metrics' empty
 score lists, and what every template was rendered with. The rules about the whole dataset run
 once, after the last run, over those facts: no rule carries anything from run to run.
@@ -37,7 +37,7 @@ class Run:
     """A run of consecutive instances of a dataset: what the rules about instances and score
     objects look at. `offset` is the index in the dataset of the run's first instance."""
 
-    def __init__(self, ds: Dataset, instances: list[Instance], offset: int = 0):
+    def __init__(self, ds: DatasetFacts, instances: list[Instance], offset: int = 0):
         self.ds = ds
         self.doc = ds.doc
         self.instances = instances
@@ -134,7 +134,7 @@ class Rendering:
 
 
 @dataclass
-class Dataset:
+class DatasetFacts:
     """A dataset's declarations, and the facts gathered from its instances run by run."""
 
     doc: Any  # what findings point into: a JsonDocument

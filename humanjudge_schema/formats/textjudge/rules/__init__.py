@@ -4,7 +4,7 @@ A rule's one parameter says what it looks at, and so when it runs (check.py):
 
 - a rule of a `Run` looks at instances and score objects, and runs on each run of instances as
   it is read, reporting as it goes;
-- a rule of the `Dataset` looks at the declarations, or at the facts the dataset gathered from
+- a rule of the `DatasetFacts` looks at the declarations, or at the facts the dataset gathered from
   every run (ids, field types, empty scores, what each template was rendered with), and runs
   once, after the last run.
 

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from ....engine import Hit
 from ....finding import pointer
 from ....registry import rule
-from ..model import Dataset, Run, score_pointer
+from ..model import DatasetFacts, Run, score_pointer
 from .words import names
 
 _WEB = frozenset({"http", "https", "ftp"})
@@ -50,7 +50,7 @@ def url_problem(value: str) -> str | None:
     good='"dataset_url": "https://github.com/lil-lab/newsroom/tree/master/humaneval"',
     scope="dataset",
 )
-def dataset_url(ds: Dataset) -> Iterator[Hit]:
+def dataset_url(ds: DatasetFacts) -> Iterator[Hit]:
     value = ds.data.get("dataset_url")
     if isinstance(value, str) and (problem := url_problem(value)) is not None:
         yield ds.doc, "/dataset_url", problem
@@ -67,7 +67,7 @@ def dataset_url(ds: Dataset) -> Iterator[Hit]:
     good='"annotations": [{"metric": "fluency", ...}, {"metric": "grammaticality", ...}]',
     scope="dataset",
 )
-def duplicate_metric(ds: Dataset) -> Iterator[Hit]:
+def duplicate_metric(ds: DatasetFacts) -> Iterator[Hit]:
     seen: dict[str, int] = {}
     for k, decl in enumerate(ds.declarations):
         name = decl["metric"]

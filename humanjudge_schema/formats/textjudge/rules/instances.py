@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from ....engine import Hit
 from ....finding import pointer
 from ....registry import rule
-from ..model import Dataset
+from ..model import DatasetFacts
 
 
 @rule(
@@ -21,7 +21,7 @@ from ..model import Dataset
     good='{"id": 7, ...}, {"id": 8, ...}',
     scope="dataset",
 )
-def duplicate_id(ds: Dataset) -> Iterator[Hit]:
+def duplicate_id(ds: DatasetFacts) -> Iterator[Hit]:
     for i, ident in ds.repeated_ids:
         yield (
             ds.doc,
@@ -41,7 +41,7 @@ def duplicate_id(ds: Dataset) -> Iterator[Hit]:
     good='"fsp_examples_id": [12, 40]',
     scope="dataset",
 )
-def fsp_example_id(ds: Dataset) -> Iterator[Hit]:
+def fsp_example_id(ds: DatasetFacts) -> Iterator[Hit]:
     ids = ds.first_index
     for k, decl in enumerate(ds.declarations):
         for j, ident in enumerate(decl.get("fsp_examples_id") or ()):
@@ -73,7 +73,7 @@ def fsp_example_id(ds: Dataset) -> Iterator[Hit]:
     good='"instance": {"question": "...", "turn": "1", "conversation": "user: ..."}',
     scope="dataset",
 )
-def instance_field_type(ds: Dataset) -> Iterator[Hit]:
+def instance_field_type(ds: DatasetFacts) -> Iterator[Hit]:
     for name, odd in ds.odd_fields.items():
         n = odd.count
         yield (

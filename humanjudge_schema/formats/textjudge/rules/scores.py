@@ -17,7 +17,7 @@ from ....numbers import fmt_number
 from ....registry import rule
 from ..aggregate import NUMERIC, is_number, label_map
 from ..columns import NUMBER_TYPES, Column, positions, union
-from ..model import Dataset, Run, score_pointer
+from ..model import DatasetFacts, Run, score_pointer
 from .words import names
 
 CATEGORICAL = ("categorical",)
@@ -255,7 +255,7 @@ def label_case(run: Run) -> Iterator[Hit]:
     good='instance 2: "mean_human": 4, "individual_human_scores": [4, 4]',
     scope="dataset",
 )
-def empty_scores(ds: Dataset) -> Iterator[Hit]:
+def empty_scores(ds: DatasetFacts) -> Iterator[Hit]:
     for m, where in ds.empty.items():
         n = ds.filled[m]
         if not n:

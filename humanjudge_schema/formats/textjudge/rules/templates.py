@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from ....engine import Hit
 from ....finding import pointer
 from ....registry import rule
-from ..model import Dataset
+from ..model import DatasetFacts
 from ..sandbox import describe_unsafe
 
 
@@ -22,7 +22,7 @@ from ..sandbox import describe_unsafe
     good='"prompt": "Rate this sentence: {{ instance }}"',
     scope="dataset",
 )
-def template_syntax(ds: Dataset) -> Iterator[Hit]:
+def template_syntax(ds: DatasetFacts) -> Iterator[Hit]:
     for k, name, check in ds.templates:
         if check.syntax_error is not None:
             yield ds.doc, pointer("annotations", k, name), f"{name} is not a valid Jinja template: {check.syntax_error}"
@@ -42,7 +42,7 @@ def template_syntax(ds: Dataset) -> Iterator[Hit]:
     good='"prompt": "Rate this sentence: {{ instance }}"',
     scope="dataset",
 )
-def template_unsafe(ds: Dataset) -> Iterator[Hit]:
+def template_unsafe(ds: DatasetFacts) -> Iterator[Hit]:
     for k, name, check in ds.templates:
         if check.unsafe:
             yield ds.doc, pointer("annotations", k, name), f"{name} {describe_unsafe(check)}"
@@ -63,7 +63,7 @@ def template_unsafe(ds: Dataset) -> Iterator[Hit]:
     good='"prompt_paraphrase_2": "Translation: {{ translation }}"',
     scope="dataset",
 )
-def template_variable(ds: Dataset) -> Iterator[Hit]:
+def template_variable(ds: DatasetFacts) -> Iterator[Hit]:
     for r in ds.renderings:
         if not r.targets or not r.missing:
             continue
@@ -92,7 +92,7 @@ def template_variable(ds: Dataset) -> Iterator[Hit]:
     good='"prompt": "Is the following sentence grammatical? Answer yes or no.\\n{{ instance }}"',
     scope="dataset",
 )
-def template_constant(ds: Dataset) -> Iterator[Hit]:
+def template_constant(ds: DatasetFacts) -> Iterator[Hit]:
     for k, name, check in ds.templates:
         if check.usable and not check.variables:
             yield (
@@ -114,7 +114,7 @@ def template_constant(ds: Dataset) -> Iterator[Hit]:
     good='"prompt": "Judge the answer.\\n\\n{{ instance }}"',
     scope="dataset",
 )
-def template_not_plain(ds: Dataset) -> Iterator[Hit]:
+def template_not_plain(ds: DatasetFacts) -> Iterator[Hit]:
     for k, name, check in ds.templates:
         if check.usable and check.plain_problem is not None:
             message = f"{name} renders differently in upstream's evaluation code: {check.plain_problem}"
