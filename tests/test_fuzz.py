@@ -28,6 +28,7 @@ import io
 import json
 import math
 import os
+import re
 import shutil
 import tempfile
 import zlib
@@ -41,7 +42,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from humanjudge_schema import validate
+from humanjudge_schema import catalog, validate
 from humanjudge_schema.finding import Finding, split_pointer
 from humanjudge_schema.rulebook import load_all
 from humanjudge_schema.schemas import available, load_schema, validator
@@ -374,23 +375,40 @@ def check_findings(paths: list[Path], kind: str, cwd: Path) -> list[Finding]:
 
 
 def _slot(name: str) -> tuple[Path, str, str]:
-    """(a valid dataset of the family to copy, the file the schema describes, the family)."""
-    family, _, rest = name.split("/", 2)
-    if family == "coggym":
-        files = {
-            "config": "config.json",
-            "trial": "trial.jsonl",
-            "instruction": "instruction.jsonl",
-            "human-data-ind": "human_data_ind.json",
-            "human-data-mean": "human_data_mean.json",
-        }
-        return ROOT / "examples" / "coggym" / "valid", files[rest], family
-    if family == "study1":
-        return CASES / "study1" / "valid" / "minimal", f"study1_{rest.replace('-', '_')}.jsonl.gz", family
-    if family == "halie":
-        task, file = rest.split("/")
-        return CASES / "halie" / "valid" / task, f"{file.replace('-', '_')}.csv", family
-    return ROOT / "examples" / "textjudge" / "valid", "dataset.json", family
+    """(a valid dataset of the schema's format to copy, the file the schema describes, the
+    format), from the catalog and the format's example: a schema that no file of its format
+    declares, or whose file its example lacks, fails rather than being tried on another format."""
+    family = name.split("/", 1)[0]
+    fmt = catalog.get(family)
+    declared = [(fmt.one_file.schema, "")] if fmt.one_file is not None else []
+    declared += [(f.schema, f.name) for f in fmt.files]
+    for schema, file in declared:
+        part = re.fullmatch(re.escape(schema).replace(r"\*", "([^/]+)"), name)
+        if part is None:
+            continue
+        base = _example(family, *part.groups())
+        if not file:  # a one-file format: its example's file of the suffix
+            assert fmt.one_file is not None
+            file = next((p.name for p in sorted(base.glob(f"*{fmt.one_file.suffix}"))), "")
+        assert file and (base / file).is_file(), f"{base} holds no file for the schema {name}"
+        return base, file, family
+    raise AssertionError(f"no file of the format {family!r} is described by the schema {name}")
+
+
+def _example(family: str, *parts: str) -> Path:
+    """The format's valid example, examples/<format>/valid; where a part of the schema's name is
+    decided by the content (HALIE's task: "halie/v1/*/accuracies"), its folder of that name."""
+    base = ROOT / "examples" / family / "valid"
+    assert base.is_dir(), f"the format {family!r} has no example at {base}"
+    return base.joinpath(*parts)
+
+
+def test_a_schema_no_file_declares_is_tried_on_no_example() -> None:
+    """A new format's schema is tried on its own example, never on another format's."""
+    with pytest.raises(AssertionError, match="no file of the format"):
+        _slot("textjudge/v1/no-such-document")
+    with pytest.raises(KeyError):
+        _slot("no-such-format/v1/rows")
 
 
 def _cell(value: Any) -> str:
@@ -433,7 +451,8 @@ def test_generated_documents_through_the_validator(name: str, data: st.DataObjec
         (folder / file).write_bytes(serialise(name, file, records))
         # A one-file format is named, not walked: a walk takes only what looks like a dataset,
         # and a folder holding none is a usage error.
-        check_findings([folder / file] if file.endswith(".json") else [folder], family, Path(tmp))
+        one_file = catalog.get(family).one_file is not None
+        check_findings([folder / file] if one_file else [folder], family, Path(tmp))
 
 
 Draw = Callable[..., Any]  # st.DrawFn, or DataObject.draw
@@ -441,11 +460,23 @@ Draw = Callable[..., Any]  # st.DrawFn, or DataObject.draw
 # --- mutations of valid datasets --------------------------------------------------------------------
 
 
+def _data_files(folder: Path) -> list[str]:
+    suffixes = (".json", ".jsonl", ".jsonl.gz", ".csv")
+    return sorted(
+        p.name for p in folder.iterdir() if p.is_file() and p.name.endswith(suffixes) and p.name != "expected.json"
+    )
+
+
 def _valid_sets() -> list[tuple[Path, str]]:
+    """Every valid case of every format of the catalog, and its valid example (the folder, or
+    each folder in it when it holds datasets rather than files: HALIE's tasks)."""
     out = [(p, p.parts[-3]) for p in sorted(CASES.glob("*/valid/*")) if p.is_dir()]
-    for family in ("coggym", "textjudge", "study1"):
-        out.append((ROOT / "examples" / family / "valid", family))
-    out += [(p, "halie") for p in sorted((ROOT / "examples" / "halie" / "valid").iterdir()) if p.is_dir()]
+    for family in catalog.names():
+        example = ROOT / "examples" / family / "valid"
+        folders = sorted(p for p in example.iterdir() if p.is_dir()) if example.is_dir() else []
+        if example.is_dir() and (_data_files(example) or not folders):
+            folders = [example]
+        out += [(p, family) for p in folders]
     return out
 
 
@@ -601,13 +632,6 @@ def mutate_file(draw: Draw, path: Path) -> bytes:
     return gzip.compress(text, mtime=0) if gz else text
 
 
-def _data_files(folder: Path) -> list[str]:
-    suffixes = (".json", ".jsonl", ".jsonl.gz", ".csv")
-    return sorted(
-        p.name for p in folder.iterdir() if p.is_file() and p.name.endswith(suffixes) and p.name != "expected.json"
-    )
-
-
 @pytest.mark.parametrize(("folder", "family"), VALID, ids=[str(p.relative_to(ROOT)) for p, _ in VALID])
 @FUZZ
 @given(data=st.data())
@@ -617,8 +641,9 @@ def test_mutations_of_valid_datasets(folder: Path, family: str, data: st.DataObj
         copy = Path(tmp) / "data"
         shutil.copytree(folder, copy)
         (copy / name).write_bytes(mutate_file(data.draw, copy / name))
-        # a TextJudge file is named: a mutated one may no longer look like a dataset to a folder walk
-        check_findings([copy / name if family == "textjudge" else copy], family, Path(tmp))
+        # a one-file format's file is named: a mutated one may no longer look like a dataset to a walk
+        one_file = catalog.get(family).one_file is not None
+        check_findings([copy / name if one_file else copy], family, Path(tmp))
 
 
 # --- what the fuzzing found, kept as tests --------------------------------------------------------------
