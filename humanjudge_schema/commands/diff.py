@@ -171,14 +171,28 @@ def _run(
     top = toplevel(Path.cwd())
     rels = [_inside(p, top) for p in paths] or ["."]
     old_sha = commit(top, rev)
-    old_root = versions.enter_context(old_version(top, old_sha, rels))
-    new_root, new_label = top, "the working tree"
-    if head is not None:
-        new_sha = commit(top, head)
-        new_root = versions.enter_context(old_version(top, new_sha, rels))
+    old_label, new_label = f"{rev} ({old_sha[:12]})", "the working tree"
+    new_sha = None if head is None else commit(top, head)
+    if new_sha is not None:
         new_label = f"{head} ({new_sha[:12]})"
-    found = compare(old_root, new_root, rels, old_label=f"{rev} ({old_sha[:12]})", new_label=new_label, **options)
-    return found
+    _somewhere(list(zip(paths, rels, strict=False)), top, (old_sha, old_label), (new_sha, new_label))
+    old_root = versions.enter_context(old_version(top, old_sha, rels))
+    new_root = top if new_sha is None else versions.enter_context(old_version(top, new_sha, rels))
+    return compare(old_root, new_root, rels, old_label=old_label, new_label=new_label, **options)
+
+
+def _somewhere(named: list[tuple[Path, str]], top: Path, old: tuple[str, str], new: tuple[str | None, str]) -> None:
+    """Refuse a path that neither version has (each version: its commit, None for the working
+    tree, and its label): a typo would compare nothing and say only that no dataset was found. A
+    path that one version has is a dataset added or removed."""
+    from ..diff.git import holds
+
+    rels = [rel for _, rel in named]
+    held = holds(top, old[0], rels)
+    held |= {rel for path, rel in named if os.path.lexists(path)} if new[0] is None else holds(top, new[0], rels)
+    for path, rel in named:
+        if rel not in held:
+            raise ValueError(f"{path}: no such path in {old[1]} or in {new[1]}")
 
 
 def _inside(path: Path, top: Path) -> str:

@@ -100,6 +100,35 @@ def commit(top: Path, rev: str) -> str:
     return proc.stdout.decode("ascii").strip()
 
 
+def holds(top: Path, sha: str, paths: Sequence[str]) -> set[str]:
+    """Which of `paths` (relative to the top, "/"-separated; "." is the top) commit `sha` has, as
+    a file, a folder or a link. git lists the named entries and the folders on their way only,
+    never what is inside a folder; the listing is read until every path is found."""
+    wanted = {p.strip("/") for p in paths} - {"", "."}
+    held = {p for p in paths if p.strip("/") in ("", ".")}
+    if not wanted:
+        return held
+    # literal: a folder named `:!x` is that folder, not pathspec magic that excludes x
+    args = ["git", "--literal-pathspecs", "ls-tree", "-t", "-z", "--full-tree", "--name-only", sha, "--"]
+    longest = max(map(len, wanted)) * 4 + 1  # bytes: a longer name is none of them
+    found: set[str] = set()
+    with _git_reading([*args, *sorted(wanted)], top) as (proc, errors):
+        assert proc.stdout is not None
+        rest, cut = b"", False
+        while found != wanted and (block := proc.stdout.read(1 << 16)):
+            *names, tail = (rest + block).split(b"\0")
+            if cut and not names:  # still inside a name too long to be one of them
+                continue
+            if cut:
+                names[0], cut = b"", False
+            found.update(wanted.intersection(map(os.fsdecode, names)))
+            rest, cut = (tail, False) if len(tail) <= longest else (b"", True)
+        if found != wanted and proc.wait() != 0:
+            errors.seek(0)
+            raise GitError(f"git ls-tree failed: {_reason(errors.read(4096), proc.returncode)}")
+    return held | {p for p in paths if p.strip("/") in found}
+
+
 @contextlib.contextmanager
 def old_version(top: Path, sha: str, paths: Sequence[str]) -> Iterator[Path]:
     """The files of commit `sha` under `paths` (see `export`) in a new temporary folder, removed

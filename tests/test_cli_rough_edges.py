@@ -1,0 +1,91 @@
+"""What a new user meets first: a path mistyped for `diff --git`."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from humanjudge_schema.commands import cli
+
+from .conftest import ROOT
+
+EXAMPLES = ROOT / "examples"
+EXPERIMENT = EXAMPLES / "coggym" / "valid"
+
+
+def run(*args: str, cwd: Path) -> Any:
+    before = Path.cwd()
+    os.chdir(cwd)
+    try:
+        return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    finally:
+        os.chdir(before)
+
+
+def _git(cwd: Path, *args: str) -> str:
+    who = ("-c", "user.name=t", "-c", "user.email=t@t")
+    return subprocess.run(["git", *who, *args], cwd=cwd, check=True, capture_output=True, text=True).stdout
+
+
+def _repository(top: Path) -> Path:
+    """A repository of one commit on main, tagged v1.0: a TextJudge dataset in data/, a note in docs/."""
+    shutil.copytree(EXAMPLES / "textjudge" / "valid", top / "data")
+    (top / "docs").mkdir()
+    (top / "docs" / "notes.txt").write_text("how the data was collected\n")
+    _git(top, "init", "-q", "-b", "main")
+    _git(top, "add", ".")
+    _git(top, "commit", "-q", "-m", "one")
+    _git(top, "tag", "v1.0")
+    return top
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return _repository(tmp_path / "repo")
+
+
+@pytest.fixture(scope="module")
+def shared_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same, for the tests that only read it."""
+    return _repository(tmp_path_factory.mktemp("shared") / "repo")
+
+
+def _short(top: Path, rev: str) -> str:
+    return _git(top, "rev-parse", rev).strip()[:12]
+
+
+# --- diff --git: a path neither version has ------------------------------------------------------
+
+
+def test_diff_git_names_a_path_that_neither_version_has(shared_repo: Path) -> None:
+    repo = shared_repo
+    out = run("diff", "--git", "HEAD", "data/nonexist", cwd=repo)
+    head = _short(repo, "HEAD")
+    assert (out.exit_code, out.output) == (
+        2,
+        f"humanjudge: data/nonexist: no such path in HEAD ({head}) or in the working tree\n",
+    )
+    out = run("diff", "--git", "HEAD", "--head", "v1.0", "data", "dat", cwd=repo)
+    assert (out.exit_code, out.output) == (2, f"humanjudge: dat: no such path in HEAD ({head}) or in v1.0 ({head})\n")
+
+
+def test_diff_git_a_path_that_holds_no_dataset_is_said_as_before(shared_repo: Path) -> None:
+    repo = shared_repo
+    out = run("diff", "--git", "HEAD", "docs", cwd=repo)
+    assert (out.exit_code, out.output) == (
+        2,
+        f"humanjudge: no dataset in HEAD ({_short(repo, 'HEAD')}) or the working tree\n",
+    )
+
+
+def test_diff_git_a_path_one_version_has_is_compared(repo: Path) -> None:
+    shutil.copytree(repo / "data", repo / "new")  # only in the working tree: added
+    assert run("diff", "--git", "HEAD", "new", "--format", "json", cwd=repo).exit_code == 0
+    shutil.rmtree(repo / "data")  # only in the revision: removed
+    assert run("diff", "--git", "HEAD", "data", "--format", "json", cwd=repo).exit_code == 0
