@@ -1,4 +1,4 @@
-"""What a new user meets first: a path mistyped for `diff --git`."""
+"""What a new user meets first: a path or a revision mistyped for `diff --git`."""
 
 from __future__ import annotations
 
@@ -89,3 +89,31 @@ def test_diff_git_a_path_one_version_has_is_compared(repo: Path) -> None:
     assert run("diff", "--git", "HEAD", "new", "--format", "json", cwd=repo).exit_code == 0
     shutil.rmtree(repo / "data")  # only in the revision: removed
     assert run("diff", "--git", "HEAD", "data", "--format", "json", cwd=repo).exit_code == 0
+
+
+# --- a misspelt revision --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rev", "hint"),
+    [
+        ("HEDA~1", " (did you mean HEAD~1?)"),
+        ("head^", " (did you mean HEAD^?)"),
+        ("mian", " (did you mean main?)"),
+        ("v1.O", " (did you mean v1.0?)"),
+        ("HEAD-1", " (did you mean HEAD~1 or HEAD?)"),
+        ("no-such-thing", ""),
+        ("HEAD:data", ""),  # a tree, not a misspelt name
+    ],
+)
+def test_a_misspelt_revision_gets_the_closest_names(shared_repo: Path, rev: str, hint: str) -> None:
+    out = run("diff", "--git", rev, cwd=shared_repo)
+    assert (out.exit_code, out.output) == (2, f"humanjudge: {rev!r} is not a commit of this repository{hint}\n")
+
+
+def test_validate_base_gets_the_closest_names_too(shared_repo: Path) -> None:
+    out = run("validate", "--base", "mian", "data/dataset.json", cwd=shared_repo)
+    assert (out.exit_code, out.output) == (
+        2,
+        "humanjudge: --base mian: not a commit of this repository (did you mean main?)\n",
+    )

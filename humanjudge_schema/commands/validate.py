@@ -190,7 +190,11 @@ def _known(paths: list[Path], base: str) -> dict[Path, str]:
     if top is None:
         raise UsageError(f"--base {base}: not inside a git repository")
     if base.startswith("-") or not has_commit(top, base):
-        raise UsageError(f"--base {base}: not a commit of this repository")
+        from ..diff.git import closest_revisions
+
+        near = closest_revisions(top, base)
+        hint = f" (did you mean {' or '.join(near)}?)" if near else ""
+        raise UsageError(f"--base {base}: not a commit of this repository{hint}")
     try:
         return known_formats(paths, base, top)
     except HistoryError as exc:

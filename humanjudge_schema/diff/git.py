@@ -28,6 +28,7 @@ block ends, also when SIGINT, SIGTERM or SIGHUP stops the process."""
 from __future__ import annotations
 
 import contextlib
+import difflib
 import os
 import posixpath
 import re
@@ -41,6 +42,7 @@ from typing import IO
 
 from ..catalog import file_pattern
 from ..config import CONFIG_BYTES
+from ..finding import escape_control
 from ..readers.files import DEFAULT_MAX_DOCUMENT
 from ..writing import stops_held, stops_raise
 
@@ -96,8 +98,43 @@ def commit(top: Path, rev: str) -> str:
         check=False,
     )
     if proc.returncode != 0:
-        raise GitError(f"{rev!r} is not a commit of this repository")
+        near = closest_revisions(top, rev)
+        hint = f" (did you mean {' or '.join(map(escape_control, near))}?)" if near else ""
+        raise GitError(f"{rev!r} is not a commit of this repository{hint}")
     return proc.stdout.decode("ascii").strip()
+
+
+# What a revision that names no commit is compared with: the names of at most MAX_REFS branches
+# and tags, read up to REF_BYTES (a repository can hold any number of refs).
+MAX_REFS = 10_000
+REF_BYTES = 1 << 20
+# What git reads after a name: ~N, ^N, ^{...}, @{...} ("HEDA~1" is the name HEDA, then ~1).
+_SUFFIX = re.compile(r"(?:[~^][0-9]*|\^\{[^{}]*\}|@\{[^{}]*\})*\Z")
+
+
+def closest_revisions(top: Path, rev: str, limit: int = 3) -> list[str]:
+    """The revisions nearest to one that names no commit: the branch, tag or HEAD it may have
+    misspelt, with what followed the name ("HEDA~1" -> HEAD~1, "mian" -> main, "HEAD-1" -> HEAD~1)."""
+    if ":" in rev or rev.startswith("-"):  # a path in a tree, or an option: no misspelt name
+        return []
+    end = _SUFFIX.search(rev)
+    name, suffix = (rev[: end.start()], rev[end.start() :]) if end else (rev, "")
+    names = {n.lower(): n for n in reversed(["HEAD", *_ref_names(top)])}  # the first of alike names
+    near = [names[n] + suffix for n in difflib.get_close_matches(name.lower(), list(names), n=limit, cutoff=0.6)]
+    back = re.fullmatch(r"(.+)-([0-9]+)", name) if not suffix else None
+    if back is not None and back[1].lower() in names:  # HEAD-1: the commit before is HEAD~1
+        near.insert(0, f"{names[back[1].lower()]}~{back[2]}")
+    return [n for n in dict.fromkeys(near) if n != rev][:limit]
+
+
+def _ref_names(top: Path) -> list[str]:
+    """The short names of the branches, remote branches and tags (see MAX_REFS)."""
+    args = ["git", "for-each-ref", f"--count={MAX_REFS}", "--format=%(refname:short)", "refs/heads", "refs/remotes"]
+    with _git_reading([*args, "refs/tags"], top) as (proc, _):
+        assert proc.stdout is not None
+        data = proc.stdout.read(REF_BYTES)
+    lines = data.decode("utf-8", "replace").split("\n")
+    return [line for line in lines[:-1] if line]  # the last is cut or empty
 
 
 def holds(top: Path, sha: str, paths: Sequence[str]) -> set[str]:
