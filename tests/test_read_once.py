@@ -8,6 +8,7 @@ their `checked` taken away (the check runs, then the view reads the files again,
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from humanjudge_schema import catalog
+from humanjudge_schema import catalog, kinds
 from humanjudge_schema.formats.textjudge import stream as textjudge_stream
 from humanjudge_schema.judgments.view import FirstPass
 from humanjudge_schema.reading import Reading
@@ -24,9 +25,10 @@ from humanjudge_schema.validation import validate
 from .conftest import CORPUS, ROOT
 from .helpers import tiny_dataset
 
-FOLDERS = [ROOT / "tests" / "cases" / name for name in ("coggym", "halie", "study1", "textjudge")]
-FOLDERS += [ROOT / "examples" / name for name in ("coggym", "halie", "study1", "textjudge")]
-CORPUS_FOLDERS = ["coggym", "halie", "study1", "judgebench"]
+# Every format of the catalog: its cases and its examples, where it has them.
+FORMATS = list(catalog.formats())
+FOLDERS = [p for name in FORMATS if (p := ROOT / "tests" / "cases" / name).is_dir()]
+FOLDERS += [p for name in FORMATS if (p := ROOT / "examples" / name).is_dir()]
 
 
 def _apart(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -82,12 +84,24 @@ def test_textjudge_in_runs_finds_and_reads_what_two_do(run_bytes: int, monkeypat
     _both_ways(ROOT / "tests" / "cases" / "textjudge", monkeypatch)
 
 
-@pytest.mark.parametrize("name", CORPUS_FOLDERS)
+@functools.cache
+def _corpus_folders() -> dict[str, list[Path]]:
+    """format -> the corpus's top folders holding its datasets (the corpus names its folders by
+    source, not by format: TextJudge's is judgebench/)."""
+    out: dict[str, list[Path]] = {}
+    for folder in sorted(p for p in CORPUS.iterdir() if p.is_dir()) if CORPUS.is_dir() else []:
+        for family in sorted({u.family for u in kinds.survey([folder], skip_empty=True).units}):
+            out.setdefault(family, []).append(folder)
+    return out
+
+
+@pytest.mark.parametrize("name", FORMATS)
 def test_the_corpus_is_found_and_read_alike(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = CORPUS / name
-    if not folder.is_dir():
-        pytest.skip(f"no corpus at {folder}")
-    _both_ways(folder, monkeypatch)
+    folders = _corpus_folders().get(name)
+    if not folders:
+        pytest.skip(f"no dataset of {name} in a corpus at {CORPUS}")
+    for folder in folders:
+        _both_ways(folder, monkeypatch)
 
 
 def test_a_view_left_unread_still_has_its_check_finished(tmp_path: Path) -> None:
