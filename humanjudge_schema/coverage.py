@@ -64,9 +64,7 @@ def _strays(unit: Unit, ctx: Context) -> None:
     """Report what the unit's folder holds that is no part of the dataset, and the folders a
     walk found beside it that hold no dataset."""
     if catalog.get(unit.family).files and unit.root.is_dir() and unit.root not in unit.refused:
-        # The data files no format claims, as the walk found them (kinds.py), and what else lies there.
-        found = [(path, False) for path in unit.extras] + _extras(unit.root)
-        for path, is_folder in sorted(found):
+        for path, is_folder in sorted(_no_part(unit)):
             if path in unit.refused:
                 continue
             what = "folder" if is_folder else "file"
@@ -85,6 +83,16 @@ def _strays(unit: Unit, ctx: Context) -> None:
             f"a folder beside the datasets of {folder.parent.name or folder.parent}/ that holds none: "
             "nothing in it was checked",
         )
+
+
+def _no_part(unit: Unit) -> list[tuple[Path, bool]]:
+    """(path, is a folder) of what the unit's folder holds that is no part of it and is reported:
+    the data files no format claims, as the walk found them (kinds.py), and what else lies there;
+    of those, only the paths the user named when the dataset was named by one of its files."""
+    if unit.named == ():
+        return []
+    found = [(path, False) for path in unit.extras] + _extras(unit.root)
+    return found if unit.named is None else [(p, folder) for p, folder in found if p in unit.named]
 
 
 def _extras(root: Path) -> list[tuple[Path, bool]]:

@@ -32,6 +32,10 @@ class Unit:
     # Data files in the dataset's folder that no format claims (found by a walk without --kind):
     # each is reported as no part of the dataset (coverage.py), not among the files left out.
     extras: tuple[Path, ...] = ()
+    # When the dataset was named by one of its files rather than reached by a walk: the paths of
+    # its folder the user named. Of what the folder holds that is no part of the dataset, only
+    # these are reported (coverage.py); None: all of it, the folder was walked.
+    named: tuple[Path, ...] | None = None
 
     def file(self, name: str) -> Path | None:
         return next((f for f in self.files if f.name == name), None)
@@ -371,6 +375,9 @@ def survey(
     whatever it holds now, so that emptying or disguising a dataset cannot take it out of the
     check. With `links` False no link is followed: a dataset's file that is a link, a folder or
     a special file, or that lies in a linked folder, is refused (Unit.refused), not read.
+
+    A dataset named by one of its files is checked whole, but of what else its folder holds only
+    the paths named are reported (Unit.named): the user asked about those files, not the folder.
     """
     seen: dict[tuple[str, Path], Unit] = {}
     skipped: list[Skipped] = []
@@ -401,7 +408,7 @@ def survey(
                 met += units
                 for unit in units:
                     found_any = True
-                    seen.setdefault((unit.family, unit.root), unit)
+                    _keep(seen, unit)
             for key, strays in _beside(walked, met).items():
                 seen[key] = replace(seen[key], beside=strays)
             skipped += here
@@ -416,10 +423,26 @@ def survey(
                 raise UsageError(
                     f"{path}: not a file of a known format (use --kind to say which: {', '.join(catalog.names())})"
                 )
-            seen.setdefault((found.family, found.root), found)
-    units = sorted(seen.values(), key=lambda u: (str(u.root), u.family))
+            _keep(seen, replace(found, named=()))
+    units = [_named_in(u, paths) for u in sorted(seen.values(), key=lambda u: (str(u.root), u.family))]
     claimed = {f for u in units for f in (*u.files, *u.refused, *u.extras)}
     return Survey(units, sorted({s for s in skipped if s.path not in claimed}, key=lambda s: str(s.path)))
+
+
+def _keep(seen: dict[tuple[str, Path], Unit], unit: Unit) -> None:
+    """Keep a unit once. A dataset both walked and named by one of its files is the walk's: what
+    else its folder holds is reported."""
+    key = (unit.family, unit.root)
+    had = seen.get(key)
+    if had is None or (had.named is not None and unit.named is None):
+        seen[key] = unit
+
+
+def _named_in(unit: Unit, paths: list[Path]) -> Unit:
+    """A unit named by one of its files, with the paths named in its folder (Unit.named)."""
+    if unit.named is None:
+        return unit
+    return replace(unit, named=tuple(p for p in paths if p.parent == unit.root))
 
 
 def _behind_link(link: Path, family: str | None) -> Unit | None:

@@ -1,7 +1,9 @@
-"""What a new user meets first: a path or a revision mistyped for `diff --git`."""
+"""What a new user meets first: a path or a revision mistyped for `diff --git`, and a dataset named
+by one of its files."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -13,7 +15,7 @@ from click.testing import CliRunner
 
 from humanjudge_schema.commands import cli
 
-from .conftest import ROOT
+from .conftest import CASES, ROOT
 
 EXAMPLES = ROOT / "examples"
 EXPERIMENT = EXAMPLES / "coggym" / "valid"
@@ -117,3 +119,62 @@ def test_validate_base_gets_the_closest_names_too(shared_repo: Path) -> None:
         2,
         "humanjudge: --base mian: not a commit of this repository (did you mean main?)\n",
     )
+
+
+# --- a dataset named by one of its files ----------------------------------------------------------
+
+
+def _crowded(folder: Path, source: Path) -> Path:
+    """A copy of a dataset folder beside a note, a stray data file, a folder of analyses and a
+    sub-folder that holds a dataset of its own."""
+    shutil.copytree(source, folder)
+    (folder / "notes.txt").write_text("pilot run\n")
+    (folder / "results.csv").write_text("a,b\n1,2\n")
+    (folder / "analysis").mkdir()
+    (folder / "analysis" / "run.R").write_text("x <- 1\n")
+    shutil.copytree(EXAMPLES / "textjudge" / "valid", folder / "older")
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("source", "name", "files"),
+    [
+        (EXPERIMENT, "trial.jsonl", 5),
+        (EXPERIMENT, "config.json", 5),
+        (EXAMPLES / "halie" / "valid" / "question", "event_blocks.csv", 2),
+        (EXAMPLES / "study1" / "valid", "study1_tasks.jsonl.gz", 4),
+    ],
+)
+def test_a_file_named_says_nothing_of_what_else_its_folder_holds(
+    tmp_path: Path, source: Path, name: str, files: int
+) -> None:
+    _crowded(tmp_path / "ds", source)
+    out = run("validate", f"ds/{name}", cwd=tmp_path)
+    assert (out.exit_code, out.output) == (0, f"No problems in {files} files.\n")
+    walked = json.loads(run("validate", "--format", "json", "ds", cwd=tmp_path).output)  # each reported
+    assert [(f["code"], f["file"]) for f in walked["findings"]] == [
+        ("dataset/extra-file", "ds/analysis"),
+        ("dataset/extra-file", "ds/notes.txt"),
+        ("dataset/extra-file", "ds/results.csv"),
+    ]
+
+
+def test_what_else_is_named_is_still_reported(tmp_path: Path) -> None:
+    _crowded(tmp_path / "exp", EXPERIMENT)
+    out = run("validate", "exp/trial.jsonl", "exp/results.csv", "exp/analysis", "--skip-unknown", cwd=tmp_path)
+    lines = out.output.splitlines()
+    assert [line.split(":")[0] for line in lines[:-1]] == ["exp/analysis", "exp/results.csv"]
+    assert all("warning dataset/extra-file" in line for line in lines[:-1])
+    assert lines[-1] == "0 errors, 2 warnings in 5 files."
+    # walked and named: the walk's report, whatever the order
+    for paths in (["exp", "exp/trial.jsonl"], ["exp/trial.jsonl", "exp"]):
+        assert run("validate", *paths, cwd=tmp_path).output.endswith("0 errors, 3 warnings in 6 files.\n")
+
+
+def test_what_the_named_file_s_dataset_lacks_is_still_reported(tmp_path: Path) -> None:
+    exp = _crowded(tmp_path / "exp", CASES / "coggym" / "invalid" / "answer")
+    (exp / "human_data_mean.json").unlink()
+    out = run("validate", "exp/trial.jsonl", cwd=tmp_path)
+    codes = [line.split()[2] for line in out.output.splitlines()[:-1]]
+    assert codes == ["dataset/missing-companion", "coggym/answer"]
+    assert out.exit_code == 1
