@@ -1,5 +1,5 @@
-"""What a new user meets first: a path or a revision mistyped for `diff --git`, and a dataset named
-by one of its files."""
+"""What a new user meets first: a path or a revision mistyped for `diff --git`, a dataset named by
+one of its files, and the files left out."""
 
 from __future__ import annotations
 
@@ -178,3 +178,31 @@ def test_what_the_named_file_s_dataset_lacks_is_still_reported(tmp_path: Path) -
     codes = [line.split()[2] for line in out.output.splitlines()[:-1]]
     assert codes == ["dataset/missing-companion", "coggym/answer"]
     assert out.exit_code == 1
+
+
+# --- the files left out ---------------------------------------------------------------------------
+
+
+def test_a_few_files_left_out_are_named(tmp_path: Path) -> None:
+    (tmp_path / "notes.json").write_text("{}")
+    (tmp_path / "scores.csv").write_text("a,b\n1,2\n")
+    out = run("validate", "--skip-unknown", "notes.json", cwd=tmp_path)
+    assert out.output.splitlines() == [
+        "No problems in 0 files.",
+        "1 file left out: notes.json (JSON that is not a TextJudge dataset).",
+    ]
+    out = run("validate", "--skip-unknown", "notes.json", "scores.csv", cwd=tmp_path)
+    assert out.output.splitlines()[-1] == (
+        "2 files left out: notes.json (JSON that is not a TextJudge dataset), "
+        "scores.csv (a data file of no known format)."
+    )
+
+
+def test_many_files_left_out_are_counted(tmp_path: Path) -> None:
+    names = [f"notes{i}.json" for i in range(4)]
+    for name in names:
+        (tmp_path / name).write_text("{}")
+    out = run("validate", "--skip-unknown", *names, cwd=tmp_path)
+    assert out.output.splitlines()[-1] == (
+        "4 files left out: 4 JSON that is not a TextJudge dataset (--format json lists them)."
+    )

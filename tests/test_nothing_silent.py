@@ -143,9 +143,10 @@ def test_a_folder_walk_says_what_it_left_out(tmp_path: Path) -> None:
     (tmp_path / "data" / "README.md").write_text("not data")
     proc = run("validate", str(tmp_path / "data"))
     assert proc.returncode == 0
+    data = tmp_path / "data"
     assert proc.stdout.splitlines()[-1] == (
-        "2 files left out: 1 JSON that is not a TextJudge dataset, 1 a data file of no known format "
-        "(--format json lists them)."
+        f"2 files left out: {data / 'questions.json'} (JSON that is not a TextJudge dataset), "
+        f"{data / 'scores.csv'} (a data file of no known format)."
     )
     doc = json.loads(run("validate", "--format", "json", str(tmp_path / "data")).stdout)
     assert doc["summary"]["skipped"] == 2
@@ -175,7 +176,7 @@ def test_skip_unknown_still_passes_an_empty_selection(tmp_path: Path) -> None:
     assert proc.returncode == 0
     assert proc.stdout.splitlines() == [
         "No problems in 0 files.",
-        "1 file left out: 1 JSON that is not a TextJudge dataset (--format json lists them).",
+        f"1 file left out: {tmp_path / 'notes.json'} (JSON that is not a TextJudge dataset).",
     ]
 
 

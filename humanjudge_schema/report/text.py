@@ -8,9 +8,14 @@ no dataset can print a line that looks like a finding of another file.
 from __future__ import annotations
 
 from ..finding import escape_control
-from ..kinds import tally
+from ..kinds import Skipped, tally
+from ..readers.files import display_path
 from ..validation import Result
 from .groups import grouped
+
+# Files left out up to this many are named in the summary; more are counted by reason, and
+# --format json lists them.
+NAMED_LEFT_OUT = 3
 
 
 def _plural(n: int, word: str) -> str:
@@ -41,5 +46,13 @@ def render(result: Result, *, group: bool = True) -> str:
     else:
         lines.append(f"No problems in {files}.")
     if result.skipped:
-        lines.append(f"{tally(list(result.skipped))} (--format json lists them).")
+        lines.append(_left_out(list(result.skipped)))
     return "\n".join(lines) + "\n"
+
+
+def _left_out(skipped: list[Skipped]) -> str:
+    """The summary line of the files left out: each named, with why, when they are few."""
+    if len(skipped) > NAMED_LEFT_OUT:
+        return f"{tally(skipped)} (--format json lists them)."
+    named = ", ".join(f"{escape_control(display_path(s.path))} ({s.reason})" for s in skipped)
+    return f"{_plural(len(skipped), 'file')} left out: {named}."
