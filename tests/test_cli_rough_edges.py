@@ -1,5 +1,5 @@
 """What a new user meets first: a path or a revision mistyped for `diff --git`, a dataset named by
-one of its files, and the files left out."""
+one of its files, the files left out, and the listings of the schemas and formats."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -206,3 +207,34 @@ def test_many_files_left_out_are_counted(tmp_path: Path) -> None:
     assert out.output.splitlines()[-1] == (
         "4 files left out: 4 JSON that is not a TextJudge dataset (--format json lists them)."
     )
+
+
+# --- the listings -----------------------------------------------------------------------------------
+
+
+def test_the_schema_listing_is_aligned_to_its_longest_name(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from humanjudge_schema import schemas
+
+    long = "a-plug-in-with-a-long-name/v1/an-even-longer-document-name"
+    names = ["coggym/v1/trial", long]
+    monkeypatch.setattr(schemas, "available", lambda: names)
+    monkeypatch.setattr(schemas, "schema_path", lambda n: Path("/schemas") / f"{n}.schema.json")
+    out = run("schema", cwd=tmp_path)
+    assert out.output.splitlines() == [
+        f"{'coggym/v1/trial':<{len(long)}}  /schemas/coggym/v1/trial.schema.json",
+        f"{long}  /schemas/{long}.schema.json",
+    ]
+
+
+def test_the_format_listing_is_aligned_to_its_longest_name(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from humanjudge_schema import catalog
+
+    def fmt(name: str, title: str) -> SimpleNamespace:
+        return SimpleNamespace(name=name, title=title, files=[SimpleNamespace(name="a.csv")], one_file=None)
+
+    known = {"toy": fmt("toy", "Toy data"), "long": fmt("annotation-campaigns", "Campaigns")}
+    monkeypatch.setattr(catalog, "formats", lambda: known)
+    assert run("formats", cwd=tmp_path).output.splitlines() == [
+        "toy                   Toy data: a.csv",
+        "annotation-campaigns  Campaigns: a.csv",
+    ]

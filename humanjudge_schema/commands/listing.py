@@ -12,9 +12,11 @@ def formats() -> None:
     """List the formats humanjudge knows (the built-in ones and any installed plug-in) and their files."""
     from ..catalog import formats as catalog
 
-    for fmt in catalog().values():
+    known = list(catalog().values())
+    width = max((len(fmt.name) for fmt in known), default=0)
+    for fmt in known:
         files = ", ".join(f.name for f in fmt.files) or (f"any *{fmt.one_file.suffix}" if fmt.one_file else "")
-        click.echo(f"{fmt.name:<10} {fmt.title}: {files}")
+        click.echo(f"{fmt.name:<{width}}  {fmt.title}: {files}")
 
 
 @click.command()
@@ -55,8 +57,9 @@ def schema(name: str | None, show_path: bool) -> None:
 
     names = available()
     if name is None:
+        width = max(map(len, names), default=0)  # a plug-in's names can be longer than any built-in one
         for n in names:
-            click.echo(f"{n:<36} {schema_path(n)}")
+            click.echo(f"{n:<{width}}  {schema_path(n)}")
         return
     matches = [n for n in names if n == name or n.startswith(name + "/") or n.endswith("/" + name)]
     if len(matches) != 1:
