@@ -26,4 +26,4 @@ def judgments(unit: Unit) -> Judgments:
                 where = (str(path), f"/{index}/rating", index + 1)  # file, pointer, line
                 yield Judgment("toy", dataset, record.get("item", ""), "", "rating", "", record["rating"], *where)
 
-    return Judgments("toy", dataset, rows, {"rating": Question("rating", "interval")}, raters=False)
+    return Judgments("toy", dataset, rows, {"rating": Question("rating", "interval")}, raters="none")
