@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from .kinds import Unit
 
 if TYPE_CHECKING:
-    from .judgments.view import Batch, Judgments
+    from .judgments.view import Batch, Judgments, Needs
 
 
 def wanted(stream: TextIO, environ: dict[str, str] | None = None) -> bool:
@@ -40,21 +40,26 @@ def on_stderr(asked: bool | None, label: str = "") -> Bar | None:
     return Bar(sys.stderr, label=label) if asked or (asked is None and wanted(sys.stderr)) else None
 
 
-def views(found: Sequence[Unit], bar: Bar | None, view_of: Callable[[Unit], Any] | None = None) -> Iterator[Judgments]:
-    """The judgments of each dataset (`judgments.views`), drawn on `bar` as they are read: its
-    first pass over the batches counted (a second pass, to locate what a finding is about, is
-    not), the dataset done when the next one is asked for."""
+def views(
+    found: Sequence[Unit],
+    bar: Bar | None,
+    view_of: Callable[[Unit], Any] | None = None,
+    needs: Callable[[Judgments], Needs] | None = None,
+) -> Iterator[Judgments]:
+    """The judgments of each dataset (`judgments.views`, read for the pass `needs` says), drawn
+    on `bar` as they are read: its first pass over the batches counted (a second pass, to locate
+    what a finding is about, is not), the dataset done when the next one is asked for."""
     from dataclasses import replace
 
     from .judgments import views as read
 
     if bar is None:
-        yield from read(found, view_of)
+        yield from read(found, view_of, needs)
         return
     bar.start(found)
     try:
         for unit in found:
-            for view in read([unit], view_of):
+            for view in read([unit], view_of, needs):
                 yield replace(view, batches=_Counted(bar, unit, view))
             bar.done(unit)
     finally:
@@ -67,8 +72,8 @@ class _Counted:
     def __init__(self, bar: Bar, unit: Unit, view: Judgments) -> None:
         self.bar, self.unit, self.view, self.first = bar, unit, view, True
 
-    def __call__(self) -> Iterator[Batch]:
-        batches = self.view.in_batches()
+    def __call__(self, needs: Needs | None = None) -> Iterator[Batch]:
+        batches = self.view.in_batches() if needs is None else self.view.in_batches(needs)
         if not self.first:
             return batches
         self.first = False

@@ -48,7 +48,7 @@ def _rows(batches: Any) -> list[tuple[Any, ...]]:
 def _item_rows(view: Judgments) -> tuple[list[tuple[Any, ...]], int]:
     """The rows of the view's items, each run's tally checked against them; how many runs."""
     assert view.items is not None
-    by_item = view.items()
+    by_item = view.by_item()
     out: list[tuple[Any, ...]] = []
     runs = 0
     for run in by_item.runs:

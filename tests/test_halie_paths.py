@@ -36,7 +36,7 @@ VALID = sorted(p for p in (CASES / "halie" / "valid").iterdir() if p.is_dir())
 def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
     """Read row by row: no checks by column, no runs."""
     monkeypatch.setattr(RowBuilder, "_per_cell", lambda self, schema: ([], None))
-    monkeypatch.setattr(halie, "_runs", lambda *args: None)
+    monkeypatch.setattr(halie, "_run_starts", lambda *args: None)
 
 
 def _both(folder: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Finding], list[Finding]]:
@@ -60,7 +60,7 @@ def test_the_fast_path_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     cases are decided by column, and sessions are taken a run at a time."""
     by_column: dict[str, bool] = {}
     runs: list[list[int] | None] = []
-    decide, find = halie.Chunk.valid, halie._runs
+    decide, find = halie.Chunk.valid, halie._run_starts
 
     def valid(self: halie.Chunk) -> bool:
         by_column[self.builder.name] = self.builder.by_columns is not None
@@ -71,7 +71,7 @@ def test_the_fast_path_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
         return runs[-1]
 
     monkeypatch.setattr(halie.Chunk, "valid", valid)
-    monkeypatch.setattr(halie, "_runs", starts)
+    monkeypatch.setattr(halie, "_run_starts", starts)
     for folder in VALID:
         assert validate([folder], kind="halie").findings == []
     # every file of every task, but the dialogue survey, whose schema has if/then

@@ -733,7 +733,7 @@ def test_rows_given_one_at_a_time_share_only_columns_of_one_text() -> None:
 
 
 def test_runs_of_names_are_the_runs_or_none() -> None:
-    """gather._runs finds each run's end with a few comparisons: it gives the runs exactly, or
+    """gather._long_runs finds each run's end with a few comparisons: it gives the runs exactly, or
     None where a name comes back inside what looked like a run, or the runs are short."""
     from itertools import groupby
 
@@ -745,7 +745,7 @@ def test_runs_of_names_are_the_runs_or_none() -> None:
         names = []
         for _ in range(rng.randint(1, 12)):
             names += [rng.choice("abc")] * rng.choice([1, 2, 3, 40, 300])
-        runs = gather._runs(names)
+        runs = gather._long_runs(names)
         want, at = [], 0
         for _, group in groupby(names):
             n = len(list(group))
@@ -758,9 +758,9 @@ def test_runs_of_names_are_the_runs_or_none() -> None:
             assert any(b - a > 2 for a, b in want)
     assert found > 2000
     # a name back inside a stretch the doubling steps over: seen by the count
-    assert gather._runs(["a"] * 3 + ["b"] + ["a"] * 60) in (None, [(0, 3), (3, 4), (4, 64)])
-    assert gather._runs(["a"] * 5 + ["b"] + ["a"] * 2 + ["c"] * 56) in (None, [(0, 5), (5, 6), (6, 8), (8, 64)])
-    assert gather._runs(["a", "b"] * 100) is None  # many short runs
+    assert gather._long_runs(["a"] * 3 + ["b"] + ["a"] * 60) in (None, [(0, 3), (3, 4), (4, 64)])
+    assert gather._long_runs(["a"] * 5 + ["b"] + ["a"] * 2 + ["c"] * 56) in (None, [(0, 5), (5, 6), (6, 8), (8, 64)])
+    assert gather._long_runs(["a", "b"] * 100) is None  # many short runs
 
 
 @pytest.mark.parametrize("raters", [True, "position"])

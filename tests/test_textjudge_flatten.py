@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from humanjudge_schema.formats.textjudge import judgments as textjudge_view
 from humanjudge_schema.formats.textjudge.flatten import by_metric, flatten
 from humanjudge_schema.judgments import datasets
+from humanjudge_schema.judgments.view import Judgments, Needs
 
 from .conftest import CORPUS, ROOT
 
@@ -128,16 +129,15 @@ def test_the_usual_shape_is_flattened_and_an_unusual_one_left_to_the_loop() -> N
 
 @pytest.mark.parametrize("loop", [False, True])
 def test_a_pass_without_pointers_leaves_out_only_theirs(loop: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The statistics' pass asks for no pointers (Judgments.without): the individual judgments
-    come without theirs, the stored aggregates and every other column as they are."""
+    """The statistics' pass asks for no pointers (view.Needs): the individual judgments come
+    without theirs, the stored aggregates and every other column as they are."""
     if loop:
         monkeypatch.setattr(textjudge_view, "flatten", lambda instances, offset, pointers=True: None)
     folder = ROOT / "examples" / "textjudge"
     for view in datasets([folder], kind="textjudge"):
         rows = [tuple(r) for r in view.rows()]
-        with view.without("pointer"):
-            bare = [tuple(r) for r in view.rows()]
-        assert view.needs == {} and rows == [tuple(r) for r in view.rows()]
+        bare = _pass_rows(view, Needs(pointer=False))
+        assert rows == [tuple(r) for r in view.rows()]  # a pass's needs are its own
         expected = [(*r[:8], "", *r[9:]) if r[10] == "individual" else r for r in rows]
         assert bare == expected and any(r[10] == "individual" for r in rows)
 
@@ -168,11 +168,9 @@ def test_a_pass_without_pointers_or_order_gives_each_question_its_rows() -> None
     their pointers)."""
     path = ROOT / "examples" / "textjudge" / "valid" / "dataset.json"
     for view in datasets([path], kind="textjudge"):
-        with view.without("pointer"):
-            ordered = [tuple(r) for r in view.rows()]
-        with view.without("pointer", "order"):
-            batches = list(view.in_batches())
-            grouped = [tuple(r) for r in view.rows()]
+        ordered = _pass_rows(view, Needs(pointer=False))
+        batches = list(view.in_batches(Needs(pointer=False, order=False)))
+        grouped = [t for b in batches for t in b.tuples()]
         assert any("question" in b.same for b in batches)
         # the aggregates without their pointers, as the individual judgments
         ordered = [(*r[:8], "", *r[9:]) for r in ordered]
@@ -185,9 +183,13 @@ def _unordered_rows(path: Path) -> list[tuple[Any, ...]]:
     """The rows as the statistics' pass takes them: without pointers, question by question."""
     out = []
     for view in datasets([path], kind="textjudge"):
-        with view.without("pointer", "order"):
-            out += [tuple(r) for r in view.rows()]
+        out += _pass_rows(view, Needs(pointer=False, order=False))
     return out
+
+
+def _pass_rows(view: Judgments, needs: Needs) -> list[tuple[Any, ...]]:
+    """The rows of a pass with these needs."""
+    return [t for b in view.in_batches(needs) for t in b.tuples()]
 
 
 @pytest.mark.parametrize("path", _files(), ids=lambda p: f"{p.parent.name}/{p.name}")

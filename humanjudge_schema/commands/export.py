@@ -170,9 +170,10 @@ def _batches(
 ) -> Iterator[Batch]:
     """The batches of every dataset, a dataset at a time; `datasets` counts those read, `stored`
     their rows of stored aggregates."""
+    from ..judgments.view import every
     from ..progress import views
 
-    for view in views(found, bar, view_of):
+    for view in views(found, bar, view_of, every):
         datasets.append(1)
         for batch in view.in_batches():
             stored.append(batch.of_role("aggregate"))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ from ..config import Config, discover
 from ..engine import Document
 from ..finding import Finding
 from ..gcpause import paused
-from ..judgments.view import Batch, JudgmentCounts, Judgments
+from ..judgments.view import Batch, JudgmentCounts, Judgments, Needs
 from ..kinds import Unit
 from .figures import findings_of, measure, not_matching
 from .items import Duplicates, Lockstep
@@ -24,6 +23,9 @@ from .model import KINDS, DatasetDiff, Diff, QuestionDiff, plain
 from .pairing import Pair, datasets, identical, pair, relative
 
 Told = Callable[[str], None]
+# What the matching pass reads: answers compared by the options they name, not the places they
+# store (model.Named)
+NAMED = Needs(positions=False)
 
 
 def compare(
@@ -157,18 +159,14 @@ def _matched(
     read = [_read_checked(u, config, parsed) for u in (p.old, p.new)]
     views = [view for view, _ in read]
     if by_item and views[0] is not None and views[1] is not None and views[0].items and views[1].items:
-        step = Lockstep(views[0].items(), views[1].items())
+        step = Lockstep(views[0].by_item(NAMED), views[1].by_item(NAMED))
         old_side = Side(_shown(step.side(0), old_root), step.places[0])
         new_side = Side(_shown(step.side(1), new_root), step.places[1])
     else:
         old_side = Side(_shown(_batches(views[0]), old_root))
         new_side = Side(_shown(_batches(views[1]), new_root))
     changes = Changes(examples)
-    with paused(), ExitStack() as stack:  # the pass keeps millions of keys alive (gcpause.py)
-        # answers are compared by the options they name, not the places they store (model.Named)
-        for view in views:
-            if view is not None:
-                stack.enter_context(view.without("positions"))
+    with paused():  # the pass keeps millions of keys alive (gcpause.py)
         Matcher(old_side, new_side, changes).run()
     return parsed, read, old_side, new_side, changes
 
@@ -216,7 +214,7 @@ def _share(q: QuestionDiff, old: Side, new: Side) -> float:
 
 
 def _batches(view: Judgments | None) -> Iterator[Batch]:
-    return iter(()) if view is None else view.in_batches()
+    return iter(()) if view is None else view.in_batches(NAMED)
 
 
 def _shown(batches: Iterator[Batch | JudgmentCounts | Rest], root: Path) -> Iterator[Batch | JudgmentCounts | Rest]:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from itertools import compress, repeat
 from operator import eq, is_not, ne, not_, or_
 from typing import Any
 
-from ..judgments.view import Batch, JudgmentCounts
+from ..judgments.view import Batch, JudgmentCounts, hashable
 from .model import Example, Kind, Named, moved, shown
 
 Key = tuple[Any, ...]  # (question, item, rater, option)
@@ -49,15 +49,6 @@ def same(a: Any, b: Any) -> bool:
     if ta is list and tb is list:
         return len(a) == len(b) and all(map(same, a, b))
     return bool(a == b)
-
-
-def hashable(value: Any) -> Hashable:
-    """A value as a dict key: lists as tuples, NaN as one key."""
-    if isinstance(value, list):
-        return tuple(map(hashable, value))
-    if isinstance(value, float) and math.isnan(value):
-        return "NaN"
-    return value  # type: ignore[no-any-return]
 
 
 class Side:

@@ -19,7 +19,7 @@ class Named:
     choice as the option's index, a multi-select as a 0/1 per option, a ranking as indices), as
     the diff compares it: the same answer as another that names the same options (`key`),
     wherever the lists put them, since the same stored numbers under reordered options are other
-    answers. A format gives it to a pass that reads without "positions" (`Judgments.needs`).
+    answers. A format gives it to a pass that reads without "positions" (`view.Needs`).
     `stored` is the value as stored, `named` the options it names (a text, or a list of them),
     `options` the list it was read against."""
 

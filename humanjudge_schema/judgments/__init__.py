@@ -15,7 +15,7 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .view import FIELDS, Judgment, Judgments, Level, Question
+from .view import FIELDS, FirstPass, Judgment, Judgments, Level, Needs, Question
 
 if TYPE_CHECKING:
     from ..kinds import Unit
@@ -61,12 +61,18 @@ class Dataset:
         return self.unit.files
 
 
-def views(found: Iterable[Unit | Dataset], view_of: Callable[[Unit], Any] | None = None) -> Iterator[Judgments]:
+def views(
+    found: Iterable[Unit | Dataset],
+    view_of: Callable[[Unit], Any] | None = None,
+    needs: Callable[[Judgments], Needs] | None = None,
+) -> Iterator[Judgments]:
     """The judgments of each dataset, read one dataset at a time. A `Dataset` is read up to its
-    first judgment first (that judgment is not read again: the view hands it on first); one with
-    none is told why and left out. A plain unit's view is handed on as it is, judgments or not.
-    `view_of` gives a unit's view (default: its format's; reading.Reading's reads it as the
-    dataset is checked)."""
+    first judgment first, for the pass `needs(view)` says (default: the statistics' pass,
+    `gather.needs`, which stats, report and the Action read first; export asks for `EVERY`),
+    which the view's next pass with those needs goes on from (that judgment is not read again;
+    a pass with other needs reads anew); one with none is told why and left out. A plain unit's
+    view is handed on as it is, judgments or not. `view_of` gives a unit's view (default: its
+    format's; reading.Reading's reads it as the dataset is checked)."""
     from .. import catalog
 
     for item in found:
@@ -81,7 +87,7 @@ def views(found: Iterable[Unit | Dataset], view_of: Callable[[Unit], Any] | None
         if told is None:
             yield view
             continue
-        started, individual = _started(view)
+        started, individual = _started(view, (needs or _statistics)(view))
         told(unit, None if started is not None else why_none(unit, view))
         if started is None:
             continue
@@ -93,6 +99,12 @@ def views(found: Iterable[Unit | Dataset], view_of: Callable[[Unit], Any] | None
 
 
 NO_AGREEMENT = "agreement cannot be computed"
+
+
+def _statistics(view: Judgments) -> Needs:
+    from .gather import needs
+
+    return needs(view)
 
 
 def why_none(unit: Unit, view: Judgments) -> str:
@@ -115,55 +127,43 @@ def why_none(unit: Unit, view: Judgments) -> str:
 _KEPT = 1 << 16  # aggregate rows kept while looking for an individual judgment: beyond, read anew
 
 
-def _started(view: Judgments) -> tuple[Judgments | None, bool]:
+def _started(view: Judgments, needs: Needs) -> tuple[Judgments | None, bool]:
     """The view read up to its first individual judgment, whose rows read so far the next pass
-    hands on before reading on (later passes read anew), and whether it holds one; None when a
-    whole pass gave no row at all. A view of aggregates only is read whole to know it, and read
-    anew by the next pass (aggregates are few beside individual judgments)."""
+    with these needs hands on before reading on (later passes read anew), and whether it holds
+    one; None when a whole pass gave no row at all. A view of aggregates only is read whole to
+    know it, and read anew by the next pass (aggregates are few beside individual judgments)."""
     if view.read is not None:
         rows = view.read()
         kept: list[Any] | None = []
         for row in rows:
             if row.role == "individual":
                 return replace(
-                    view, read=_Resumed(view.read, [*kept, row], rows) if kept is not None else view.read
+                    view, read=FirstPass(chain(kept, [row], rows), view.read) if kept is not None else view.read
                 ), True
             if kept is not None:
                 kept.append(row)
                 kept = kept if len(kept) <= _KEPT else None
         if kept:
-            return replace(view, read=_Resumed(view.read, kept, iter(()))), False
+            return replace(view, read=FirstPass(iter(kept), view.read)), False
         return (None if kept is not None else view), False
-    batches = view.in_batches()
+    batches = view.in_batches(needs)
     kept_batches: list[Any] | None = []
     size = 0
     for batch in batches:
         if not len(batch):
             continue
         if batch.of_role("individual"):
-            resumed = _Resumed(view.in_batches, [*kept_batches, batch], batches) if kept_batches is not None else None
-            return replace(view, batches=resumed) if resumed is not None else view, True
+            if kept_batches is None:
+                return view, True
+            resumed = FirstPass(chain(kept_batches, [batch], batches), view.in_batches, read_for=needs)
+            return replace(view, batches=resumed), True
         if kept_batches is not None:
             kept_batches.append(batch)
             size += len(batch)
             kept_batches = kept_batches if size <= _KEPT else None
     if kept_batches:
-        return replace(view, batches=_Resumed(view.in_batches, kept_batches, iter(()))), False
+        return replace(view, batches=FirstPass(iter(kept_batches), view.in_batches, read_for=needs)), False
     return (None if kept_batches is not None else view), False
-
-
-class _Resumed:
-    """A view's reader whose first pass goes on from what was read already."""
-
-    def __init__(self, again: Callable[[], Iterator[Any]], first: list[Any], rest: Iterator[Any]) -> None:
-        self.again, self.first = again, first
-        self.rest: Iterator[Any] | None = rest
-
-    def __call__(self) -> Iterator[Any]:
-        if self.rest is None:
-            return self.again()
-        rest, self.rest = self.rest, None
-        return chain(self.first, rest)
 
 
 def datasets(

@@ -26,7 +26,7 @@ from ..workers import pool as worker_pool
 from ..workers import size_of
 from . import NO_AGREEMENT, Dataset, views, why_none
 from .export import arrow_schema, arrow_table, typed, write_csv, write_jsonl, write_tables
-from .view import COLUMNS, Batch
+from .view import COLUMNS, Batch, every
 
 # What a worker says of its dataset: its index, rows, stored aggregates, rows of individual
 # judgments, why it holds none where the format's reader gives no view of it, and the findings of
@@ -166,7 +166,7 @@ def _part(task: tuple[int, Unit, str, bool, str, Reader | None, str]) -> Told:
     judgment, why into `path`.why), and with a reader, the findings of its check."""
     index, unit, to, formulas, path, reader, cwd = task
     view_of, findings = worker_view(unit, reader, cwd)
-    view = next(views([unit], view_of), None)
+    view = next(views([unit], view_of, every), None)
     if view is None:
         return index, 0, 0, 0, f"the {unit.family} format's reader gives no view of it", findings()
     counts = [0, 0]

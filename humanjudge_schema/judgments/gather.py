@@ -11,13 +11,13 @@ from collections import Counter
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from itertools import chain, compress, repeat
-from operator import is_, is_not
+from operator import is_not
 from typing import Any, NamedTuple
 
 from ..gcpause import paused
 from .agreement import Tally
 from .columns import array, code, counts, renumber, unique
-from .view import Batch, Counting, Joined, Judgments, Level, Repeated, Runs
+from .view import Batch, Counting, Joined, Judgments, Level, Needs, Repeated, Runs, hashable
 
 Place = tuple[Any, Any]  # (item, option): what raters judged together
 # A judgment a finding is about, to be located: the first judgment of a question
@@ -48,10 +48,6 @@ class AnswerSource(NamedTuple):
     pointer: str
     line: int | None
     question: str
-
-
-def _hashable(value: Any) -> Hashable:
-    return tuple(map(_hashable, value)) if isinstance(value, list) else value
 
 
 class Answers(NamedTuple):
@@ -136,13 +132,13 @@ class _Columns:
     __slots__ = ("items", "numbers", "options", "raters", "values")
 
     def __init__(self) -> None:
-        self.items, self.options = _Runs(), _Runs()
+        self.items, self.options = _RunLengths(), _RunLengths()
         self.raters = _Raters()
         self.values = _Coded(none=True)
         self.numbers: list[Any] = []  # row numbers: an array, or a run's (start, stop)
 
 
-class _Runs:
+class _RunLengths:
     """A column as runs: a run of one value as (value, length), runs given together as they were
     (view.Repeated), a part of long runs as its runs (a multi-slider's labels under one item),
     another part as its list."""
@@ -166,7 +162,7 @@ class _Runs:
         if (last is first or last == first) and part.count(first) == n:
             self.parts.append((first, n))
             return
-        runs = _runs(part) if n >= _LONG and part[_LONG - 1] == first else None  # a long first run
+        runs = _long_runs(part) if n >= _LONG and part[_LONG - 1] == first else None  # a long first run
         if runs is None:
             self.parts.append(part)
         else:
@@ -304,7 +300,7 @@ class _Coded:
         if found is None and type(held[0]) is str and self._texts(held, len(held)):
             return
         if found is None:
-            found = code(_lists_as_tuples(held) if self.none else held, none=self.none)
+            found = code(_as_keys(held) if self.none else held, none=self.none)
         self.codes.append(_in(self.index, *found))
 
     def _texts(self, rows: Iterable[Any], n: int) -> bool:
@@ -333,6 +329,14 @@ _ARRAYS = frozenset({list, int, float})  # the first value of a chunk numpy may 
 _CHUNK = 1 << 14
 
 
+def needs(view: Judgments) -> Needs:
+    """What the pass over a view's judgments needs: where a judgment is, which only a finding
+    needs, is looked up afterwards (`Gathered.locate`), so no pointers; and where no repeat is
+    looked for (raters that are not persons), not the rows' order across questions (the numbers
+    of the rows are then not kept)."""
+    return Needs(pointer=False, order=view.persons)
+
+
 @dataclass
 class Gathered:
     """One pass over a dataset's judgments: per question, the facts every check needs. An item is
@@ -349,13 +353,9 @@ class Gathered:
         out = cls(view)
         columns: dict[str, _Columns] = {}
         seen = 0
-        # the columns hold millions of references (gcpause.py); where a judgment is, which only a
-        # finding needs, is looked up afterwards (locate), so this pass may go without pointers,
-        # and, where no repeat is looked for (raters that are not persons), without the rows'
-        # order across questions: the numbers of the rows are then not kept
-        unordered = () if view.persons else ("order",)
-        with paused(), view.without("pointer", *unordered):
-            for batch in view.in_batches():
+        # the columns hold millions of references (gcpause.py)
+        with paused():
+            for batch in view.in_batches(needs(view)):
                 if batch.size:
                     seen += out._add(batch, columns, seen)
             for name, found in columns.items():
@@ -536,7 +536,7 @@ _RUNS = 16
 _LONG = 32  # rows a run holds on average, from which the runs are sliced rather than sorted
 
 
-def _runs(names: list[Any]) -> list[tuple[int, int]] | None:
+def _long_runs(names: list[Any]) -> list[tuple[int, int]] | None:
     """The runs of equal names, as (start, stop), where they are long: each run's end found by
     doubling a step and then halving it (a few comparisons a run, not one a row), and checked
     by counting its rows (in C): a name that comes back inside a run is seen. None where the
@@ -569,7 +569,7 @@ def _runs(names: list[Any]) -> list[tuple[int, int]] | None:
 
 def _rows_of(batch: Batch) -> list[tuple[str, range | Any]]:
     """The batch's rows of each question, the questions in the order they first come: runs of
-    one question as ranges, in order (found by `_runs`, else from the questions coded row by
+    one question as ranges, in order (found by `_long_runs`, else from the questions coded row by
     row); where runs are many and short, a question's rows as their indices (an array, in
     order), cut from one stable sort of the batch's question codes: work in proportion to the
     rows, not to the rows times the questions (3,000 questions of a few rows each in one batch)."""
@@ -578,7 +578,7 @@ def _rows_of(batch: Batch) -> list[tuple[str, range | Any]]:
     if "question" in batch.same:
         return [(batch.same["question"], range(batch.size))]
     names = batch.listed("question")
-    runs = _runs(names)
+    runs = _long_runs(names)
     if runs is not None:
         return [(names[a], range(a, b)) for a, b in runs]
     index = {name: k for k, name in enumerate(dict.fromkeys(names))}
@@ -602,17 +602,15 @@ def _part(batch: Batch, column: str, rows: range | Any) -> list[Any] | Runs:
     return list(map(batch.listed(column).__getitem__, rows.tolist()))
 
 
-def _lists_as_tuples(values: list[Any]) -> list[Any]:
-    """The values, lists made tuples (they are compared whole)."""
+def _as_keys(values: list[Any]) -> list[Any]:
+    """The values as keys (`view.hashable`: lists whole, every NaN one value), made only where
+    some need it (lists, floats)."""
     kinds = set(map(type, values))
-    if list not in kinds:
+    if list not in kinds and float not in kinds:
         return values
-    if kinds == {list} and list not in set(map(type, chain.from_iterable(values))):
+    if kinds == {list} and not {list, float} & set(map(type, chain.from_iterable(values))):
         return list(map(tuple, values))
-    out = list(values)
-    for i in compress(range(len(out)), map(is_, map(type, out), repeat(list))):
-        out[i] = _hashable(out[i])
-    return out
+    return list(map(hashable, values))
 
 
 def _individual(batch: Batch) -> tuple[Batch | None, list[str]]:

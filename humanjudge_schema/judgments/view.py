@@ -17,9 +17,10 @@ but a part whose place cannot be known (a response array under no known question
 
 from __future__ import annotations
 
+import inspect
+import math
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate, chain, islice, repeat
 from pathlib import Path
@@ -205,7 +206,7 @@ class Batch:
     A view builds a batch with a few list.extend calls per list of answers, and a writer turns a
     column into text at once: on millions of judgments this costs a fraction of a tuple per row."""
 
-    __slots__ = ("_given", "_runs", "same", "size")
+    __slots__ = ("_given", "_has_runs", "same", "size")
 
     def __init__(self, same: dict[str, Any], lists: Mapping[str, list[Any] | Runs]) -> None:
         missing = [name for name in DEFAULTS if name not in same and name not in lists]
@@ -216,18 +217,18 @@ class Batch:
         if not lists or len(sizes) != 1 or (names != sorted(FIELDS) and names != sorted(COLUMNS)):
             raise ValueError("a batch has every field once, and at least one list, all of one length")
         self.same, self._given = same, dict(lists)
-        self._runs = any(isinstance(column, Runs) for column in lists.values())
+        self._has_runs = any(isinstance(column, Runs) for column in lists.values())
         self.size = sizes.pop()
 
     @property
     def lists(self) -> dict[str, list[Any]]:
         """The columns that are not the same on every row, row by row (those given as their runs
         made into rows when first asked for)."""
-        if self._runs:
+        if self._has_runs:
             for name, column in self._given.items():
                 if isinstance(column, Runs):
                     self._given[name] = column.rows()
-            self._runs = False
+            self._has_runs = False
         return self._given  # type: ignore[return-value]  # every column a list now
 
     def given(self, name: str) -> list[Any] | Runs:
@@ -288,6 +289,21 @@ def _shared(column: list[Any]) -> bool:
     return column.count(column[0]) == len(column) and set(map(type, column)) == {type(column[0])}
 
 
+# Every NaN as one value, math's own: NaN is not equal to itself, and a key must be (`hashable`).
+NAN = math.nan
+
+
+def hashable(value: Any) -> Hashable:
+    """A value as a key: the one definition of when two values are the same answer. Lists are
+    compared whole (as tuples, their items alike), and every NaN is the same value (`NAN`, which
+    is itself in a dict or a tuple); anything else as it is (1 == 1.0 == True, as Python has it)."""
+    if isinstance(value, list):
+        return tuple(map(hashable, value))
+    if isinstance(value, float) and value != value:
+        return NAN
+    return value  # type: ignore[no-any-return]
+
+
 _POSITIONS = tuple(map(str, range(1024)))
 
 
@@ -295,6 +311,40 @@ def positions(n: int) -> Sequence[str]:
     """ "0", "1", ... "n-1": the array positions a view writes into its pointers, made once (a
     string per row is a fifth of a view's time on millions of judgments)."""
     return _POSITIONS[:n] if n <= len(_POSITIONS) else list(map(str, range(n)))
+
+
+@dataclass(frozen=True)
+class Needs:
+    """What a pass over a view's batches needs of its rows, given to the format's reader as the
+    pass begins (`Judgments.in_batches`). `pointer`: where each individual judgment is (without
+    it, each pointer is "": the statistics locate the few judgments a finding is about
+    afterwards). `order`: the rows in the file's order across questions (without it a reader
+    may give each question's rows together, in file order within the question, and leave out
+    the stored aggregates' pointers too). `positions`: an answer that stores an option's place
+    as that place (without it, CogGym names the option: the diff compares answers so)."""
+
+    pointer: bool = True
+    order: bool = True
+    positions: bool = True
+
+
+EVERY = Needs()
+
+
+def every(view: Judgments) -> Needs:
+    """The needs of a pass that reads every column of every view (export's)."""
+    return EVERY
+
+
+def given(read: Callable[..., Any], needs: Needs) -> Any:
+    """A format's reader called for a pass: with the pass's needs where it has a parameter
+    `needs` (or takes any arguments), else without (it then gives every column)."""
+    try:
+        found = inspect.signature(read).parameters.values()
+    except (TypeError, ValueError):  # a callable whose signature cannot be read
+        return read()
+    takes = any(p.name == "needs" or p.kind is p.VAR_POSITIONAL for p in found)
+    return read(needs) if takes else read()
 
 
 @dataclass
@@ -316,7 +366,9 @@ class Judgments:
     # can be compared; "position", a place within one item only; "none". A plug-in written for
     # the earlier bool: True is "person", False "none".
     raters: RaterKind | bool = "person"
-    batches: Callable[[], Iterator[Batch]] | None = None
+    # The rows in column batches, for a pass that needs what `Needs` says: called with it where
+    # it has a parameter `needs` (a function without one gives every column).
+    batches: Callable[..., Iterator[Batch]] | None = None
     # Why the dataset holds no judgment, in the format's words ("only aggregates stored
     # (majority_human) and no individual scores"), asked only after a pass over its rows gave
     # none: a format gathers what it says while it reads, so saying it costs no second reading.
@@ -325,29 +377,10 @@ class Judgments:
     # Said of a dataset whose rows are all aggregates, by `judgments.views` ("only aggregates
     # stored (majority_human): agreement cannot be computed").
     note: str | None = None
-    # What the pass being read needs, one dict shared by every copy of the view, which a format's
-    # reader may look at as it reads (`without`): {"pointer": False} lets it leave out where each
-    # individual judgment is (its pointer ""), for a pass that never shows it; {"order": False},
-    # to give the rows question by question (each question's rows in file order, the questions
-    # in the order they first come) rather than in the file's order, for a pass that shows no
-    # row (the statistics' own), which may then leave out the stored aggregates' pointers too.
-    # A reader looks at it batch by batch, not once per pass: `judgments.views` begins a pass
-    # (up to the first judgment) before the command reading it says what it needs.
-    needs: dict[str, bool] = field(default_factory=dict)
     # The judgments item by item (ByItem), where the format can give them so: `diff` then
     # compares two versions an item at a time and makes rows only for the items that differ.
-    items: Callable[[], ByItem] | None = None
-
-    @contextmanager
-    def without(self, *columns: str) -> Iterator[None]:
-        """Passes read inside the block may leave out these columns (see `needs`)."""
-        before = dict(self.needs)
-        self.needs.update(dict.fromkeys(columns, False))
-        try:
-            yield
-        finally:
-            self.needs.clear()
-            self.needs.update(before)
+    # Called with the pass's Needs, as `batches` is.
+    items: Callable[..., ByItem] | None = None
 
     @property
     def rater_kind(self) -> RaterKind:
@@ -373,11 +406,17 @@ class Judgments:
             return map(self._kinded_row, self.read())
         return map(Judgment._make, chain.from_iterable(batch.tuples() for batch in self.in_batches()))
 
-    def in_batches(self) -> Iterator[Batch]:
-        """The rows in column batches."""
+    def in_batches(self, needs: Needs = EVERY) -> Iterator[Batch]:
+        """The rows in column batches, for a pass that needs what `needs` says."""
         if self.batches is not None:
-            return map(self._kinded, self.batches())
+            return map(self._kinded, given(self.batches, needs))
         return batched(self.rows())
+
+    def by_item(self, needs: Needs = EVERY) -> ByItem:
+        """The judgments item by item (the view must have `items`)."""
+        assert self.items is not None
+        found: ByItem = given(self.items, needs)
+        return found
 
     def _kind_of(self, role: str, rater: Any) -> str:
         return self.rater_kind if role == "individual" and rater != "" else "none"
@@ -414,37 +453,47 @@ def batched(rows: Iterator[Judgment], size: int = 4096) -> Iterator[Batch]:
 
 
 class FirstPass:
-    """A view's `batches` whose first pass is read as its dataset is checked (catalog.Format's
-    `checked`): the first call hands on that pass, later calls read the files anew. The check's
-    findings are complete once the first pass has been read to its end; `finish` reads what is
-    left of it, so that a consumer that stops early (or never starts) leaves no check half run.
+    """A view's `batches` (or `read`) whose first pass is read already: as its dataset is checked
+    (catalog.Format's `checked`), or up to its first judgment (judgments.views): the first call
+    hands on that pass, later calls read the files anew. A check's findings are complete once
+    the first pass has been read to its end; `finish` reads what is left of it, so that a
+    consumer that stops early (or never starts) leaves no check half run.
 
     With `make`, `first` and `again` give what a reading of the files yields (TextJudge's runs of
-    instances) and `make` turns it into batches: the view's items (`Judgments.items`) are then
-    read from the same first pass (`source`), and `finish` reads only what is left of the
-    reading, not its rows."""
+    instances) and `make` turns it into batches for the pass's needs: the view's items
+    (`Judgments.items`) are then read from the same first pass (`source`), and `finish` reads
+    only what is left of the reading, not its rows."""
 
     def __init__(
         self,
         first: Iterator[Any],
-        again: Callable[[], Iterator[Any]],
-        make: Callable[[Iterator[Any]], Iterator[Batch]] | None = None,
+        again: Callable[..., Iterator[Any]],
+        make: Callable[[Iterator[Any], Needs], Iterator[Batch]] | None = None,
+        *,
+        read_for: Needs | None = None,
     ) -> None:
         self.first: Iterator[Any] | None = first
         self.again = again
         self.make = make
         self.handed: Iterator[Any] | None = None
+        # The needs `first` was read for, where it was (a pass begun by judgments.views): a pass
+        # with other needs does not take it, and reads anew. None: `first` is made for the pass.
+        self.read_for = read_for
+        self.needs = EVERY  # those of the pass the first reading was handed to
 
-    def source(self) -> Iterator[Any]:
-        """What a reading yields: the check's first pass once, then a new reading each call."""
-        if self.first is None:
-            return self.again()
-        self.handed, self.first = self.first, None
+    def source(self, needs: Needs = EVERY) -> Iterator[Any]:
+        """What a reading yields: the first pass once, to the first pass that can take it, then a
+        new reading each call (`again`, given the pass's needs where it takes them)."""
+        if self.first is None or self.read_for not in (None, needs):
+            self.first = None  # left to `finish`, where it is the check's
+            again: Iterator[Any] = given(self.again, needs)
+            return again
+        self.handed, self.first, self.needs = self.first, None, needs
         return self.handed
 
-    def __call__(self) -> Iterator[Batch]:
-        source = self.source()
-        return source if self.make is None else self.make(source)
+    def __call__(self, needs: Needs = EVERY) -> Iterator[Any]:  # batches, or rows (a `read`)
+        source = self.source(needs)
+        return source if self.make is None else self.make(source, needs)
 
     def finish(self) -> None:
         rest = self.first if self.first is not None else self.handed

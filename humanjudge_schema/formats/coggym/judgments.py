@@ -16,7 +16,7 @@ stored); a multi-select row's is the row; a ranking's is the option indices from
 Only what the model reads as intact is exported, through the same loader the check uses.
 
 Those three store places in the query's option list, so the same stored numbers under reordered
-options are other answers. A pass that reads without "positions" (`Judgments.needs`: the diff)
+options are other answers. A pass that reads without "positions" (`view.Needs`: the diff)
 gets each of them as the options it names (diff.model.Named: a choice's text, a ranking's texts
 from first to last, the texts a row selects), where the options are distinct texts and the answer
 names only options of the list; any other answer as stored, to be compared by place.
@@ -34,6 +34,7 @@ from ...config import discover
 from ...engine import Context
 from ...finding import escape_token, pointer
 from ...judgments.view import (
+    EVERY,
     Batch,
     ByItem,
     Counting,
@@ -41,6 +42,7 @@ from ...judgments.view import (
     JudgmentCounts,
     Judgments,
     Level,
+    Needs,
     Parts,
     Question,
     RaterKind,
@@ -87,16 +89,14 @@ def checked(unit: Unit, ctx: Context) -> Judgments:
 def _view(unit: Unit, exp: Experiment, ctx: Context) -> Judgments:
     questions = _questions(exp)
     kind: RaterKind = "person" if _everyone(exp) else "position"
-    needs: dict[str, bool] = {}  # read by every pass (Judgments.needs)
     return Judgments(
         "coggym",
         display_path(unit.root),
         questions=questions,
         raters=kind,
-        batches=lambda: _all_batches(exp, kind, needs),
+        batches=lambda needs: _all_batches(exp, kind, needs),
         none=lambda: _why_none(unit, exp, ctx),
-        needs=needs,
-        items=lambda: ByItem(_item_runs(exp, kind, needs), _mean_batches(exp)),
+        items=lambda needs: ByItem(_item_runs(exp, kind, needs), _mean_batches(exp)),
     )
 
 
@@ -183,7 +183,7 @@ def _everyone(exp: Experiment) -> bool:
     return True
 
 
-def _all_batches(exp: Experiment, kind: str, needs: dict[str, bool]) -> Iterator[Batch]:
+def _all_batches(exp: Experiment, kind: str, needs: Needs) -> Iterator[Batch]:
     yield from _batches(exp, kind, _stimuli(exp), needs)
     yield from _mean_batches(exp, needs)
 
@@ -203,7 +203,7 @@ def _stimuli(exp: Experiment) -> list[str]:
 _RUN = 256  # stimuli compared at a time (diff)
 
 
-def _item_runs(exp: Experiment, kind: str, needs: dict[str, bool]) -> Iterator[ItemRun]:
+def _item_runs(exp: Experiment, kind: str, needs: Needs) -> Iterator[ItemRun]:
     """The view's items: a stimulus an item, compared as its answers, the queries of its trial
     and the answers that broke their schema (what its rows are made from)."""
     sids = _stimuli(exp)
@@ -249,13 +249,7 @@ def _tally(exp: Experiment, sids: list[str]) -> JudgmentCounts:
     return JudgmentCounts(counts, {(tag, r) for tag, n in widest.items() for r in range(n)})
 
 
-def _located(needs: dict[str, bool] | None) -> bool:
-    """Whether the pass being read needs each row's pointer (Judgments.needs; None: a pass of
-    its own, which does)."""
-    return needs is None or needs.get("pointer", True)
-
-
-def _mean_batches(exp: Experiment, needs: dict[str, bool] | None = None) -> Iterator[Batch]:
+def _mean_batches(exp: Experiment, needs: Needs = EVERY) -> Iterator[Batch]:
     """The stored aggregates of human_data_mean.json, under the stimuli and tags of the trials;
     each pointer "" where the pass needs none (`_batches`)."""
     if exp.mean is None or not isinstance(exp.mean.data, dict):
@@ -266,7 +260,7 @@ def _mean_batches(exp: Experiment, needs: dict[str, bool] | None = None) -> Iter
         "file": display_path(exp.mean.path),
     }
     same |= {"line": None, "role": "aggregate", "rater": "", "rater_kind": "none"}
-    located = _located(needs)
+    located = needs.pointer
     names: tuple[str, ...] = ("item", "question", "option", "value", "pointer")
     if not located:
         same["pointer"], names = "", names[:-1]
@@ -297,11 +291,10 @@ def _mean_batches(exp: Experiment, needs: dict[str, bool] | None = None) -> Iter
         yield Batch(same, lists)
 
 
-def _batches(exp: Experiment, kind: str, sids: list[str], needs: dict[str, bool] | None = None) -> Iterator[Batch]:
+def _batches(exp: Experiment, kind: str, sids: list[str], needs: Needs = EVERY) -> Iterator[Batch]:
     """The individual rows of these stimuli (`_stimuli`), a batch of about _BATCH rows at a time;
-    a batch begun while the pass needs no pointers (`Judgments.needs`, looked at batch by batch:
-    a pass may be begun before its reader says so) has "" for each (a string per row is most of
-    the view's time)."""
+    where the pass needs no pointers (`view.Needs`) each is "" (a string per row is most of the
+    view's time)."""
     if exp.ind is None:
         return
     shared: dict[str, Any] = {"format": "coggym", "dataset": display_path(exp.folder)}
@@ -311,7 +304,7 @@ def _batches(exp: Experiment, kind: str, sids: list[str], needs: dict[str, bool]
     def begun() -> tuple[dict[str, Any], dict[str, list[Any]], list[int] | None]:
         # "rater" holds the parts of raters until the batch is done (`done`); while every part
         # counts from 0 (a participant's place; a click slider's do not), their lengths too
-        if _located(needs):
+        if needs.pointer:
             return shared, {name: [] for name in (*names, "pointer")}, []
         return shared | {"pointer": ""}, {name: [] for name in names}, []
 
@@ -327,7 +320,7 @@ def _batches(exp: Experiment, kind: str, sids: list[str], needs: dict[str, bool]
     items, raters, tags, options, values, located = adders(lists)
     for sid in sids:
         queries, intact = exp.queries(sid), exp.ind_data.get(sid)
-        named = needs is not None and not needs.get("positions", True)
+        named = not needs.positions
         for tag, responses in exp.ind.data[sid].items():
             q = queries.get(tag)
             if q is None or ratings_of(q, responses, tag in broken_of(intact)) is None:

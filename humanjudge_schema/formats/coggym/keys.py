@@ -98,7 +98,7 @@ def sort_keys(doc: JsonDocument, sid: str, stimulus: dict[str, Any], queries: di
     # Per-option keys under a name that looks like an absent tag (`statement_probs_1` ... for
     # `statement_rating`), as many as its options when their count can be read. A run of them is
     # no single misspelt tag either way.
-    runs = _runs({k: None for k in stray if k not in taken})
+    runs = _numbered_series({k: None for k in stray if k not in taken})
     for stem, keys in runs.items():
         near = _likely_tag(stem, left) if left else None
         if near is not None and _option_count(queries[near]) in (None, len(keys)):
@@ -121,7 +121,7 @@ def sort_keys(doc: JsonDocument, sid: str, stimulus: dict[str, Any], queries: di
     return out
 
 
-def _runs(stray: dict[str, None]) -> dict[str, list[str]]:
+def _numbered_series(stray: dict[str, None]) -> dict[str, list[str]]:
     """stem -> `stem_1`, `stem_2`, ... for every run of at least two such keys among the stray keys."""
     runs = {}
     for key in stray:

@@ -243,7 +243,7 @@ def mismatches(
 # --- reading --------------------------------------------------------------------------------------
 
 
-def _runs(table: Table, sids: list[Any], blocks: list[Any], columns: list[list[Any]]) -> list[int] | None:
+def _run_starts(table: Table, sids: list[Any], blocks: list[Any], columns: list[list[Any]]) -> list[int] | None:
     """Where the runs of schema-valid rows start in a chunk, a run being rows that continue the
     row before them: the same session and attributes, the next block id (compared in C). None
     when the rows must be taken one by one (ids that are not integers, rows without a session,
@@ -267,7 +267,7 @@ def _track(table: Table, chunk: Chunk, valid: list[bool] | None) -> None:
     names = [a for a in ATTRIBUTES if a in table.header]
     columns = [chunk.column(a) for a in names]
     n = len(sids)
-    starts = (_runs(table, sids, blocks, columns) if valid is None else None) or list(range(n))
+    starts = (_run_starts(table, sids, blocks, columns) if valid is None else None) or list(range(n))
     for a, b in pairwise([*starts, n]):
         for i in range(a, b):
             sid = sids[i]

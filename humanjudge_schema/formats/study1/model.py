@@ -185,7 +185,7 @@ def _read_llm(ctx: Context, study: Study, path: Path) -> None:
         doc.remember(index, line, raw)
 
 
-class _Runs:
+class _LogRuns:
     """Cuts the writing log into runs as its records stream by; keeps only the facts of each run."""
 
     def __init__(self, study: Study, doc: StreamedDocument) -> None:
@@ -243,10 +243,10 @@ class _Runs:
 
 
 def _read_human(ctx: Context, study: Study, path: Path) -> None:
-    runs: _Runs | None = None
+    runs: _LogRuns | None = None
     for doc, index, line, value, raw in _read(ctx, study, path, "responses-human"):
         if runs is None:
-            runs = _Runs(study, doc)
+            runs = _LogRuns(study, doc)
         runs.add(index, line, value, raw)
     if runs is not None:
         runs.close()

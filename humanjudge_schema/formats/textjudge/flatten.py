@@ -117,7 +117,7 @@ def by_metric(instances: list[Any]) -> tuple[list[tuple[str, Given]], Columns] |
     in file order, the metrics in the order they first come), and the stored aggregates as
     `flatten` gives them, all without pointers; None where the run is of another shape. For a
     pass that needs each question's rows but not the file's order across questions
-    (`Judgments.needs`): the rows are made apart per metric here, in C, rather than made together
+    (`view.Needs`): the rows are made apart per metric here, in C, rather than made together
     and parted again row by row by the pass (an instance's scores change metric every few rows)."""
     shape = _shape(instances)
     if shape is None:

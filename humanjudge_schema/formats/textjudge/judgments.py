@@ -26,6 +26,7 @@ from ...judgments.view import (
     JudgmentCounts,
     Judgments,
     Level,
+    Needs,
     Question,
     positions,
     tally_of,
@@ -45,11 +46,13 @@ LEVELS: dict[str, Level] = {"categorical": "nominal", "graded": "ordinal", "cont
 def judgments(unit: Unit) -> Judgments:
     path = unit.files[0]
     limit = discover(unit.root).max_document_bytes  # the file is read as validate reads it
-    seen, needs = _Seen(), dict[str, bool]()
-    # the file opened once for its declarations and the first pass over its judgments
-    found = _runs(path, limit, seen, needs)
+    seen = _Seen()
+    # the file opened once for its declarations and the first pass over its judgments, whose
+    # needs are known when that pass begins (late: `passes` is bound below)
+    found = _opened(path, limit, seen, lambda: passes.needs)
     top, runs = found if found is not None else (None, iter(()))
-    return _view(unit, _declared(top), _passes(top, runs, path, limit, seen, needs), seen.why, needs)
+    passes = _passes(top, runs, path, limit, seen)
+    return _view(unit, _declared(top), passes, seen.why)
 
 
 def checked(unit: Unit, ctx: Context) -> Judgments:
@@ -57,28 +60,26 @@ def checked(unit: Unit, ctx: Context) -> Judgments:
     over its batches (or its items) reads the runs the check reads, as the check goes
     (check.opened)."""
     path = unit.files[0]
-    seen, needs = _Seen(), dict[str, bool]()
+    seen = _Seen()
     top, runs = opened(path, ctx)  # runs hold instances only where top is an object
     seen.unread = None if isinstance(top, dict) else _NOT_AN_OBJECT
-    passes = _passes(top, runs, path, ctx.config.max_document_bytes, seen, needs)
+    passes = _passes(top, runs, path, ctx.config.max_document_bytes, seen)
     # a file that is not JSON: why, in the words of a reading of it, only when it is asked
     why = seen.why if top is not None else partial(_unread, path, ctx.config.max_document_bytes)
-    return _view(unit, _declared(top), passes, why, needs)
+    return _view(unit, _declared(top), passes, why)
 
 
-def _passes(
-    top: Any, runs: Iterator[tuple[list[Any], int]], path: Path, limit: int, seen: _Seen, needs: dict[str, bool]
-) -> FirstPass:
+def _passes(top: Any, runs: Iterator[tuple[list[Any], int]], path: Path, limit: int, seen: _Seen) -> FirstPass:
     """The passes over the file's runs of instances: the first reads `runs`, a later one reads
     the file anew; each gives batches, or items (`_by_item`)."""
     if not isinstance(top, dict):
         runs = iter(())  # a later reading finds why there are none (seen)
 
-    def again() -> Iterator[tuple[list[Any], int]]:
-        found = _runs(path, limit, seen, needs)
+    def again(needs: Needs) -> Iterator[tuple[list[Any], int]]:
+        found = _opened(path, limit, seen, lambda: needs)
         return iter(()) if found is None else found[1]
 
-    return FirstPass(runs, again, partial(_batches_of, top, path=path, seen=seen, needs=needs))
+    return FirstPass(runs, again, partial(_batches_of, top, path=path, seen=seen))
 
 
 def _view(
@@ -86,7 +87,6 @@ def _view(
     questions: dict[str, Question],
     passes: FirstPass,
     why: Callable[[], str | None],
-    needs: dict[str, bool],
 ) -> Judgments:
     # A score's position in individual_human_scores names no annotator: raters are not compared.
     return Judgments(
@@ -96,15 +96,14 @@ def _view(
         raters="position",
         batches=passes,
         none=why,
-        needs=needs,
-        items=partial(_by_item, passes, unit.files[0], needs),
+        items=partial(_by_item, passes, unit.files[0]),
     )
 
 
 def _unread(path: Path, limit: int) -> str:
     """Why a file that is not JSON gives no judgment (the check reported what it is)."""
     seen = _Seen()
-    _runs(path, limit, seen)
+    _opened(path, limit, seen)
     return seen.unread or "the file cannot be read"
 
 
@@ -134,14 +133,14 @@ class _Seen:
 _NOT_AN_OBJECT = "its top level is not an object (humanjudge validate lists the schema errors)"
 
 
-def _runs(
-    path: Path, limit: int, seen: _Seen | None = None, needs: dict[str, bool] | None = None
+def _opened(
+    path: Path, limit: int, seen: _Seen | None = None, needs: Callable[[], Needs] | None = None
 ) -> tuple[dict[str, Any], Iterator[tuple[list[Any], int]]] | None:
     """The top-level object and its runs of instances, or None when the file cannot be read
     (`seen` says why). A run the instances' schema refuses is read again with the whole file,
     whose rows are the same but come in another order (each run's stored aggregates after its
     own scores, the whole file's after all of them): so for a pass that needs the file's order
-    (`needs`), not for one that takes each question's rows apart."""
+    (`needs()`, asked as the runs are read), not for one that takes each question's rows apart."""
     seen = seen or _Seen()
     raw = read_bytes(path, limit)
     if not isinstance(raw, bytes):
@@ -149,7 +148,7 @@ def _runs(
         return None
     if len(raw) >= stream.STREAM_FROM:
         try:
-            ordered = (lambda: needs.get("order", True)) if needs is not None else None
+            ordered = (lambda: needs().order) if needs is not None else None
             doc, runs = stream.open_in_runs(path, raw, checked=ordered)
             seen.unread = None
             return doc.data, _guarded(runs, path, raw)
@@ -236,7 +235,7 @@ def _sames(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def _batches_of(
-    top: Any, runs: Iterator[tuple[list[Any], int]], *, path: Path, seen: _Seen, needs: dict[str, bool]
+    top: Any, runs: Iterator[tuple[list[Any], int]], needs: Needs, *, path: Path, seen: _Seen
 ) -> Iterator[Batch]:
     """One batch per run of the file's instances (`_run_batches`), and its aggregates'. What a
     file without scores holds instead is noted in `seen`."""
@@ -249,14 +248,14 @@ def _batches_of(
         yield from _run_batches(instances, offset, sames, seen, needs)
 
 
-def _by_item(passes: FirstPass, path: Path, needs: dict[str, bool]) -> ByItem:
+def _by_item(passes: FirstPass, path: Path, needs: Needs) -> ByItem:
     """The view's items: each run of instances, an instance an item (`_item_of`), compared
     whole. (What a file without scores holds instead is noted by a pass over its batches only:
     it is asked after a pass that gave no row.)"""
-    return ByItem(_item_runs(passes.source(), path, needs))
+    return ByItem(_item_runs(passes.source(needs), path, needs))
 
 
-def _item_runs(runs: Iterator[tuple[list[Any], int]], path: Path, needs: dict[str, bool]) -> Iterator[ItemRun]:
+def _item_runs(runs: Iterator[tuple[list[Any], int]], path: Path, needs: Needs) -> Iterator[ItemRun]:
     sames = _sames(path)
     for instances, offset in runs:
         items = list(map(_item_of, instances))
@@ -283,16 +282,16 @@ def _run_batches(
     offset: int,
     sames: tuple[dict[str, Any], dict[str, Any]],
     seen: _Seen,
-    needs: dict[str, bool],
+    needs: Needs,
 ) -> Iterator[Batch]:
     """The batches of a run of instances, the first at `offset` in the file: each list of scores
     becomes its rows in C-level extends; the individual judgments without their pointers where the
     pass does not need them, and a batch per metric where it needs neither pointers nor the
-    file's order across questions (`Judgments.needs`)."""
+    file's order across questions (`view.Needs`)."""
     same_individual, same_aggregate = sames
-    pointers = needs.get("pointer", True)
+    pointers = needs.pointer
     unplaced = same_individual if pointers else same_individual | {"pointer": ""}
-    grouping = not pointers and not needs.get("order", True)
+    grouping = not pointers and not needs.order
     grouped = by_metric(instances) if grouping else None
     if grouped is not None:  # a pass that takes each question's rows apart: a batch per metric
         for metric, columns in grouped[0]:

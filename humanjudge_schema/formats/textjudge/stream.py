@@ -186,10 +186,10 @@ def open_in_runs(
     if schema_errors(SCHEMA, data) or not usable(data, []):
         raise GiveUp
     doc = RunsDocument(path, raw, data, spans)
-    return doc, _runs(raw, spans, doc, checked)
+    return doc, _parsed_runs(raw, spans, doc, checked)
 
 
-def _runs(
+def _parsed_runs(
     raw: bytes, spans: list[tuple[int, int]], doc: RunsDocument, checked: Callable[[], bool] | None
 ) -> Iterator[tuple[list[Any], int]]:
     """The runs as parsed; where `checked()` is False, instances the schema refuses are taken as
