@@ -375,7 +375,7 @@ def test_the_python_api_is_lazy_and_offers_a_dataframe() -> None:
     assert first.format == "textjudge" and first.question == "fluency"
     pd = pytest.importorskip("pandas")
     frame = judgments.dataframe([EXAMPLES / "textjudge" / "valid"])
-    assert isinstance(frame, pd.DataFrame) and list(frame.columns) == list(judgments.FIELDS)
+    assert isinstance(frame, pd.DataFrame) and list(frame.columns) == list(COLUMNS)  # as the export
     scores = frame[frame.role == "individual"]
     assert len(scores) == 17 and scores.groupby("question").size().to_dict() == {"fluency": 9, "grammatical": 8}
     assert frame.role.value_counts().to_dict() == {"individual": 17, "aggregate": 8}

@@ -183,15 +183,41 @@ def rows(paths: Sequence[Path | str], *, kind: str | None = None, role: str | No
 
 
 def dataframe(paths: Sequence[Path | str], *, kind: str | None = None, role: str | None = None) -> Any:
-    """The rows as a pandas DataFrame, both roles or those of `role` (as `rows`); pandas must be
-    installed (the `pandas` extra)."""
-    from .export import missing
+    """The rows as a pandas DataFrame, both roles or those of `role` (as `rows`): the frame
+    `pandas.read_parquet` gives of `humanjudge export -o x.parquet` on the same paths, column for
+    column and dtype for dtype (item, rater, option and value as text, the typed value columns
+    after them), made from the Arrow tables the Parquet writer makes (with `role`, the frame of
+    an export that held only those rows). pandas and pyarrow must be installed (the `all` extra)."""
+    from .export import arrow_schema, arrow_table, missing, typed
 
-    if why := missing("pandas", "pandas", "judgments.dataframe()"):
-        raise ModuleNotFoundError(why, name="pandas")
+    for module in ("pandas", "pyarrow"):
+        if why := missing(module, "all", "judgments.dataframe()"):
+            raise ModuleNotFoundError(why, name=module)
     import pandas as pd
+    import pyarrow as pa
+    import pyarrow.compute as pc
 
-    return pd.DataFrame.from_records(rows(paths, kind=kind, role=role), columns=FIELDS)
+    schema = arrow_schema()
+    tables = [
+        arrow_table(pa, schema, batch)
+        for found in datasets(paths, kind=kind)
+        for batch in map(typed, found.in_batches())
+        if batch.size and (role is None or batch.of_role(role))
+    ]
+    table = pa.concat_tables(tables) if tables else schema.empty_table()
+    if role is not None:
+        table = table.filter(pc.equal(table["role"], role))
+    return table.to_pandas(types_mapper=_as_read_parquet(pd, pa))
+
+
+def _as_read_parquet(pd: Any, pa: Any) -> Any:
+    """What `pandas.read_parquet` maps Arrow types to beyond `Table.to_pandas`'s defaults: text
+    to the dtype pandas infers for strings (`str` in pandas 3), which pyarrow does itself from
+    version 19; None where the defaults are read_parquet's."""
+    text = pd.Series(["text"]).dtype  # object where pandas infers no string dtype (pandas 2)
+    if pd.api.types.is_object_dtype(text) or int(pa.__version__.split(".")[0]) >= 19:
+        return None
+    return {pa.string(): text, pa.large_string(): text}.get
 
 
 __all__ = [
