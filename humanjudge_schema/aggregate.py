@@ -4,8 +4,15 @@ aggregates themselves are each format's own (its declaration's `aggregation`, ca
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
+
+import orjson
 
 from .finding import Finding, Severity
 
@@ -92,3 +99,95 @@ def verdict(
     if stops:
         return refusal(stops, unverified, file, wrote=False), 1
     return None
+
+
+def concerning(stops: list[Finding], concerns: Callable[[Finding], bool]) -> list[Finding]:
+    """The blocking errors that concern the judgments an aggregate is computed from: an error
+    elsewhere in an input (a missing `expert_annotator`, a participant's age) cannot make a mean
+    wrong, so it stops nothing. An error about a file as a whole (it could not be read) always
+    concerns them."""
+    return [f for f in stops if (f.pointer == "" and f.code.startswith(("parse/", "dataset/"))) or concerns(f)]
+
+
+# --- writing in place -------------------------------------------------------------------------
+
+_WS_COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
+_NUMBER = re.compile(r"-?\d+(?:\.(\d+))?([eE][-+]?\d+)?\Z")
+
+
+def value_spans(text: str, pointers: Iterable[str]) -> dict[str, tuple[int, int]]:
+    """(start, end) in `text` of the value each pointer names (object members and array items);
+    a pointer the text does not hold is left out."""
+    from .readers.locate import locate
+
+    scan = json.decoder.scanstring  # type: ignore[attr-defined]
+    decoder = json.JSONDecoder()
+    out = {}
+    for ptr, at in locate(text, pointers).items():
+        start = at
+        if ptr and text[at] == '"':  # an object member's key, or a string in an array
+            _, idx = scan(text, at + 1)
+            colon = _WS_COLON.match(text, idx)
+            if colon is not None:
+                start = colon.end()
+        _, end = decoder.raw_decode(text, start)
+        out[ptr] = (start, end)
+    return out
+
+
+def replace_spans(text: str, edits: Iterable[tuple[int, int, str]]) -> str:
+    """The text with each (start, end) span replaced, every other character kept."""
+    parts, at = [], 0
+    for start, end, new in sorted(edits):
+        parts += [text[at:start], new]
+        at = end
+    parts.append(text[at:])
+    return "".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Rounding:
+    """How a file writes its stored aggregates, read from their text: the most decimals a value
+    that is not whole shows (None: none shows any, the file does not round), whether it keeps
+    trailing zeros (`2.50`), and how it writes a whole value (`3`, `3.0`)."""
+
+    decimals: int | None
+    fixed: bool
+    whole: str  # what follows the digits of a whole value: "", ".0", ".00"
+
+    @classmethod
+    def of(cls, tokens: Iterable[str]) -> Rounding:
+        """The rounding of the number tokens of a file's stored aggregates (other tokens ignored)."""
+        decimals: int | None = None
+        fixed = False
+        wholes: Counter[str] = Counter()
+        for token in tokens:
+            m = _NUMBER.match(token)
+            if m is None or m.group(2):
+                continue
+            fraction = m.group(1) or ""
+            if fraction.strip("0"):
+                decimals = max(decimals or 0, len(fraction))
+                fixed = fixed or fraction.endswith("0")
+            else:
+                wholes["." + fraction if fraction else ""] += 1
+        whole = wholes.most_common(1)[0][0] if wholes else ("." + "0" * decimals if fixed and decimals else "")
+        return cls(decimals, fixed, whole)
+
+    def text(self, x: float | None) -> str:
+        """x as the file writes its aggregates: rounded to its decimals, without a float artefact
+        (`3.33`, never `3.3300000000000001`), a whole value as it writes those."""
+        if x is None:
+            return "null"
+        if isinstance(x, int):
+            return f"{x}{self.whole}" if abs(x) <= 2**53 else str(x)
+        if not math.isfinite(x) or abs(x) >= 1e15:  # no decimals to keep; a float's integer may be inexact
+            return orjson.dumps(x).decode()
+        if self.decimals is not None:
+            x = round(x, self.decimals)
+        if x.is_integer():
+            return f"{int(x)}{self.whole}"  # also -0.0: a mean of 0 has no sign
+        if self.decimals is None:
+            return orjson.dumps(x).decode()
+        out = f"{x:.{self.decimals}f}"
+        return out if self.fixed else out.rstrip("0")

@@ -5,19 +5,19 @@ compare against it, and `humanjudge aggregate DATASET.json` writes it (`aggregat
 
 from __future__ import annotations
 
-import json
 import math
 import os
-import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from ...aggregate import Rounding, replace_spans, value_spans
 from ...engine import schema_errors
+from ...finding import Finding, split_pointer
 from ...kinds import LFS_POINTER, Unit
-from ...numbers import decimals, same_value
+from ...numbers import same_value
 from ...readers.files import display_path, read_bytes
 from ...readers.jsonfile import JsonDocument, document
 from .model import score_pointer
@@ -102,15 +102,6 @@ def majority_fix(s: dict[str, Any], decl: dict[str, Any]) -> tuple[list[Any], in
 # --- writing it -----------------------------------------------------------------------------
 
 
-def _new_mean(stored: float, exact: float) -> float | int:
-    d = decimals(stored)
-    if d:  # keep the dataset's rounding
-        return round(exact, d)
-    # 3.0 is written 3, as people write a whole mean; not past 2**53, where a float's integer is
-    # no longer exact (and past 2**64 a JSON writer refuses it)
-    return int(exact) if exact.is_integer() and abs(exact) <= 2**53 else exact
-
-
 def _new_majority(winners: list[Any], decl: dict[str, Any]) -> Any:
     if decl["category"] == "categorical":
         for label in decl["labels_list"]:
@@ -121,7 +112,8 @@ def _new_majority(winners: list[Any], decl: dict[str, Any]) -> Any:
 
 def corrections(data: dict[str, Any], tolerance: float) -> list[tuple[str, Any, Any]]:
     """(pointer, stored, recomputed) of every mean_human and majority_human that differs from
-    the aggregate of its individual scores, by the same comparison as the rules."""
+    the aggregate of its individual scores, by the same comparison as the rules; a mean is the
+    exact one (`Rounding` rounds it as the file does when it is written)."""
     metrics = {d["metric"]: d for d in data["annotations"]}
     out: list[tuple[str, Any, Any]] = []
     for i, inst in enumerate(data["instances"]):
@@ -131,33 +123,47 @@ def corrections(data: dict[str, Any], tolerance: float) -> list[tuple[str, Any, 
                 continue
             exact = mean_fix(s, decl, tolerance)
             if exact is not None:
-                out.append((score_pointer(i, m, "mean_human"), s["mean_human"], _new_mean(s["mean_human"], exact)))
+                out.append((score_pointer(i, m, "mean_human"), s["mean_human"], exact))
             top = majority_fix(s, decl)
             if top is not None:
                 out.append((score_pointer(i, m, "majority_human"), s["majority_human"], _new_majority(top[0], decl)))
     return out
 
 
-_WS_COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
-
-
-def patch(text: str, changes: list[tuple[str, Any]]) -> str:
-    """Replace the values at the given object-member pointers, keeping every other byte."""
-    from ...readers.locate import locate
-
-    scan = json.decoder.scanstring  # type: ignore[attr-defined]
-    decoder = json.JSONDecoder()
-    offsets = locate(text, [p for p, _ in changes])
-    spans = []
+def patch(text: str, changes: list[tuple[str, Any]], rounding: Rounding | None = None) -> str:
+    """Replace the values at the given pointers, keeping every other byte; a mean (a float) is
+    written as `rounding` says (`file_rounding`), by default as the values it replaces are."""
+    spans = value_spans(text, [p for p, _ in changes])
+    if rounding is None:
+        rounding = Rounding.of(text[a:b] for a, b in spans.values())
+    edits = []
     for ptr, value in changes:
-        key_at = offsets[ptr]
-        _, idx = scan(text, key_at + 1)
-        start = _WS_COLON.match(text, idx).end()  # type: ignore[union-attr]
-        _, end = decoder.raw_decode(text, start)
-        spans.append((start, end, orjson.dumps(value).decode()))
-    for start, end, new in sorted(spans, reverse=True):
-        text = text[:start] + new + text[end:]
-    return text
+        new = rounding.text(value) if isinstance(value, float) else orjson.dumps(value).decode()
+        edits.append((*spans[ptr], new))
+    return replace_spans(text, edits)
+
+
+def file_rounding(text: str, means: list[str]) -> Rounding:
+    """How the file writes its means, from the text of every stored mean (`Rounding`): the
+    most decimals any shows, so that a mean whose own text shows fewer (2.9 of a file that
+    rounds to 2 decimals) does not make the file round less."""
+    return Rounding.of(text[a:b] for a, b in value_spans(text, means).values())
+
+
+def _mean_pointers(data: dict[str, Any]) -> list[str]:
+    return [p for p in _stored_aggregates(data) if p.endswith("/mean_human")]
+
+
+def concerns(finding: Finding) -> bool:
+    """Whether a finding is about what a stored aggregate is computed from: a score object, an
+    instance or the instances (above it), a metric's declaration (its name, category or
+    labels). A missing `expert_annotator`, an instance's text or a prompt template are not."""
+    parts = split_pointer(finding.pointer)
+    if parts[:1] == ["instances"]:
+        return len(parts) < 3 or parts[2] == "annotations"
+    if parts[:1] == ["annotations"]:
+        return len(parts) < 3 or parts[2] in ("metric", "category", "labels_list")
+    return False
 
 
 def _stored_aggregates(data: dict[str, Any]) -> list[str]:
@@ -182,7 +188,8 @@ def aggregate_dataset(
     majority-value findings (exit code 1 if any). Otherwise the corrected dataset goes to
     `output` (an existing file only with force, as every writer), or over the input only with
     in_place; only the wrong values change, every other byte of the file stays as it was, and a
-    corrected mean keeps the stored number of decimals.
+    corrected mean is rounded as the file rounds its means (`file_rounding`). Errors stop it only
+    when they concern what the aggregates are computed from (`concerns`).
     """
     from ...aggregate import AggregateError
     from ...config import discover
@@ -215,14 +222,14 @@ def aggregate_dataset(
         raise AggregateError(
             f"{path}: not a valid TextJudge dataset (run `humanjudge validate {path}` to see what is wrong)"
         )
-    from ...aggregate import blocking, not_recomputable, verdict
+    from ...aggregate import blocking, concerning, not_recomputable, verdict
     from ...validation import check_unit
 
     if not check:
         check_target(output or path, [] if in_place else [path])
     findings = check_unit(Unit("textjudge", path, (path,)), config)
     # Prompt templates and few-shot example ids play no part in an aggregate.
-    stops = blocking(findings, [path], (*AGGREGATE_CODES, "textjudge/template-", "textjudge/fsp-example-id"))
+    stops = concerning(blocking(findings, [path], AGGREGATE_CODES), concerns)
     file = display_path(path)
     # A stored aggregate is computed from the scores beside it: /instances/i/annotations/metric.
     unverified = not_recomputable(_stored_aggregates(doc.data), stops, lambda p: [(file, p.rsplit("/", 1)[0])])
@@ -230,7 +237,9 @@ def aggregate_dataset(
     if said is not None:
         return said
     fixes = corrections(doc.data, config.tolerance)
-    text = patch(doc.raw.decode("utf-8"), [(p, new) for p, _, new in fixes])
+    text = doc.raw.decode("utf-8")
+    rounding = file_rounding(text, _mean_pointers(doc.data)) if fixes else None
+    text = patch(text, [(p, new) for p, _, new in fixes], rounding)
     data = text.encode("utf-8")
     if isinstance(raw, bytes) and raw.startswith(b"\xef\xbb\xbf"):
         data = b"\xef\xbb\xbf" + data
