@@ -238,7 +238,7 @@ def test_aggregate_writes_checks_and_refuses_to_overwrite(experiment: Path) -> N
     assert proc.returncode == 0
     mean = json.loads((experiment / "human_data_mean.json").read_text())
     assert mean["trial_1"]["goal_confidence"] == 20.0
-    assert mean["trial_1"]["agent_goal"] == {"agent_goal_1": 2 / 3, "agent_goal_3": 1 / 3}
+    assert mean["trial_1"]["agent_goal"] == {"agent_goal_1": 0.6667, "agent_goal_3": 0.3333}  # right: kept as stored
     assert list(mean)[:2] == ["participants_info", "judgment_count"]
     assert run("validate", str(experiment)).returncode == 0
     assert not list(experiment.glob(".*.tmp"))
