@@ -34,7 +34,11 @@ class _Aggregate(click.Command):
 @click.command(cls=_Aggregate)
 @click.argument("path", metavar="PATH", type=click.Path(path_type=Path, exists=True))
 @click.option("--check", is_flag=True, help="Report how the stored aggregates differ; write nothing.")
-@click.option("--force", is_flag=True, help="Overwrite the file of aggregates the format writes, when it exists.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Correct the file of aggregates the format writes, when it exists (its wrong values only).",
+)
 @click.option(
     "-o",
     "--output",
@@ -48,7 +52,13 @@ def aggregate(path: Path, check: bool, force: bool, output: Path | None, in_plac
 
     PATH is a dataset of a format whose declaration says how to recompute what it stores: a
     folder goes to the format whose files are in it, a file to the one-file format of its
-    suffix. Only the wrong values change.
+    suffix.
+
+    Only the wrong values change: each is replaced where it stands, every other byte of the
+    file kept (indentation, key order, how other numbers are written), and rounded to the most
+    decimals the file's stored means show. Keys are never added, renamed or removed: what a
+    value cannot fix is listed, with exit code 1. Errors stop the write only when they concern
+    the judgments the aggregates come from, and they are listed.
     """
     from ..aggregate import AggregateError
     from ..writing import WriteError
