@@ -439,9 +439,13 @@ def _keep(seen: dict[tuple[str, Path], Unit], unit: Unit) -> None:
 
 
 def _named_in(unit: Unit, paths: list[Path]) -> Unit:
-    """A unit named by one of its files, with the paths named in its folder (Unit.named)."""
+    """A unit named by one of its files, with the paths named in its folder (Unit.named); one
+    named by every one of its files is the dataset named whole, and reported as walked (the
+    Action names a dataset so where a configuration file lies inside the folder it was given)."""
     if unit.named is None:
         return unit
+    if unit.files and set(unit.files) <= set(paths):
+        return replace(unit, named=None)
     return replace(unit, named=tuple(p for p in paths if p.parent == unit.root))
 
 

@@ -172,6 +172,16 @@ def test_what_else_is_named_is_still_reported(tmp_path: Path) -> None:
         assert run("validate", *paths, cwd=tmp_path).output.endswith("0 errors, 3 warnings in 6 files.\n")
 
 
+def test_a_dataset_named_by_every_one_of_its_files_is_reported_as_walked(tmp_path: Path) -> None:
+    """The Action names each dataset by its files where a configuration file lies inside the
+    folder it was given: what else the folder holds is still reported."""
+    _crowded(tmp_path / "exp", EXPERIMENT)
+    files = sorted(p.name for p in EXPERIMENT.iterdir() if p.is_file())
+    out = run("validate", "--format", "json", *(f"exp/{name}" for name in files), cwd=tmp_path)
+    found = [(f["code"], f["file"]) for f in json.loads(out.output)["findings"]]
+    assert ("dataset/extra-file", "exp/notes.txt") in found and ("dataset/extra-file", "exp/analysis") in found
+
+
 def test_what_the_named_file_s_dataset_lacks_is_still_reported(tmp_path: Path) -> None:
     exp = _crowded(tmp_path / "exp", CASES / "coggym" / "invalid" / "answer")
     (exp / "human_data_mean.json").unlink()

@@ -18,7 +18,9 @@ def test_every_nan_is_one_value_and_lists_are_compared_whole() -> None:
 
 
 def _view(values: list[tuple[int, str, Any]], level: Any = "nominal") -> Judgments:
-    rows = [("toy", "ds", item, rater, "q", "", value, "f", f"/{k}", None) for k, (item, rater, value) in enumerate(values)]
+    rows = [
+        ("toy", "ds", item, rater, "q", "", value, "f", f"/{k}", None) for k, (item, rater, value) in enumerate(values)
+    ]
     return Judgments("toy", "ds", questions={"q": Question("q", level)}, batches=lambda: iter([Batch.of_rows(rows)]))
 
 
