@@ -72,7 +72,7 @@ def test_without_pyarrow_it_says_what_to_install(monkeypatch: pytest.MonkeyPatch
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pyarrow" else real(name, *a))
-    with pytest.raises(ModuleNotFoundError, match=r"needs pyarrow: pip install 'humanjudge-schema\[all\]'"):
+    with pytest.raises(ModuleNotFoundError, match=r"needs pyarrow: pip install 'humanjudge-schema\[pandas\]'"):
         judgments.dataframe([EXAMPLES / "textjudge" / "valid"])
 
 

@@ -278,7 +278,7 @@ def test_dataframe_without_pandas_names_the_extra(monkeypatch: pytest.MonkeyPatc
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pandas" else real(name, *a))
-    with pytest.raises(ModuleNotFoundError, match=r"pip install 'humanjudge-schema\[all\]'"):
+    with pytest.raises(ModuleNotFoundError, match=r"pip install 'humanjudge-schema\[pandas\]'"):
         judgments.dataframe([EXAMPLES / "textjudge" / "valid"])
 
 

@@ -187,11 +187,11 @@ def dataframe(paths: Sequence[Path | str], *, kind: str | None = None, role: str
     `pandas.read_parquet` gives of `humanjudge export -o x.parquet` on the same paths, column for
     column and dtype for dtype (item, rater, option and value as text, the typed value columns
     after them), made from the Arrow tables the Parquet writer makes (with `role`, the frame of
-    an export that held only those rows). pandas and pyarrow must be installed (the `all` extra)."""
+    an export that held only those rows). pandas and pyarrow must be installed (the `pandas` extra)."""
     from .export import arrow_schema, arrow_table, missing, typed
 
     for module in ("pandas", "pyarrow"):
-        if why := missing(module, "all", "judgments.dataframe()"):
+        if why := missing(module, "pandas", "judgments.dataframe()"):
             raise ModuleNotFoundError(why, name=module)
     import pandas as pd
     import pyarrow as pa
