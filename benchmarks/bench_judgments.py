@@ -7,6 +7,12 @@ the corpus is beside the checkout):
     python benchmarks/bench_judgments.py --format coggym --repeat 1
     python benchmarks/bench_judgments.py --format coggym --options 2000 --options 10000
 
+With TextJudge, its shapes of a continuous metric too (gen_textjudge.CONTINUOUS, each its own
+row named after its preset): `mixed-cont4` (60,000 object instances, four labels, four grades
+and four distinct floats each: as many values as judgments in one question), `cont20-40`
+(10,000 string instances of 20-40 distinct floats each) and `cont4-dec1` (100,000 instances of
+four floats of one decimal: 1,001 values, shared between items).
+
 Per data set, best of --repeat runs, in alternation: validate; export to CSV, to JSON Lines and
 to Parquet (into a file; Parquet where pyarrow is installed); stats and report with the default
 bootstrap of 1,000 samples, as issue 26's targets are stated (--samples: the earlier runs in
@@ -47,6 +53,7 @@ from pathlib import Path
 import bench_coggym
 import bench_halie
 import bench_textjudge
+from gen_textjudge import CONTINUOUS
 from harness import DATA, ROOT, probe, side_by_side, tool
 
 STUDY1 = ROOT.parent / "shared" / "corpus" / "study1" / "raw"
@@ -68,6 +75,10 @@ def data_sets(hj: str, cj: str) -> dict[str, Path]:
     out["halie"] = ha.path
     if STUDY1.is_dir():
         out["study1"] = STUDY1
+    for name in CONTINUOUS:
+        found = bench_textjudge.shape(name, DATA / f"textjudge-{name}" / "dataset.json", "", hj, cj, preset=name)
+        found.prepare(False)
+        out[name] = found.path
     return out
 
 
@@ -101,7 +112,8 @@ def main() -> None:
     atexit.register(shutil.rmtree, out, True)  # the outputs are large: gone when the script ends
     print(f"{'format':<12} {'command':<14} {'seconds':>8} {'MB':>6} {'x validate':>10}")
     for fmt, path in sets.items():
-        if args.format and fmt in FORMATS and fmt not in args.format:
+        family = "textjudge" if fmt in CONTINUOUS else fmt
+        if args.format and family in FORMATS and family not in args.format:
             continue
         commands = {
             "validate": [hj, "validate", str(path)],

@@ -9,21 +9,27 @@ a range such as 20-40); how many distinct labels there are (--vocab); whether th
 strings (a categorical metric with that labels_list and its majority) or integers (a graded
 metric on a scale of that many grades, 1 to V, with its exact mean and its majority); whether
 instances are strings (`{{ instance }}` in the prompt) or objects with source and translation
-(`{{ source }}`, `{{ translation }}`); and optionally a second, graded metric of a few integer
-grades and their exact mean (--graded 3-7). Labels are drawn with falling weights (the first
-label most often), a majority is any of the most frequent labels, and means are exact, so the
-dataset is valid and the validator recomputes every aggregate and renders the templates on every
-instance.
+(`{{ source }}`, `{{ translation }}`); optionally a second, graded metric of a few integer
+grades and their exact mean (--graded 3-7); and optionally a continuous metric scored 0 to 100
+(--continuous 4: scores per instance), each score a float drawn uniformly (all distinct: the
+worst case for statistics over values, every item its own profile), or kept to a few decimals
+(--decimals 1: 1,001 values, shared between items), with its exact mean. Labels are drawn with
+falling weights (the first label most often), a majority is any of the most frequent labels,
+and means are exact, so the dataset is valid and the validator recomputes every aggregate and
+renders the templates on every instance.
 
 The presets are the shapes benchmarks/bench_textjudge.py runs; `baseline` is the dataset the
 benchmark used before it had shapes (100,000 object instances, 20-40 of 3 string labels and 3-7
-grades: 53 MB).
+grades: 53 MB). The presets of `CONTINUOUS` (mixed-cont4, cont20-40, cont4-dec1) add the
+continuous metric: the shapes benchmarks/bench_judgments.py runs beside the baseline, where a
+question's values are as many as its judgments.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 from collections import Counter
 from pathlib import Path
@@ -43,6 +49,14 @@ PRESETS: dict[str, dict[str, Any]] = {
         instances=50_000, labels="60", vocab=40, label_type="int", instance="string", graded="0"
     ),
     "lab100-voc2-int": dict(instances=40_000, labels="100", vocab=2, label_type="int", instance="object", graded="0"),
+}
+# The shapes benchmarks/bench_judgments.py adds for a continuous metric: a question whose values
+# are as many as its judgments (four raters an instance, beside a categorical and a graded
+# metric; 20-40 raters an instance), and one whose values are shared (one decimal kept).
+CONTINUOUS: dict[str, dict[str, Any]] = {
+    "mixed-cont4": dict(PRESETS["lab20-voc10"], instances=60_000, labels="4", vocab=3, graded="4", continuous="4"),
+    "cont20-40": dict(PRESETS["lab3-voc2-text"], instances=10_000, continuous="20-40"),
+    "cont4-dec1": dict(PRESETS["lab20-voc10"], labels="4", vocab=3, continuous="4", decimals=1),
 }
 
 CATEGORIES = [
@@ -92,11 +106,14 @@ def dataset(
     label_type: str,
     instance: str,
     graded: str,
+    continuous: str = "0",
+    decimals: int | None = None,
     seed: int = 1,
 ) -> dict[str, Any]:
     rng = random.Random(seed)
     lo, hi = span(labels)
     glo, ghi = span(graded)
+    clo, chi = span(continuous)
     values: list[Any] = string_labels(vocab) if label_type == "str" else list(range(1, vocab + 1))
     # falling weights: the first label is the most frequent (5:4:1 for three, as before shapes)
     weights = [5, 4, 1] if vocab == 3 else [1 / (k + 1) for k in range(vocab)]
@@ -136,6 +153,16 @@ def dataset(
                 "best": 5,
             }
         )
+    if chi:
+        declarations.append(
+            {
+                "metric": "overall",
+                "category": "continuous",
+                "prompt": "From 0 (useless) to 100 (perfect), how good is this translation overall?\n\n" + short,
+                "worst": 0,
+                "best": 100,
+            }
+        )
     rows = []
     for i in range(instances):
         scores = rng.choices(values, weights=weights, k=rng.randint(lo, hi))
@@ -147,6 +174,12 @@ def dataset(
         if ghi:
             grades = [rng.randint(1, 5) for _ in range(rng.randint(glo, ghi))]
             annotations["fluency"] = {"mean_human": sum(grades) / len(grades), "individual_human_scores": grades}
+        if chi:
+            floats = [rng.uniform(0, 100) for _ in range(rng.randint(clo, chi))]
+            if decimals is not None:
+                floats = [round(x, decimals) for x in floats]
+            # the mean the validator recomputes: the exact sum, divided once
+            annotations["overall"] = {"mean_human": math.fsum(floats) / len(floats), "individual_human_scores": floats}
         if instance == "object":
             item: Any = {
                 "source": sentence(rng, rng.randint(5, 11)),
@@ -168,7 +201,7 @@ def dataset(
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out", type=Path, nargs="?")
-    ap.add_argument("--preset", choices=PRESETS, default="baseline", help="the shape to start from")
+    ap.add_argument("--preset", choices=[*PRESETS, *CONTINUOUS], default="baseline", help="the shape to start from")
     ap.add_argument("--list", action="store_true", help="print the presets and exit")
     ap.add_argument("--instances", type=int)
     ap.add_argument("--labels", help="labels per instance: a number or a range such as 20-40")
@@ -176,23 +209,28 @@ def main() -> None:
     ap.add_argument("--label-type", choices=("str", "int"))
     ap.add_argument("--instance", choices=("object", "string"), help="instances: objects or strings")
     ap.add_argument("--graded", help="grades per instance of a second, graded metric (a range; 0: none)")
+    ap.add_argument("--continuous", help="scores per instance of a continuous metric (a range; 0: none)")
+    ap.add_argument("--decimals", type=int, help="decimals the continuous scores keep (default: all)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     if args.list:
-        for name, shape in PRESETS.items():
+        for name, shape in (PRESETS | CONTINUOUS).items():
             print(f"{name:<22} " + " ".join(f"--{k.replace('_', '-')} {v}" for k, v in shape.items()))
         return
     if args.out is None:
         ap.error("give the file to write")
-    shape = dict(PRESETS[args.preset])
-    for key in shape:
+    shape = dict((PRESETS | CONTINUOUS)[args.preset])
+    for key in (*PRESETS["baseline"], "continuous", "decimals"):  # PRESETS name no continuous metric
         if getattr(args, key) is not None:
             shape[key] = getattr(args, key)
     data = dataset(**shape, seed=args.seed)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(data) + "\n")
     n = sum(len(i["annotations"]["adequate"]["individual_human_scores"]) for i in data["instances"])
-    print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.1f} MB, {shape['instances']} instances, {n} labels)")
+    scores = sum(len(i["annotations"].get("overall", {}).get("individual_human_scores", ())) for i in data["instances"])
+    more = f", {scores} continuous scores" if scores else ""
+    size = args.out.stat().st_size / 1e6
+    print(f"wrote {args.out} ({size:.1f} MB, {shape['instances']} instances, {n} labels{more})")
 
 
 if __name__ == "__main__":
