@@ -30,6 +30,7 @@ from humanjudge_schema.judgments.coefficients import (
 from humanjudge_schema.judgments.gather import Gathered
 from humanjudge_schema.judgments.quality import below_chance
 from humanjudge_schema.judgments.stats import describe
+from humanjudge_schema.judgments.summary import Agreement, DatasetStats
 from humanjudge_schema.judgments.view import Judgment, Judgments, Question
 
 from .conftest import corpus
@@ -454,7 +455,7 @@ def test_the_newsroom_fluency_ratings_stay_below_chance() -> None:
 # --- where the figures are shown --------------------------------------------------------------
 
 
-def _described() -> dict[str, Any]:
+def _described() -> DatasetStats:
     rng = random.Random(0)
     spread = [[rng.randint(1, 5) for _ in range(3)] for _ in range(200)]
     skewed = [[3, 3, 3]] * 55 + [[3, 3, 2]] * 5
@@ -463,18 +464,15 @@ def _described() -> dict[str, Any]:
 
 def test_stats_gives_the_figures_beside_alpha_from_alphas_draws() -> None:
     found = _described()
-    natural, fluency = found["questions"]
+    natural, fluency = found.questions
     tally = _tally([[3, 3, 3]] * 55 + [[3, 3, 2]] * 5)
-    assert natural["agreement"] == {
-        "observed": observed(tally),
-        "ac": gwet(tally, "ordinal"),
-        "ac_ci": list(gwet_bootstrap(tally, "ordinal", samples=200, seed=4) or ()),
-        "ac_weights": "ordinal",
-    }
-    assert natural["agreement_note"].startswith("one answer dominates")
-    assert natural["alpha"] < 0 and natural["alpha_ci"] is not None  # alpha and its keys are as they were
-    assert fluency["agreement_note"] is None and fluency["agreement"]["ac_ci"] is not None
-    assert [(f["code"], f["question"]) for f in found["quality"]] == [("quality/below-chance", "fluency")]
+    assert natural.agreement == Agreement(
+        observed(tally), gwet(tally, "ordinal"), gwet_bootstrap(tally, "ordinal", samples=200, seed=4), "ordinal"
+    )
+    assert natural.agreement_note is not None and natural.agreement_note.startswith("one answer dominates")
+    assert natural.alpha is not None and natural.alpha < 0 and natural.alpha_ci is not None  # as they were
+    assert fluency.agreement_note is None and fluency.agreement.ac_ci is not None
+    assert [(f.code, f.question) for f in found.quality or ()] == [("quality/below-chance", "fluency")]
 
 
 def test_stats_gives_ac_1_where_every_answer_is_one_value_of_a_declared_scale() -> None:
@@ -489,9 +487,9 @@ def test_stats_gives_ac_1_where_every_answer_is_one_value_of_a_declared_scale() 
         view = Judgments(
             "textjudge", "d.json", read=lambda: iter(rows), questions={"q": Question("q", "ordinal", order)}
         )
-        (q,) = describe(view, samples=50)["questions"]
-        assert q["alpha"] is None and q["note"].startswith("every judgment is 4: with one value")
-        assert q["agreement"]["observed"] == 1.0 and q["agreement"]["ac"] == ac
+        (q,) = describe(view, samples=50).questions
+        assert q.alpha is None and q.note is not None and q.note.startswith("every judgment is 4: with one value")
+        assert q.agreement.observed == 1.0 and q.agreement.ac == ac
 
 
 def test_an_option_ticked_by_no_one_has_ac_1() -> None:
@@ -499,8 +497,8 @@ def test_an_option_ticked_by_no_one_has_ac_1() -> None:
     from .conftest import ROOT
 
     (view,) = datasets([ROOT / "examples" / "coggym" / "valid"])
-    (places,) = [q for q in describe(view, samples=50)["questions"] if q["question"] == "places_visited"]
-    found = {o["option"]: (o.get("note") or "", o["agreement"]["ac"]) for o in places["options"]}
+    (places,) = [q for q in describe(view, samples=50).questions if q.question == "places_visited"]
+    found = {o.option: (o.note or "", o.agreement.ac) for o in places.options or ()}
     assert found["Attic"][0].startswith("every judgment is 0") and found["Attic"][1] == 1.0
     assert round(found["Kitchen"][1], 3) == -0.2  # two values given: AC over them, as before
 
@@ -512,13 +510,13 @@ def test_the_table_the_report_and_the_summary_show_them() -> None:
     from humanjudge_schema.report.github import questions_table
 
     found = _described()
-    natural = found["questions"][0]
+    natural = found.questions[0]
     text = _text([found])
     header = next(line for line in text.splitlines() if "question" in line)
     assert header.split()[-2:] == ["agree", "AC"]
     row = next(line for line in text.splitlines() if line.startswith("  natural "))
-    assert row.split()[-2:] == ["94%", f"{natural['agreement']['ac']:.3f}"]
-    assert f"  natural: {natural['agreement_note']}" in text
+    assert row.split()[-2:] == ["94%", f"{natural.agreement.ac:.3f}"]
+    assert f"  natural: {natural.agreement_note}" in text
     card = _question("q0", natural, [], Plots())
     assert "the same answer in 94% of pairs" in card and "Gwet's AC2 (ordinal weights)" in card
     assert "one answer dominates" in card

@@ -40,7 +40,7 @@ def test_points_are_what_the_schema_allows(schema: str, field: str, expected: An
 
 def _question(folder: Path, name: str) -> dict[str, Any]:
     (view,) = datasets([folder])
-    found = {q["question"]: q for q in describe(view, samples=50)["questions"]}
+    found = {q["question"]: q for q in describe(view, samples=50).to_json()["questions"]}
     return found[name]
 
 

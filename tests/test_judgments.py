@@ -26,7 +26,7 @@ from humanjudge_schema.engine import Context
 from humanjudge_schema.finding import split_pointer
 from humanjudge_schema.formats.coggym.model import load_experiment
 from humanjudge_schema.judgments.export import as_text
-from humanjudge_schema.judgments.stats import dataset_stats
+from humanjudge_schema.judgments.stats import dataset_stats, describe
 from humanjudge_schema.judgments.view import COLUMNS, FIELDS
 from humanjudge_schema.kinds import survey
 
@@ -295,7 +295,7 @@ def test_alpha_agrees_with_the_krippendorff_package_on_real_data() -> None:
     compared = 0
     for unit in _units(corpus("coggym")):
         view = catalog.get("coggym").view(unit)
-        for q in dataset_stats(view, samples=20)["questions"]:
+        for q in dataset_stats(view, samples=20).to_json()["questions"]:
             if q["level"] == "interval" and q["alpha"] is not None and q["items"] >= 5:
                 assert q["alpha"] == pytest.approx(_krippendorff(view, q["question"], "interval"), abs=1e-9)
                 compared += 1
@@ -303,7 +303,7 @@ def test_alpha_agrees_with_the_krippendorff_package_on_real_data() -> None:
         if unit.files[0].read_bytes().startswith(b"version https://git-lfs"):
             continue
         view = catalog.get("textjudge").view(unit)
-        for q in dataset_stats(view, samples=20)["questions"]:
+        for q in dataset_stats(view, samples=20).to_json()["questions"]:
             if q["level"] in ("nominal", "ordinal", "interval") and q["alpha"] is not None and q["items"] >= 5:
                 if q["level"] != "nominal" and not all(
                     isinstance(k, str) and _is_number(k) for k in q["distribution"].get("counts", {"0": 0})
@@ -677,7 +677,9 @@ def test_a_question_whose_values_have_no_order_says_why_it_has_no_alpha(tmp_path
     found = json.loads(_cli("stats", str(path), "--format", "json").stdout)["datasets"]
     fluency = next(q for q in found[0]["questions"] if q["question"] == "fluency")
     assert (fluency["alpha"], fluency["note"]) == (None, why)
-    assert "| none: the values mix kinds that have no common order (number" in questions_table(found)
+    (view,) = judgments.datasets([path])
+    summary = questions_table([describe(view, samples=20)])
+    assert "| none: the values mix kinds that have no common order (number" in summary
     page = tmp_path / "report.html"
     assert _cli("report", str(path), "-o", str(page)).returncode == 1  # the score is an error
     assert "alpha: not computed: the values mix kinds that have no common order" in page.read_text()

@@ -125,8 +125,8 @@ def test_a_dataset_of_majorities_only_is_exported_and_says_no_agreement(tmp_path
     gathered = Gathered.of(view)
     (q,) = gathered.questions.values()
     assert (q.aggregates, q.tally.judgments, q.by_rater) == (3, 0, {})
-    stats = dataset_stats(view, samples=5)["questions"][0]
-    assert (stats["judgments"], stats["alpha"]) == (0, None)
+    stats = dataset_stats(view, samples=5).questions[0]
+    assert (stats.judgments, stats.alpha) == (0, None)
     shown = _invoke("stats", str(path))
     assert shown.exit_code == 0
     assert f"humanjudge: {path}: {note}" in shown.stderr.splitlines()  # said on stderr, once
@@ -238,10 +238,10 @@ def test_study1_corpus_one_answer_per_worker_per_topic() -> None:
     gathered = Gathered.of(view)
     # 52 topics where a worker holds two tasks; in 2 of them one task is null: answered once
     assert len({(r.rater, r.place) for r in gathered.repeats}) == 50
-    stats = {q["question"]: q for q in dataset_stats(view, samples=5, gathered=gathered)["questions"]}
-    assert stats["query_answerable"]["alpha"] == pytest.approx(0.0321, abs=5e-4)
-    assert stats["worker_satisfaction"]["judgments"] == 828
-    assert stats["worker_satisfaction"]["alpha"] is None  # the worker's own response: no agreement
+    stats = {q.question: q for q in dataset_stats(view, samples=5, gathered=gathered).questions}
+    assert stats["query_answerable"].alpha == pytest.approx(0.0321, abs=5e-4)
+    assert stats["worker_satisfaction"].judgments == 828
+    assert stats["worker_satisfaction"].alpha is None  # the worker's own response: no agreement
     flagged = [c for c, _, _ in check(view, gathered) if c == "quality/repeated-answer"]
     assert len(flagged) == 50
 

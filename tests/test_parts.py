@@ -45,7 +45,7 @@ def test_two_rows_that_differ_in_one_option_agree_on_the_others() -> None:
     agree on four options of five."""
     rows = [("s1", 0, "", [0, 1, 0, 0, 0]), ("s1", 1, "", [0, 1, 1, 0, 0])]
     q = Question("picked", None, parts="select", labels=("a", "b", "c", "d", "e"))
-    found = dataset_stats(_view(q, rows), samples=20)["questions"][0]
+    found = dataset_stats(_view(q, rows), samples=20).to_json()["questions"][0]
     assert found["alpha"] is None and "each option is a yes/no question" in found["note"]
     options = {o["option"]: o for o in found["options"]}
     assert list(options) == ["a", "b", "c", "d", "e"]
@@ -69,7 +69,7 @@ def test_each_option_has_the_figures_of_its_yes_no_question() -> None:
         ("s3", 2, "", [1, 0, 0]),
     ]
     q = Question("picked", None, parts="select")
-    found = dataset_stats(_view(q, rows), samples=50)["questions"][0]["options"]
+    found = dataset_stats(_view(q, rows), samples=50).to_json()["questions"][0]["options"]
     assert [o["option"] for o in found] == ["option 1", "option 2", "option 3"]  # no labels declared
     for k, entry in enumerate(found):
         direct = _tally([(item, row[k]) for item, _, _, row in rows])
@@ -84,7 +84,7 @@ def test_a_ranking_is_judged_by_each_options_place() -> None:
     place (1 first), ordinal."""
     rows = [("s1", 0, "", [1, 0, 2]), ("s1", 1, "", [0, 1, 2]), ("s1", 2, "", [2, 0, 1])]
     q = Question("order", None, parts="rank", labels=("Key", "Exit", "Food"))
-    found = {o["option"]: o for o in dataset_stats(_view(q, rows), samples=20)["questions"][0]["options"]}
+    found = {o["option"]: o for o in dataset_stats(_view(q, rows), samples=20).to_json()["questions"][0]["options"]}
     assert found["Key"]["distribution"] == {"counts": {"1": 1, "2": 2}}
     assert found["Exit"]["distribution"] == {"counts": {"1": 1, "2": 1, "3": 1}}
     assert found["Food"]["distribution"] == {"counts": {"1": 1, "3": 2}}
@@ -103,7 +103,7 @@ def test_a_multi_slider_label_is_a_question_on_the_questions_scale() -> None:
         ("s2", 1, "lost", 90),
     ]
     q = Question("rating", "interval", parts="label")
-    whole = dataset_stats(_view(q, rows), samples=20)["questions"][0]
+    whole = dataset_stats(_view(q, rows), samples=20).to_json()["questions"][0]
     assert whole["alpha"] is not None  # the labels together are still a question
     found = {o["option"]: o for o in whole["options"]}
     assert list(found) == ["hungry", "lost"] and {o["level"] for o in found.values()} == {"interval"}

@@ -19,6 +19,7 @@ from humanjudge_schema.judgments import raters
 from humanjudge_schema.judgments.gather import Gathered
 from humanjudge_schema.judgments.html_raters import raters_section
 from humanjudge_schema.judgments.quality import check
+from humanjudge_schema.judgments.summary import DatasetStats, RaterRow
 from humanjudge_schema.judgments.view import Batch, Judgments, Level, Question, RaterKind
 
 from .conftest import CASES, ROOT, corpus
@@ -97,10 +98,7 @@ def test_items_with_fewer_than_two_other_raters_are_not_shared() -> None:
 
 def test_raters_that_are_positions_have_no_table() -> None:
     view = _view({"0": {1: 1, 2: 2}, "1": {1: 1, 2: 2}}, kind="position")
-    assert raters.table(Gathered.of(view)) == {
-        "raters": [],
-        "raters_note": "raters are positions within an item, no one across items",
-    }
+    assert raters.table(Gathered.of(view)) == ([], "raters are positions within an item, no one across items")
 
 
 # --- quality/straight-lining -----------------------------------------------------------------------
@@ -220,39 +218,18 @@ def test_stats_says_in_one_line_where_raters_are_not_persons() -> None:
 def test_the_text_lists_the_first_rows_and_counts_the_others() -> None:
     from humanjudge_schema.commands.stats import RATERS_SHOWN, _raters
 
-    rows = [
-        {
-            "rater": f"w{k}",
-            "question": "q",
-            "items": 30,
-            "modal": 1,
-            "modal_share": 0.5,
-            "shared_items": 30,
-            "agreement": k / 100,
-            "others_agreement": 0.5,
-        }
-        for k in range(RATERS_SHOWN + 3)
-    ]
-    lines = _raters({"raters": rows, "raters_note": None})
+    rows = tuple(RaterRow(f"w{k}", "q", 30, 1, 0.5, 30, k / 100, 0.5) for k in range(RATERS_SHOWN + 3))
+    lines = _raters(rows, None)
     assert lines.count("    (3 more)") == 2
     assert lines[3].split()[0] == "w0"  # the furthest below first
 
 
-def test_the_report_section_reads_only_the_dataset_dict() -> None:
-    assert raters_section({"dataset": "d", "questions": []}) == ""
-    note = raters_section({"raters": [], "raters_note": "the dataset names no rater"})
+def test_the_report_section_reads_only_the_dataset_statistics() -> None:
+    assert raters_section(DatasetStats("d", "f", ())) == ""
+    note = raters_section(DatasetStats("d", "f", (), raters=(), raters_note="the dataset names no rater"))
     assert "Raters are not compared: the dataset names no rater." in note
-    row = {
-        "rater": "<b>w\u202e1</b>",
-        "question": "q",
-        "items": 25,
-        "modal": [1, 2],
-        "modal_share": 0.96,
-        "shared_items": 25,
-        "agreement": 0.1,
-        "others_agreement": 0.6,
-    }
-    html = raters_section({"raters": [row], "raters_note": None})
+    row = RaterRow("<b>w\u202e1</b>", "q", 25, (1, 2), 0.96, 25, 0.1, 0.6)
+    html = raters_section(DatasetStats("d", "f", (), raters=(row,)))
     assert "&lt;b&gt;w1&lt;/b&gt;" in html and "<b>" not in html  # escaped, bidirectional mark gone
     assert html.count("<tr><td>") == 2 and "<td>[1, 2]</td>" in html and "<td>96%</td>" in html
 
@@ -306,7 +283,8 @@ def test_coggym_has_one_outlying_participant_and_no_straight_lining() -> None:
 
 def test_the_section_of_a_real_dataset(tmp_path: Path) -> None:
     g = Gathered.of(_study1())
-    html = raters_section(raters.table(g))
+    rows, note = raters.table(g)
+    html = raters_section(DatasetStats("d", "f", (), raters=tuple(rows), raters_note=note))
     assert html.count("<tr>") == 2 * 11  # two lists of ten, each with its header
     assert "3e77e7a2-9c85-3de2-a200-2139bb6bfec1" in html and "… and 78 more rows." in html
 

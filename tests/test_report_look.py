@@ -84,23 +84,20 @@ def test_a_scale_shows_every_point_with_its_count(tmp_path: Path) -> None:
 
 
 def test_a_declared_scale_shows_its_points_nobody_chose() -> None:
-    q = {"level": "ordinal", "values": [(2, 3), (3, 1)], "scale": [1, 2, 3, 4, 5]}
-    shown = html_answers.Plots().of(q)
+    shown = html_answers.Plots().of([(2, 3), (3, 1)], "ordinal", [1, 2, 3, 4, 5])
     assert 'aria-label="1: 0; 2: 3; 3: 1; 4: 0; 5: 0"' in shown
 
 
 def test_a_wide_slider_is_a_histogram_and_a_narrow_one_a_bar_per_point() -> None:
     plotted = html_answers.Plots()
-    narrow = plotted.of({"level": "interval", "values": [(0.0, 2), (3.0, 1), (6.0, 4)]})
+    narrow = plotted.of([(0.0, 2), (3.0, 1), (6.0, 4)], "interval")
     assert 'aria-label="0: 2; 1: 0; 2: 0; 3: 1; 4: 0; 5: 0; 6: 4"' in narrow
-    wide = plotted.of({"level": "interval", "values": [(0, 2), (37, 1), (100, 4)]})
+    wide = plotted.of([(0, 2), (37, 1), (100, 4)], "interval")
     assert "<svg" in wide and "aria-label" not in wide
 
 
 def test_a_multi_select_question_has_a_bar_per_option(tmp_path: Path) -> None:
-    shown = html_answers.Plots().of(
-        {"level": "nominal", "values": [((0, 1, 0, 0, 0), 253), ((0, 1, 0, 1, 0), 87), ((0, 0, 0, 0, 0), 2)]}
-    )
+    shown = html_answers.Plots().of([((0, 1, 0, 0, 0), 253), ((0, 1, 0, 1, 0), 87), ((0, 0, 0, 0, 0), 2)], "nominal")
     assert 'aria-label="option 1: 0; option 2: 340; option 3: 0; option 4: 87; option 5: 0"' in shown
     # the bundled CogGym example: its multi-select question, one bar per option
     proc, page = _report(tmp_path, str(EXAMPLES / "coggym" / "valid"))
@@ -110,7 +107,7 @@ def test_a_multi_select_question_has_a_bar_per_option(tmp_path: Path) -> None:
 
 def test_free_text_shows_five_samples_escaped_and_shortened() -> None:
     values = [(f"<b>answer {k}</b> " + "long " * 100, 1) for k in range(30)]
-    shown = html_answers.Plots().of({"level": None, "values": values})
+    shown = html_answers.Plots().of(values, None)
     assert "<svg" not in shown and "30 distinct answers in 30 judgments" in shown
     samples = re.findall(r"<li>(.*?)</li>", shown)
     assert len(samples) == html_answers.SAMPLES
@@ -142,9 +139,9 @@ def test_a_long_label_is_wrapped_not_cut() -> None:
 
 def test_declared_labels_keep_their_order_and_many_labels_are_described_as_drawn() -> None:
     plotted = html_answers.Plots()
-    q = {"level": "ordinal", "values": [("good", 2), ("bad", 1), ("odd", 1)], "scale": ["bad", "ok", "good"]}
-    assert 'aria-label="bad: 1; ok: 0; good: 2; odd: 1"' in plotted.of(q)
+    labels = plotted.of([("good", 2), ("bad", 1), ("odd", 1)], "ordinal", ["bad", "ok", "good"])
+    assert 'aria-label="bad: 1; ok: 0; good: 2; odd: 1"' in labels
     many = [(f"label {k}", k + 1) for k in range(30)]
-    described = re.search(r'aria-label="([^"]*)"', plotted.of({"level": "nominal", "values": many}))
+    described = re.search(r'aria-label="([^"]*)"', plotted.of(many, "nominal"))
     assert described and described.group(1).endswith("11 others: 66")
     assert described.group(1).count(";") == plots.SHOWN_VALUES - 1

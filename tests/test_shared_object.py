@@ -55,7 +55,7 @@ def _findings(folder: Path) -> dict[str, set[str]]:
 
 def _questions(folder: Path) -> dict[str, dict[str, Any]]:
     (view,) = judgments.datasets([folder])
-    return {q["question"]: q for q in dataset_stats(view, samples=50)["questions"]}
+    return {q["question"]: q for q in dataset_stats(view, samples=50).to_json()["questions"]}
 
 
 def test_the_five_are_declared_not_shared() -> None:

@@ -34,7 +34,7 @@ CORPUS_FOLDERS = ["coggym", "halie", "study1", "judgebench"]
 
 def _described(path: Path) -> list[tuple[Any, dict[str, Any]]]:
     found = views(judged((path,), None, skip_unknown=True), None)
-    return [(view, describe(view, samples=20, seed=1, raters=True)) for view in found]
+    return [(view, describe(view, samples=20, seed=1, raters=True).to_json()) for view in found]
 
 
 # --- the reference, a judgment at a time -------------------------------------------------------

@@ -236,23 +236,23 @@ def _per_item(doc: dict[str, Any], facts: Facts) -> Iterator[Hit]:
         name = _name(line["q"])
         q = facts.question(name)
         where = field.pointer(line.start(), line.end())
-        if q is None or q["raters_per_item"] is None:
+        spread = None if q is None else q.raters_per_item
+        if spread is None:
             yield "card/annotations-per-item", where, f"the data has no individual judgments of {_said(name)}"
             continue
-        spread = q["raters_per_item"]
         stated = (_count(line["min"]), float(line["median"]), _count(line["max"]))
-        actual = (spread["min"], float(spread["median"]), spread["max"])
+        actual = (spread.min, float(spread.median), spread.max)
         if stated != actual:
             said = f"min {_stated(line['min'])}, median {_stated(line['median'])}, max {_stated(line['max'])}"
             shown = f"min {actual[0]}, median {rai.number(actual[1])}, max {actual[2]}"
             yield "card/annotations-per-item", where, f"{_said(name)}: the card states {said}; the data has {shown}"
     if lines:
         return
-    spreads = [q["raters_per_item"] for q in facts.questions() if q["raters_per_item"]]
+    spreads = [q.raters_per_item for q in facts.questions() if q.raters_per_item]
     for found in rai.PROSE_PER_ITEM.finditer(field.text):
         n = _count(found.group(1))
-        if spreads and (n is None or not any(s["min"] <= n <= s["max"] for s in spreads)):
-            low, high = min(s["min"] for s in spreads), max(s["max"] for s in spreads)
+        if spreads and (n is None or not any(s.min <= n <= s.max for s in spreads)):
+            low, high = min(s.min for s in spreads), max(s.max for s in spreads)
             said = f"{_said(found.group())}: items have {low} to {high} annotations in the data"
             yield "card/annotations-per-item", field.pointer(found.start(), found.end()), said
 
@@ -304,7 +304,7 @@ def _missing(doc: dict[str, Any], facts: Facts) -> Iterator[Hit]:
     for found in rai.MISSING.finditer(field.text):
         name = _name(found["q"])
         q = facts.question(name)
-        actual = None if q is None else q["missing"]
+        actual = None if q is None else q.missing
         if actual != _count(found["missing"]):
             has = "no such question" if actual is None else f"{actual} missing"
             said = f"{_said(name)}: the card states {_stated(found['missing'])} missing answers; the data has {has}"

@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..judgments.summary import DatasetStats, QuestionStats
 from ..judgments.view import Judgments
 
 
@@ -18,7 +19,7 @@ class Facts:
 
     dataset: str
     format: str
-    stats: dict[str, Any]  # describe(view): what `humanjudge stats --format json` prints of it
+    stats: DatasetStats  # describe(view): what `humanjudge stats` gives of it
     samples: int
     seed: int
     rater_kind: str
@@ -36,7 +37,7 @@ class Facts:
     # why the dataset has no figures, where its files hold no judgment ("no judgments: no
     # individual data file human_data_ind.json (only human_data_mean.json)")
     none: str | None = None
-    _by_name: dict[str, dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+    _by_name: dict[str, QuestionStats] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(cls, view: Judgments, *, samples: int = 1000, seed: int = 0) -> Facts:
@@ -75,15 +76,14 @@ class Facts:
             facts.none = view.note or "no judgments"
         return facts
 
-    def questions(self) -> list[dict[str, Any]]:
+    def questions(self) -> tuple[QuestionStats, ...]:
         """The questions of the statistics, in their order."""
-        found: list[dict[str, Any]] = self.stats["questions"]
-        return found
+        return self.stats.questions
 
-    def question(self, name: str) -> dict[str, Any] | None:
+    def question(self, name: str) -> QuestionStats | None:
         """The first question of that name (looked up in one step: a card may name thousands)."""
         if self._by_name is None:
             self._by_name = {}
             for q in self.questions():
-                self._by_name.setdefault(q["question"], q)
+                self._by_name.setdefault(q.question, q)
         return self._by_name.get(name)

@@ -148,7 +148,7 @@ def _textjudge(unit: Unit, facts: Facts, ids: dict[Path, str]) -> Layout:
     out = Layout(metadata)
     file_id = ids.get(path)
     for q in facts.questions():
-        metric = q["question"]
+        metric = q.question
         if file_id is None or ("'" in metric and '"' in metric):
             continue
         key = f"'{metric}'" if "'" not in metric else f'"{metric}"'
@@ -195,7 +195,7 @@ def _study1(unit: Unit, facts: Facts, ids: dict[Path, str]) -> Layout:
     if tasks is None or tasks not in ids:
         return out
     for q in facts.questions():
-        name = q["question"]
+        name = q.question
         if facts.individual[name] and facts.files.get((name, "individual")) and _only_in(facts, name, tasks):
             columns = {"item": "topic", "rater": "worker", "value": name}
             rs = _judgments(facts, name, "individual", ids[tasks], columns, column=True)
@@ -222,7 +222,7 @@ def _halie(unit: Unit, facts: Facts, ids: dict[Path, str]) -> Layout:
         if item not in columns or "worker_id" not in columns:
             continue
         for q in facts.questions():
-            question = q["question"]
+            question = q.question
             # a turn's ratings (dialogue) have the session and the turn for item: two columns
             per_turn = "turn_id" in columns and question != "quality"
             if question not in columns or per_turn or not _only_in(facts, question, path):

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from ..judgments.summary import QualityFinding, QuestionStats
 from .codes import PLACEHOLDER
 from .facts import Facts
 
@@ -95,14 +96,14 @@ def annotations_per_item(facts: Facts) -> str:
     of an item (stats' raters_per_item), over how many items and judgments."""
     lines = []
     for q in facts.questions():
-        spread = q["raters_per_item"]
-        name = quoted(q["question"])
+        spread = q.raters_per_item
+        name = quoted(q.question)
         if spread is None:
             lines.append(f"{name}: no individual judgments (stored aggregates only)")
             continue
         lines.append(
-            f"{name}: min {spread['min']}, median {number(spread['median'])}, max {spread['max']} annotations "
-            f"per item, over {q['items']} items ({q['judgments']} judgments)"
+            f"{name}: min {spread.min}, median {number(spread.median)}, max {spread.max} annotations "
+            f"per item, over {q.items} items ({q.judgments} judgments)"
         )
     return "\n".join(lines) or facts.none or "no judgments"
 
@@ -111,7 +112,7 @@ def missing_data(facts: Facts) -> str:
     """`rai:dataCollectionMissingData`: per question, the answers stated as missing (null), beside
     the answered ones (stats' missing and judgments)."""
     lines = [
-        f"{quoted(q['question'])}: {q['missing']} missing answers (null in the files), {q['judgments']} answered"
+        f"{quoted(q.question)}: {q.missing} missing answers (null in the files), {q.judgments} answered"
         for q in facts.questions()
     ]
     return "\n".join(lines) or facts.none or "no judgments"
@@ -157,17 +158,17 @@ def analysis(facts: Facts, version: str) -> list[str]:
     ]
     for q in facts.questions():
         lines.append(_agreement(q))
-        for key in ("level_note", "agreement_note"):
-            if q.get(key):
-                lines.append(f"{quoted(q['question'])}: {q[key]}")
-    by_code: dict[str, list[dict[str, Any]]] = {}
-    for flag in facts.stats["quality"]:
-        by_code.setdefault(flag["code"], []).append(flag)
+        for note in (q.level_note, q.agreement_note):
+            if note:
+                lines.append(f"{quoted(q.question)}: {note}")
+    by_code: dict[str, list[QualityFinding]] = {}
+    for flag in facts.stats.quality or ():
+        by_code.setdefault(flag.code, []).append(flag)
     for code, flags in by_code.items():
         lines.append(f"{code}: {len(flags)} finding{'' if len(flags) == 1 else 's'} of the quality checks")
         for flag in flags[:SHOWN]:
-            at = _relative(flag["file"], facts.dataset) + (f":{flag['line']}" if flag["line"] else "")
-            lines.append(f"{code}: {flag['message']} ({at}, {flag['pointer'] or '/'})")
+            at = _relative(flag.file, facts.dataset) + (f":{flag.line}" if flag.line else "")
+            lines.append(f"{code}: {flag.message} ({at}, {flag.pointer or '/'})")
     return lines
 
 
@@ -186,23 +187,21 @@ def _relative(file: str, dataset: str) -> str:
         return PurePath(file).name
 
 
-def _agreement(q: dict[str, Any]) -> str:
-    name = quoted(q["question"])
-    counts = f"{q['items']} items, {q['judgments']} judgments"
-    if q["alpha"] is None:
-        return f"{name}: no alpha: {q.get('note') or 'not computed'} ({counts})"
-    parts = [f"Krippendorff's alpha ({q['level']}) {number(q['alpha'])}"]
-    if q["alpha_ci"]:
-        parts[0] += f", 95% interval [{number(q['alpha_ci'][0])}, {number(q['alpha_ci'][1])}]"
-    agreement = q.get("agreement") or {}
-    if agreement.get("observed") is not None:
-        parts.append(f"observed agreement {number(agreement['observed'])}")
-    if agreement.get("ac") is not None:
-        weights = agreement.get("ac_weights")
-        label = "AC1" if weights in (None, "identity") else f"AC2 ({weights} weights)"
-        ac = f"Gwet's {label} {number(agreement['ac'])}"
-        if agreement.get("ac_ci"):
-            ac += f", 95% interval [{number(agreement['ac_ci'][0])}, {number(agreement['ac_ci'][1])}]"
+def _agreement(q: QuestionStats) -> str:
+    name = quoted(q.question)
+    counts = f"{q.items} items, {q.judgments} judgments"
+    if q.alpha is None:
+        return f"{name}: no alpha: {q.note or 'not computed'} ({counts})"
+    parts = [f"Krippendorff's alpha ({q.level}) {number(q.alpha)}"]
+    if q.alpha_ci:
+        parts[0] += f", 95% interval [{number(q.alpha_ci[0])}, {number(q.alpha_ci[1])}]"
+    agreement = q.agreement
+    if agreement.observed is not None:
+        parts.append(f"observed agreement {number(agreement.observed)}")
+    if agreement.ac is not None:
+        ac = f"Gwet's {agreement.ac_name()} {number(agreement.ac)}"
+        if agreement.ac_ci:
+            ac += f", 95% interval [{number(agreement.ac_ci[0])}, {number(agreement.ac_ci[1])}]"
         parts.append(ac)
     return f"{name}: {'; '.join(parts)} ({counts})"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 import click
@@ -78,18 +79,8 @@ def report(
         if jobs_of(jobs) > 1 and len(datasets) > 1:  # checked and described in workers, the plots here
             # each worker checks its dataset as it reads it, and hands its findings back
             checked = (read_in_worker, reading.record)
-            found = list(
-                described(
-                    datasets,
-                    jobs=jobs_of(jobs),
-                    bar=bar,
-                    samples=samples,
-                    seed=seed,
-                    raters=True,
-                    page=True,
-                    checked=checked,
-                )
-            )
+            job = partial(shown, samples=samples, seed=seed)
+            found = list(described(datasets, jobs=jobs_of(jobs), bar=bar, job=job, checked=checked))
         else:
             found = [shown(view, samples=samples, seed=seed) for view in views(datasets, bar, reading.view)]
         result = reading.result()  # complete once every view has been read
@@ -97,7 +88,7 @@ def report(
         write_page(result, found, output, inputs)
     except (UsageError, ConfigError, WriteError) as exc:
         fail(str(exc))
-    flags = sum(len(ds["quality"]) for ds in found)  # as the page's overview counts them
+    flags = sum(len(ds.stats.quality or ()) for ds in found)  # as the page's overview counts them
     counts = [
         (len(found), "dataset"),
         (result.errors, "error"),

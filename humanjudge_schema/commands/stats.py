@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
 from .common import FormatName, bootstrap_options, fail, jobs_option, judged, kept_last, progress_option
+
+if TYPE_CHECKING:
+    from ..judgments.summary import DatasetStats, QuestionStats, RaterRow
 
 # --jobs of stats and report (report checks the files with as many processes too).
 JOBS = (
@@ -65,22 +69,21 @@ def stats(
     try:
         datasets, bar = judged(paths, kind), on_stderr(progress, "reading ")
         if jobs_of(jobs) > 1 and len(datasets) > 1:
-            found = list(
-                described(datasets, jobs=jobs_of(jobs), bar=bar, samples=samples, seed=seed, raters=with_raters)
-            )
+            job = partial(describe, samples=samples, seed=seed, raters=with_raters)
+            found = list(described(datasets, jobs=jobs_of(jobs), bar=bar, job=job))
         else:
             read = kept_last(views(datasets, bar))
             found = [describe(view, samples=samples, seed=seed, raters=with_raters) for view in read]
     except (UsageError, ConfigError) as exc:
         fail(str(exc))
     if fmt == "json":
-        click.echo(json.dumps({"datasets": found}, indent=2, ensure_ascii=False))
+        click.echo(json.dumps({"datasets": [ds.to_json() for ds in found]}, indent=2, ensure_ascii=False))
     else:
         click.echo(_text(found), nl=False)
     sys.exit(0)
 
 
-def _text(found: list[dict[str, Any]]) -> str:
+def _text(found: list[DatasetStats]) -> str:
     """The human-readable table. Names and messages come from the data: every control character
     in them is written as an escape, as `validate` writes them, so a name cannot start a line of
     its own or rewrite the one it is on."""
@@ -88,9 +91,9 @@ def _text(found: list[dict[str, Any]]) -> str:
 
     lines: list[str] = []
     for ds in found:
-        lines.append(f"{escape_control(ds['dataset'])} ({escape_control(ds['format'])})")
+        lines.append(f"{escape_control(ds.dataset)} ({escape_control(ds.format)})")
         header = ("question", "level", "items", "judgments", "raters/item", "alpha", "95% interval", "agree", "AC")
-        shown = [pair for q in ds["questions"] for pair in [(q, ""), *((o, "  ") for o in q.get("options") or ())]]
+        shown = [pair for q in ds.questions for pair in [(q, ""), *((o, "  ") for o in q.options or ())]]
         rows = [header] + [_row(q, indent) for q, indent in shown]
         widths = [max(len(r[k]) for r in rows) for k in range(len(header))]
         for r in rows:
@@ -99,51 +102,50 @@ def _text(found: list[dict[str, Any]]) -> str:
                 for k, (c, w) in enumerate(zip(r, widths, strict=True))
             ]
             lines.append(("  " + "  ".join(cells)).rstrip())
-        if not ds["questions"]:
+        if not ds.questions:
             lines.append("  no judgments")
         for q, _ in shown:  # why a question (or a part of its answers) has no alpha, when its values say why
-            if q.get("note"):
-                lines.append(f"  {escape_control(str(q['question']))}: no alpha: {escape_control(q['note'])}")
-            if q.get("level_note"):  # a level the file does not declare, and how it was found
-                lines.append(f"  {escape_control(str(q['question']))}: {escape_control(q['level_note'])}")
-            if q.get("agreement_note"):
-                lines.append(f"  {escape_control(str(q['question']))}: {escape_control(q['agreement_note'])}")
-        for flag in ds["quality"]:
-            at = f"{flag['file']}:{flag['line']}" if flag["line"] else flag["file"]
-            said = f"  {flag['code']}: {flag['message']} ({at}, {flag['pointer']})"
+            name = escape_control(str(q.question))
+            if q.note:
+                lines.append(f"  {name}: no alpha: {escape_control(q.note)}")
+            if q.level_note:  # a level the file does not declare, and how it was found
+                lines.append(f"  {name}: {escape_control(q.level_note)}")
+            if q.agreement_note:
+                lines.append(f"  {name}: {escape_control(q.agreement_note)}")
+        for flag in ds.quality or ():
+            at = f"{flag.file}:{flag.line}" if flag.line else flag.file
+            said = f"  {flag.code}: {flag.message} ({at}, {flag.pointer})"
             lines.append(escape_control(said))
-        if "raters" in ds:
-            lines.extend(_raters(ds))
+        if ds.raters is not None:
+            lines.extend(_raters(ds.raters, ds.raters_note))
         lines.append("")
     return "\n".join(lines) + ("\n" if lines else "No datasets.\n")
 
 
-def _row(q: dict[str, Any], indent: str = "") -> tuple[str, ...]:
+def _row(q: QuestionStats, indent: str = "") -> tuple[str, ...]:
     """A question's line; a part of its answers (an option, a label) is indented under it, by its name."""
     from ..finding import escape_control
-    from ..judgments.stats import ac_text, interval_text, observed_text, raters_text
 
-    alpha = "-" if q["alpha"] is None else f"{q['alpha']:.3f}"
-    per_item, ci = raters_text(q, "/") or "-", interval_text(q) or "-"
-    agree, ac = observed_text(q) or "-", ac_text(q) or "-"
-    question = indent + escape_control(str(q["option"] if indent else q["question"]))
-    return (question, q["level"] or "-", str(q["items"]), str(q["judgments"]), per_item, alpha, ci, agree, ac)
+    alpha = "-" if q.alpha is None else f"{q.alpha:.3f}"
+    per_item, ci = q.raters_text("/") or "-", q.interval_text() or "-"
+    agree, ac = q.agreement.observed_text() or "-", q.agreement.ac_text() or "-"
+    question = indent + escape_control(str(q.option if indent else q.question))
+    return (question, q.level or "-", str(q.items), str(q.judgments), per_item, alpha, ci, agree, ac)
 
 
 # How many raters the text lists, furthest below the others and most uniform; JSON lists all.
 RATERS_SHOWN = 10
 
 
-def _raters(ds: dict[str, Any]) -> list[str]:
-    """The raters' lines of a dataset: one line where raters are not persons, else the raters
-    furthest below the others' agreement and those with the highest modal share."""
+def _raters(rows: tuple[RaterRow, ...], note: str | None) -> list[str]:
+    """The raters' lines of a dataset: one line where raters are not persons (`note` says why),
+    else the raters furthest below the others' agreement and those with the highest modal share."""
     from ..finding import escape_control
     from ..judgments.raters import MIN_ITEMS, highest_modal_share, lowest_agreement
 
-    if ds.get("raters_note"):
-        return [escape_control(f"  raters not compared: {ds['raters_note']}")]
-    rows = ds["raters"]
-    people = len({json.dumps(r["rater"]) for r in rows})
+    if note:
+        return [escape_control(f"  raters not compared: {note}")]
+    people = len({json.dumps(r.rater) for r in rows})
     lines = [f"  raters: {people} raters, {len(rows)} rows of a rater and a question (--format json lists them all)"]
     header = ("rater", "question", "items", "modal", "share", "shared", "agree", "others")
     for title, (shown, left) in (
@@ -167,18 +169,18 @@ def _raters(ds: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _rater_row(r: dict[str, Any]) -> tuple[str, ...]:
+def _rater_row(r: RaterRow) -> tuple[str, ...]:
     def share(x: float | None) -> str:
         return "-" if x is None else f"{x:.0%}"
 
-    modal = r["modal"] if isinstance(r["modal"], str) else json.dumps(r["modal"])
+    modal = r.modal if isinstance(r.modal, str) else json.dumps(r.modal)
     return (
-        str(r["rater"]),
-        str(r["question"]),
-        str(r["items"]),
+        str(r.rater),
+        str(r.question),
+        str(r.items),
         modal,
-        share(r["modal_share"]),
-        str(r["shared_items"]),
-        share(r["agreement"]),
-        share(r["others_agreement"]),
+        share(r.modal_share),
+        str(r.shared_items),
+        share(r.agreement),
+        share(r.others_agreement),
     )

@@ -25,18 +25,17 @@ def measure(view: Judgments, questions: set[str], samples: int, seed: int) -> di
     only = replace(view, read=None, batches=lambda: _only(view, questions))
     found = dataset_stats(only, samples=samples, seed=seed, values=True)
     out = {}
-    for q in found["questions"]:
-        agreement = q.get("agreement") or {}
-        spread = q["raters_per_item"]
-        out[q["question"]] = Figures(
-            items=q["items"],
-            judgments=q["judgments"],
-            raters_per_item=None if spread is None else [spread["min"], spread["median"], spread["max"]],
-            alpha=q["alpha"],
-            alpha_ci=q["alpha_ci"],
-            ac=agreement.get("ac"),
-            ac_ci=agreement.get("ac_ci"),
-            distribution=dict(q.get("values") or []),
+    for q in found.questions:
+        spread, ci, ac_ci = q.raters_per_item, q.alpha_ci, q.agreement.ac_ci
+        out[q.question] = Figures(
+            items=q.items,
+            judgments=q.judgments,
+            raters_per_item=None if spread is None else [spread.min, spread.median, spread.max],
+            alpha=q.alpha,
+            alpha_ci=None if ci is None else list(ci),
+            ac=q.agreement.ac,
+            ac_ci=None if ac_ci is None else list(ac_ci),
+            distribution=dict(q.values or ()),
         )
     return out
 

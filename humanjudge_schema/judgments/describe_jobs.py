@@ -12,17 +12,20 @@ plots are drawn in the main process (a fraction of a millisecond each).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 from ..kinds import Unit
 from . import Dataset, views
 from .export_jobs import Reader, Record, in_order, started, worker_view
+from .view import Judgments
+
+T = TypeVar("T")
 
 # What a worker hands back: its index, what reading its dataset said (("told", why) or ("noted",
-# note), in order), the dataset's statistics (None when it holds no judgment), the usage error
-# that stopped it, if any, and the findings of its check where it was checked as it was read.
-Described = tuple[int, list[tuple[str, Any]], dict[str, Any] | None, Exception | None, list[tuple[Any, ...]]]
+# note), in order), what the job made of the dataset (None when it holds no judgment), the usage
+# error that stopped it, if any, and the findings of its check where it was checked as it was read.
+Described = tuple[int, list[tuple[str, Any]], T | None, Exception | None, list[tuple[Any, ...]]]
 
 
 def described(
@@ -30,24 +33,22 @@ def described(
     *,
     jobs: int,
     bar: Any,
-    samples: int,
-    seed: int,
-    raters: bool,
-    page: bool = False,
+    job: Callable[[Judgments], T],
     checked: tuple[Reader, Record] | None = None,
-) -> Iterator[dict[str, Any]]:
-    """The statistics of each dataset of `found` that holds judgments, in order, computed by `jobs`
-    worker processes: `describe(view, samples=, seed=, raters=)`, and with `page`, what the
-    report shows of it (`html.shown`: its values, raters, files and scales). With `checked` (a
-    reader and a record, export_jobs), each worker checks its dataset as it reads it, and the
-    findings are recorded in dataset order."""
+) -> Iterator[T]:
+    """What `job` makes of each dataset of `found` that holds judgments, in order, computed by
+    `jobs` worker processes: `partial(describe, samples=, seed=, raters=)` gives its statistics,
+    `partial(html.shown, samples=, seed=)` what the report shows of it (the job crosses to the
+    workers: a module's function, or a partial of one). With `checked` (a reader and a record,
+    export_jobs), each worker checks its dataset as it reads it, and the findings are recorded in
+    dataset order."""
     units = [d.unit for d in found]
     reader = checked[0] if checked is not None else None
     cwd = os.getcwd()
-    tasks = [(i, d.unit, samples, seed, raters, page, reader, cwd) for i, d in enumerate(found)]
+    tasks = [(i, d.unit, job, reader, cwd) for i, d in enumerate(found)]
     with started(jobs, units, bar) as pool:
         results = in_order(pool, _describe, tasks, units, bar)
-        for dataset, (_, said, stats, error, findings) in zip(found, results, strict=True):
+        for dataset, (_, said, made, error, findings) in zip(found, results, strict=True):
             if checked is not None:
                 checked[1](dataset.unit, findings)
             for what, why in said:
@@ -57,28 +58,24 @@ def described(
                     dataset.noted(dataset.unit, why)
             if error is not None:
                 raise error
-            if stats is not None:
-                yield stats
+            if made is not None:
+                yield made
 
 
-def _describe(task: tuple[int, Unit, int, int, bool, bool, Reader | None, str]) -> Described:
-    """In a worker: one dataset read (and checked, with a reader) and described, and what its
-    reading said of it."""
+def _describe(task: tuple[int, Unit, Callable[[Judgments], T], Reader | None, str]) -> Described[T]:
+    """In a worker: one dataset read (and checked, with a reader) and made into what the job
+    makes of it, and what its reading said of it."""
     from ..kinds import UsageError
-    from .html import shown
-    from .stats import describe
 
-    index, unit, samples, seed, raters, page, reader, cwd = task
+    index, unit, job, reader, cwd = task
     said: list[tuple[str, Any]] = []
     heard = Dataset(unit, lambda _, why: said.append(("told", why)), lambda _, note: said.append(("noted", note)))
-    stats = None
+    made = None
     try:
         view_of, findings = worker_view(unit, reader, cwd)
         view = next(views([heard], view_of), None)  # None: it holds no judgment (said to `heard`)
-        if view is not None and page:  # what the report shows of it, as html.write_report has it
-            stats = shown(view, samples=samples, seed=seed)
-        elif view is not None:
-            stats = describe(view, samples=samples, seed=seed, raters=raters)
+        if view is not None:
+            made = job(view)
     except UsageError as exc:  # a path it cannot use; a bug is raised by the pool as it is
         return index, said, None, exc, []
-    return index, said, stats, None, findings()
+    return index, said, made, None, findings()

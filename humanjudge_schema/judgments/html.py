@@ -19,7 +19,8 @@ table of contents; every section and card has an id to link to and a link back t
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -28,10 +29,10 @@ from .html_answers import MESSAGE_CHARS, PLOTTED, TABLED_VALUES, VALUE_CHARS, Pl
 from .html_answers import count as _count
 from .html_answers import text as _text
 from .html_raters import raters_section
-from .stats import ac_interval_text, ac_name, ac_text, interval_text, observed_text, raters_text
+from .summary import DatasetStats, QualityFinding, QuestionStats
 from .view import Judgments
 
-__all__ = ["PLOTTED", "TABLED_VALUES", "VALUE_CHARS", "page", "shown", "write_page", "write_report"]
+__all__ = ["PLOTTED", "TABLED_VALUES", "VALUE_CHARS", "Shown", "page", "shown", "write_page", "write_report"]
 
 
 class Checked(Protocol):
@@ -80,10 +81,19 @@ details { margin: .3rem 0; } summary { cursor: pointer; }
 """
 
 
-def page(result: Checked, datasets: list[dict[str, Any]], title: str = "humanjudge report") -> str:
-    """The report. `datasets` are `stats.describe(..., values=True)` with their `files` (the
-    dataset's files, as findings show them) and, where a question declares its scale, its
-    `scale` (its points, worst to best)."""
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What the page shows of a dataset: its statistics (`stats.describe`, with each question's
+    values and the raters), its files as findings name them, and each ordered question's scale,
+    worst to best (its points, those no one chose included), by the question's name."""
+
+    stats: DatasetStats
+    files: tuple[str, ...]
+    scales: dict[str, tuple[Any, ...]]
+
+
+def page(result: Checked, datasets: Sequence[Shown], title: str = "humanjudge report") -> str:
+    """The report of the datasets (`shown`)."""
     findings = _by_dataset(result.findings, datasets)
     plots = Plots()
     sections = [_dataset(k, ds, findings[k], plots) for k, ds in enumerate(datasets)]
@@ -111,12 +121,12 @@ def write_report(
     samples: int,
     seed: int = 0,
     within: Path | None = None,
-) -> list[dict[str, Any]]:
+) -> list[Shown]:
     """Write the report of the datasets to `target` (whole or not at all, never over one of
     their files, and inside `within` when it is given) and return what it shows of each
-    (`stats.describe`, with its files). `result` gives validation's result, asked for once the
-    views have been read (reading.Reading checks the datasets as it reads them)."""
-    found: list[dict[str, Any]] = []
+    (`shown`). `result` gives validation's result, asked for once the views have been read
+    (reading.Reading checks the datasets as it reads them)."""
+    found: list[Shown] = []
     inputs: list[Path] = []
     for view in views:
         found.append(shown(view, samples=samples, seed=seed))
@@ -126,7 +136,7 @@ def write_report(
 
 
 def write_page(
-    result: Checked, found: list[dict[str, Any]], target: Path, inputs: list[Path], *, within: Path | None = None
+    result: Checked, found: Sequence[Shown], target: Path, inputs: list[Path], *, within: Path | None = None
 ) -> None:
     """Write the page of what `shown` gave of each dataset to `target`: whole or not at all, never
     over one of `inputs`, and inside `within` when it is given."""
@@ -135,20 +145,18 @@ def write_page(
     write_atomic(target, page(result, found).encode("utf-8"), inputs, within=within)
 
 
-def shown(view: Judgments, *, samples: int, seed: int = 0) -> dict[str, Any]:
-    """What the page shows of a dataset: its statistics with each question's values and the raters
-    (`stats.describe`), its files, and each ordered question's scale, worst to best (its points,
-    those no one chose included)."""
+def shown(view: Judgments, *, samples: int, seed: int = 0) -> Shown:
+    """What the page shows of a dataset (`Shown`)."""
     from ..readers.files import display_path
     from .stats import describe
 
     found = describe(view, samples=samples, seed=seed, values=True, raters=True)
-    found["files"] = [display_path(f) for f in view.files]
-    for q in found["questions"]:
-        declared = view.questions.get(q["question"])
-        if q.get("scale") is None and declared is not None and declared.order:
-            q["scale"] = list(declared.order)
-    return found
+    scales = {}
+    for q in found.questions:
+        declared = view.questions.get(q.question)
+        if declared is not None and declared.order:
+            scales[q.question] = tuple(declared.order)
+    return Shown(found, tuple(display_path(f) for f in view.files), scales)
 
 
 _TOP = ' <a class="top" href="#top">↑ top</a>'
@@ -172,9 +180,9 @@ def _verdict(findings: list[Finding]) -> str:
     return ", ".join(out)
 
 
-def _by_dataset(findings: list[Finding], datasets: list[dict[str, Any]]) -> list[list[Finding]]:
+def _by_dataset(findings: list[Finding], datasets: Sequence[Shown]) -> list[list[Finding]]:
     """The findings of each dataset (by its files), and last those of no dataset."""
-    owner = {file: k for k, ds in enumerate(datasets) for file in ds["files"]}
+    owner = {file: k for k, ds in enumerate(datasets) for file in ds.files}
     out: list[list[Finding]] = [[] for _ in range(len(datasets) + 1)]
     for f in findings:
         out[owner.get(f.file, len(datasets))].append(f)
@@ -189,21 +197,21 @@ def _cell(n: int, kind: str) -> str:
     return f'<td class="n"><span class="{kind}">{n}</span></td>' if n else '<td class="n">0</td>'
 
 
-def _overview(result: Checked, datasets: list[dict[str, Any]], findings: list[list[Finding]], plots: Plots) -> str:
+def _overview(result: Checked, datasets: Sequence[Shown], findings: list[list[Finding]], plots: Plots) -> str:
     checked = f"{_count(len(datasets), 'dataset')}, {_count(result.files, 'file')} checked"
-    quality = sum(len(ds["quality"]) for ds in datasets)
+    quality = sum(len(ds.stats.quality or ()) for ds in datasets)
     rows = [
         f"<p>{checked}: validation: {_verdict(result.findings)}; {_quality(quality)} in the judgments.</p>",
         '<table class="summary"><tr><th>dataset</th><th>format</th><th>questions</th><th>judgments</th>'
         "<th>errors</th><th>warnings</th><th>quality findings</th></tr>",
     ]
-    for k, ds in enumerate(datasets):
-        judgments = sum(q["judgments"] for q in ds["questions"])
+    for k, ds in enumerate(d.stats for d in datasets):
+        judgments = sum(q.judgments for q in ds.questions)
         errors, warnings = _counts(findings[k])
         rows.append(
-            f'<tr><td><a href="#d{k}">{_text(ds["dataset"], NAME_CHARS)}</a></td><td>{_text(ds["format"])}</td>'
-            f'<td class="n">{len(ds["questions"])}</td><td class="n">{judgments}</td>'
-            f"{_cell(errors, 'error')}{_cell(warnings, 'warning')}{_cell(len(ds['quality']), 'warning')}</tr>"
+            f'<tr><td><a href="#d{k}">{_text(ds.dataset, NAME_CHARS)}</a></td><td>{_text(ds.format)}</td>'
+            f'<td class="n">{len(ds.questions)}</td><td class="n">{judgments}</td>'
+            f"{_cell(errors, 'error')}{_cell(warnings, 'warning')}{_cell(len(ds.quality or ()), 'warning')}</tr>"
         )
     if findings[len(datasets)]:
         errors, warnings = _counts(findings[len(datasets)])
@@ -220,46 +228,47 @@ def _overview(result: Checked, datasets: list[dict[str, Any]], findings: list[li
     return "\n".join(rows)
 
 
-def _contents(datasets: list[dict[str, Any]], other: bool) -> str:
+def _contents(datasets: Sequence[Shown], other: bool) -> str:
     """The table of contents: each dataset and, unless it has many, its questions."""
     entries = []
-    for k, ds in enumerate(datasets):
-        questions = ds["questions"]
+    for k, ds in enumerate(d.stats for d in datasets):
+        questions = ds.questions
         inner = ""
         if 0 < len(questions) <= CONTENTS_QUESTIONS:
             inner = (
                 "<ol>"
                 + "".join(
-                    f'<li><a href="#d{k}-q{j}">{_text(q["question"], NAME_CHARS)}</a></li>'
+                    f'<li><a href="#d{k}-q{j}">{_text(q.question, NAME_CHARS)}</a></li>'
                     for j, q in enumerate(questions)
                 )
                 + "</ol>"
             )
         elif questions:
             inner = f" <small>({_count(len(questions), 'question')})</small>"
-        entries.append(f'<li><a href="#d{k}">{_text(ds["dataset"], NAME_CHARS)}</a>{inner}</li>')
+        entries.append(f'<li><a href="#d{k}">{_text(ds.dataset, NAME_CHARS)}</a>{inner}</li>')
     if other:
         entries.append('<li><a href="#other">Other files</a></li>')
     return f'<nav id="contents"><h2>Contents</h2><ol>{"".join(entries)}</ol></nav>'
 
 
-def _dataset(k: int, ds: dict[str, Any], findings: list[Finding], plots: Plots) -> str:
+def _dataset(k: int, shown: Shown, findings: list[Finding], plots: Plots) -> str:
+    ds = shown.stats
     parts = [
-        f'<section id="d{k}"><h2>{_text(ds["dataset"], NAME_CHARS)} <small>({_text(ds["format"])})</small>{_TOP}</h2>',
-        f"<p>Validation: {_verdict(findings)}. Judgments: {_quality(len(ds['quality']))}.</p>",
+        f'<section id="d{k}"><h2>{_text(ds.dataset, NAME_CHARS)} <small>({_text(ds.format)})</small>{_TOP}</h2>',
+        f"<p>Validation: {_verdict(findings)}. Judgments: {_quality(len(ds.quality or ()))}.</p>",
     ]
     if findings:
         parts.append(_findings(findings))
-    flags: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for flag in ds["quality"]:
-        flags[flag["question"]].append(flag)
+    flags: dict[str, list[QualityFinding]] = defaultdict(list)
+    for flag in ds.quality or ():
+        flags[flag.question].append(flag)
     parts.append('<div class="questions">')
-    for j, q in enumerate(ds["questions"]):
-        parts.append(_question(f"d{k}-q{j}", q, flags.get(q["question"], []), plots))
+    for j, q in enumerate(ds.questions):
+        parts.append(_question(f"d{k}-q{j}", q, flags.get(q.question, []), plots, shown.scales.get(q.question)))
     parts.append("</div>")
-    if not ds["questions"]:
+    if not ds.questions:
         parts.append("<p>No judgments.</p>")
-    parts.append(raters_section(ds))  # "" unless the dataset's dict has its raters (`raters.table`)
+    parts.append(raters_section(ds))  # "" unless the raters were asked for (`raters.table`)
     parts.append("</section>")
     return "\n".join(parts)
 
@@ -288,63 +297,66 @@ def _findings(findings: list[Finding]) -> str:
     return "\n".join(parts)
 
 
-def _options(q: dict[str, Any]) -> str:
+def _options(q: QuestionStats) -> str:
     """The figures of each part of the question's answers (an option, a label), a row each."""
-    options = q.get("options") or []
+    options = q.options or ()
     if not options:
         return ""
-    kind = "option" if q["level"] is None else "label"
+    kind = "option" if q.level is None else "label"
     rows = []
     for o in options[:TABLED_VALUES]:
-        alpha = "-" if o["alpha"] is None else f"{o['alpha']:.3f}"
+        alpha = "-" if o.alpha is None else f"{o.alpha:.3f}"
         cells = [
-            _text(o["option"], VALUE_CHARS),
-            str(o["judgments"]),
+            _text(o.option, VALUE_CHARS),
+            str(o.judgments),
             alpha,
-            observed_text(o) or "-",
-            ac_text(o) or "-",
+            o.agreement.observed_text() or "-",
+            o.agreement.ac_text() or "-",
         ]
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     more = len(options) - TABLED_VALUES
     tail = f'<p class="facts">… and {_count(more, "more " + kind)}.</p>' if more > 0 else ""
-    level = options[0]["level"] or "-"
+    level = options[0].level or "-"
     return (
         f'<table class="answers options"><caption>per {kind} ({level})</caption>'
         f"<tr><th>{kind}</th><th>judgments</th><th>alpha</th><th>agree</th><th>AC</th></tr>{''.join(rows)}</table>{tail}"
     )
 
 
-def _question(anchor: str, q: dict[str, Any], flags: list[dict[str, Any]], plots: Plots) -> str:
-    per_item = raters_text(q) or "-"
-    if q.get("note"):  # values that do not suit the level
-        agreement = f"alpha: not computed: {_text(q['note'], MESSAGE_CHARS)}"
-    elif q["alpha"] is None and q["level"]:
+def _question(
+    anchor: str, q: QuestionStats, flags: list[QualityFinding], plots: Plots, scale: Sequence[Any] | None = None
+) -> str:
+    """A question's card; `scale`: its points, worst to best, where it declares them."""
+    per_item = q.raters_text() or "-"
+    if q.note:  # values that do not suit the level
+        agreement = f"alpha: not computed: {_text(q.note, MESSAGE_CHARS)}"
+    elif q.alpha is None and q.level:
         agreement = "alpha: not defined (no item with two values, or one value only)"
-    elif q["alpha"] is None:
+    elif q.alpha is None:
         agreement = "alpha: no level"
     else:
-        ci = interval_text(q)
-        agreement = f"alpha ({q['level']}): <strong>{q['alpha']:.3f}</strong>" + (f" {ci}" if ci else "")
-    if (agree := observed_text(q)) is not None:
+        ci = q.interval_text()
+        agreement = f"alpha ({q.level}): <strong>{q.alpha:.3f}</strong>" + (f" {ci}" if ci else "")
+    if (agree := q.agreement.observed_text()) is not None:
         agreement += f"; the same answer in {agree} of pairs"
-    if (ac := ac_text(q)) is not None:
-        ac_ci = ac_interval_text(q)
-        agreement += f"; Gwet's {ac_name(q)}: <strong>{ac}</strong>" + (f" {ac_ci}" if ac_ci else "")
-    if q.get("agreement_note"):
-        agreement += f"<br>{_text(q['agreement_note'], MESSAGE_CHARS)}"
-    if q.get("level_note"):
-        agreement += f"<br>level: {_text(q['level_note'], MESSAGE_CHARS)}"
+    if (ac := q.agreement.ac_text()) is not None:
+        ac_ci = q.agreement.ac_interval_text()
+        agreement += f"; Gwet's {q.agreement.ac_name()}: <strong>{ac}</strong>" + (f" {ac_ci}" if ac_ci else "")
+    if q.agreement_note:
+        agreement += f"<br>{_text(q.agreement_note, MESSAGE_CHARS)}"
+    if q.level_note:
+        agreement += f"<br>level: {_text(q.level_note, MESSAGE_CHARS)}"
     parts = [
         f'<div class="question" id="{anchor}">',
-        f"<h3>{_text(q['question'], NAME_CHARS)}</h3>",
-        f'<p class="facts">{q["items"]} items, {q["judgments"]} judgments'
-        + (f", {q['missing']} missing" if q["missing"] else "")
+        f"<h3>{_text(q.question, NAME_CHARS)}</h3>",
+        f'<p class="facts">{q.items} items, {q.judgments} judgments'
+        + (f", {q.missing} missing" if q.missing else "")
         + f"; raters per item (min / median / max): {per_item}<br>{agreement}</p>",
     ]
-    parts.append(plots.of(q))
+    parts.append(plots.of(q.values or (), q.level, scale))
     parts.append(_options(q))
     listed = flags[:LISTED_FLAGS]
-    said = [f'<p class="flag">{_text(f["code"])}: {_text(f["message"], MESSAGE_CHARS)}</p>' for f in listed]
+    said = [f'<p class="flag">{_text(f.code)}: {_text(f.message, MESSAGE_CHARS)}</p>' for f in listed]
     parts += said[:OPEN_FLAGS]
     if len(flags) > OPEN_FLAGS:  # the others folded, so that the card stays the size of its plot
         more = ""

@@ -2,8 +2,8 @@
 
 - Labels: a bar per answer, its count at its end.
 - A scale of few integer points (a graded metric 1-5, a slider 1-6): a bar per point of the
-  scale, the points nobody chose included, labelled as integers; the scale is the question's
-  `scale` where the data declares one, else the integers from its least to its largest answer.
+  scale, the points nobody chose included, labelled as integers; the scale is the points the
+  question declares, where it does, else the integers from its least to its largest answer.
 - Multi-select (every answer a list of 0 and 1): a bar per option, the answers that tick it and
   their share of all answers, instead of a bar per pattern of ticks.
 - Sliders and continuous scores over many points: a histogram.
@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import re
 import warnings
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from html import escape
 from typing import Any
 
@@ -64,24 +64,26 @@ class Plots:
         self.included = 0
         self.tabled = 0  # questions shown as a table because the page had its plots
 
-    def of(self, q: dict[str, Any]) -> str:
-        values: list[tuple[Hashable, int]] = q.get("values") or []
+    def of(self, answers: Sequence[tuple[Hashable, int]], level: str | None, scale: Sequence[Any] | None = None) -> str:
+        """The plot of a question's answers (each distinct answer and its count) at its level;
+        `scale`: its points, worst to best, where it declares them."""
+        values = list(answers)
         if not values:
             return ""
         numbers = all(_number(v) for v, _ in values)
         if (ticks := _ticks(values)) is not None:
             total = sum(n for _, n in values)
             return self._bars(values, ticks, total, f"answers that tick it (of {total})")
-        if numbers and (points := _scale(values, q.get("scale"), q["level"])) is not None:
+        if numbers and (points := _scale(values, scale, level)) is not None:
             return self._bars(values, points, None, "")
-        numeric = numbers and q["level"] in ("interval", "ratio")
-        if not numeric and q["level"] is None and len(values) > _plots().SHOWN_VALUES:
+        numeric = numbers and level in ("interval", "ratio")
+        if not numeric and level is None and len(values) > _plots().SHOWN_VALUES:
             return _samples(values)  # free text: a bar per answer says nothing
         if numeric and not _spanned(values):
             return _answers(values, "not plotted: the values are too far apart for a double")
         if numeric:
             return self._include(values, ("histogram", *_keyed(values)), lambda: _plots().histogram(values, ""), "")
-        shown = [(_shown(v), n) for v, n in _ordered(values, q.get("scale"))]
+        shown = [(_shown(v), n) for v, n in _ordered(values, scale)]
         return self._bars(values, shown, None, "")
 
     def _bars(

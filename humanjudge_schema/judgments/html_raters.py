@@ -1,15 +1,15 @@
 """The report's raters section of one dataset: the raters furthest below the others' agreement
 and those with the highest modal share (judgments/raters.py), each list cut at SHOWN rows with a
-count of the rest. It reads only the dataset's dict: `stats.describe(...)` and the keys
-`raters.table` adds (`raters`, `raters_note`); a dataset without them has no section."""
+count of the rest. It reads only the dataset's statistics (`stats.describe(..., raters=True)`):
+its `raters` and `raters_note`; a dataset whose raters were not asked for has no section."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from .html_answers import VALUE_CHARS, count, text
 from .raters import MIN_ITEMS, highest_modal_share, lowest_agreement
+from .summary import DatasetStats, RaterRow
 
 __all__ = ["SHOWN", "raters_section"]
 
@@ -18,16 +18,16 @@ SHOWN = 10
 _HEADER = ("rater", "question", "items", "modal answer", "modal share", "shared items", "agrees", "others agree")
 
 
-def raters_section(ds: dict[str, Any]) -> str:
+def raters_section(ds: DatasetStats) -> str:
     """The raters of one dataset as HTML ("" when `ds` has no `raters`: the run did not ask)."""
-    if "raters" not in ds:
+    if ds.raters is None:
         return ""
     parts = ['<div class="raters"><h3>Raters</h3>']
-    if ds.get("raters_note"):
-        parts.append(f'<p class="facts">Raters are not compared: {text(ds["raters_note"])}.</p></div>')
+    if ds.raters_note:
+        parts.append(f'<p class="facts">Raters are not compared: {text(ds.raters_note)}.</p></div>')
         return "".join(parts)
-    rows = ds["raters"]
-    people = len({json.dumps(r["rater"]) for r in rows})
+    rows = ds.raters
+    people = len({json.dumps(r.rater) for r in rows})
     parts.append(
         f'<p class="facts">{count(people, "rater")}, {count(len(rows), "row")} of a rater and a question. '
         "A rater's agreement is the share of the other raters of an item who give the rater's answer; "
@@ -49,19 +49,19 @@ def raters_section(ds: dict[str, Any]) -> str:
     return "".join(parts)
 
 
-def _row(r: dict[str, Any]) -> str:
+def _row(r: RaterRow) -> str:
     def share(x: float | None) -> str:
         return "-" if x is None else f"{x:.0%}"
 
-    modal = r["modal"] if isinstance(r["modal"], str) else json.dumps(r["modal"])
+    modal = r.modal if isinstance(r.modal, str) else json.dumps(r.modal)
     cells = (
-        text(r["rater"], VALUE_CHARS),
-        text(r["question"], VALUE_CHARS),
-        str(r["items"]),
+        text(r.rater, VALUE_CHARS),
+        text(r.question, VALUE_CHARS),
+        str(r.items),
         text(modal, VALUE_CHARS),
-        share(r["modal_share"]),
-        str(r["shared_items"]),
-        share(r["agreement"]),
-        share(r["others_agreement"]),
+        share(r.modal_share),
+        str(r.shared_items),
+        share(r.agreement),
+        share(r.others_agreement),
     )
     return "<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"

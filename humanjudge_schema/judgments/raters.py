@@ -27,10 +27,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from .gather import Gathered, GatheredQuestion
+from .summary import RaterRow
 
 # A question's raters are compared when they judged at least this many items (see docs/stats.md).
 MIN_ITEMS = 20
@@ -148,11 +149,10 @@ def of_dataset(g: Gathered) -> list[Rater]:
     return [r for name, q in g.questions.items() for r in of_question(name, q, g.view.shared(name))]
 
 
-def table(g: Gathered) -> dict[str, Any]:
-    """What `stats --raters` adds to a dataset: `raters`, every rater's row on every question
-    (`as_json`), and `raters_note`, why there are none where raters are not persons (else None)."""
-    note = _not_persons(g.view.rater_kind)
-    return {"raters": [as_json(r) for r in of_dataset(g)], "raters_note": note}
+def table(g: Gathered) -> tuple[list[RaterRow], str | None]:
+    """What `stats --raters` adds to a dataset: every rater's row on every question (`row`), and
+    why there are none where raters are not persons (else None)."""
+    return [row(r) for r in of_dataset(g)], _not_persons(g.view.rater_kind)
 
 
 def _not_persons(kind: str) -> str | None:
@@ -163,23 +163,26 @@ def _not_persons(kind: str) -> str | None:
     return None
 
 
-def lowest_agreement(rows: list[dict[str, Any]], n: int) -> tuple[list[dict[str, Any]], int]:
+def lowest_agreement(rows: Sequence[RaterRow], n: int) -> tuple[list[RaterRow], int]:
     """The n rows of the raters furthest below the others' agreement (below it, over at least
     MIN_ITEMS shared items), and how many such rows are left out."""
     kept = [
-        r
+        (r, r.agreement - r.others_agreement)
         for r in rows
-        if r["agreement"] is not None and r["shared_items"] >= MIN_ITEMS and r["agreement"] < r["others_agreement"]
+        if r.agreement is not None
+        and r.others_agreement is not None
+        and r.shared_items >= MIN_ITEMS
+        and r.agreement < r.others_agreement
     ]
-    kept.sort(key=lambda r: r["agreement"] - r["others_agreement"])
-    return kept[:n], max(len(kept) - n, 0)
+    kept.sort(key=lambda found: found[1])
+    return [r for r, _ in kept[:n]], max(len(kept) - n, 0)
 
 
-def highest_modal_share(rows: list[dict[str, Any]], n: int) -> tuple[list[dict[str, Any]], int]:
+def highest_modal_share(rows: Sequence[RaterRow], n: int) -> tuple[list[RaterRow], int]:
     """The n rows of the highest modal share over at least MIN_ITEMS items, and how many such
     rows are left out."""
-    kept = [r for r in rows if r["items"] >= MIN_ITEMS]
-    kept.sort(key=lambda r: -r["modal_share"])
+    kept = [r for r in rows if r.items >= MIN_ITEMS]
+    kept.sort(key=lambda r: -r.modal_share)
     return kept[:n], max(len(kept) - n, 0)
 
 
@@ -189,29 +192,28 @@ def modal(values: Any) -> tuple[Hashable, int]:
     return Counter(values).most_common(1)[0]
 
 
-def as_json(r: Rater) -> dict[str, Any]:
-    """A rater's row as `stats --raters --format json` prints it."""
-    given = list(r.modal) if isinstance(r.modal, tuple) else r.modal
-    return {
-        "rater": r.rater,
-        "question": r.question,
-        "items": r.items,
-        "modal": given,
-        "modal_share": round(r.modal_share, 4),
-        "shared_items": r.shared,
-        "agreement": None if r.agreement is None else round(r.agreement, 4),
-        "others_agreement": None if r.others is None else round(r.others, 4),
-    }
+def row(r: Rater) -> RaterRow:
+    """A rater's row as `stats --raters` shows it, its shares rounded to 4 decimals."""
+    return RaterRow(
+        r.rater,
+        r.question,
+        r.items,
+        r.modal,
+        round(r.modal_share, 4),
+        r.shared,
+        None if r.agreement is None else round(r.agreement, 4),
+        None if r.others is None else round(r.others, 4),
+    )
 
 
 __all__ = [
     "MIN_ITEMS",
     "Rater",
-    "as_json",
     "highest_modal_share",
     "lowest_agreement",
     "modal",
     "of_dataset",
     "of_question",
+    "row",
     "table",
 ]

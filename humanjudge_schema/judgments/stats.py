@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
-from typing import Any
+from dataclasses import replace
+from typing import NamedTuple
 
 from .agreement import Tally, alpha, bootstrap
 from .coefficients import Resamples, dominant, figures
 from .gather import Gathered, GatheredQuestion
 from .parts import split
+from .summary import Agreement, DatasetStats, Distribution, QualityFinding, QuestionStats, RatersPerItem
 from .view import Judgments, Level, Question
 
 # Why an answer made of parts has no alpha as a whole: its parts have theirs (`options`).
@@ -36,41 +38,37 @@ FIGURED_PARTS = 200
 
 def dataset_stats(
     view: Judgments, *, samples: int = 1000, seed: int = 0, values: bool = False, gathered: Gathered | None = None
-) -> dict[str, Any]:
-    """The statistics of one dataset, as `humanjudge stats --format json` prints them; with
-    `values`, each question also has `values`, [value, count] of every distinct answer (for
-    plots). `gathered`: the pass over its judgments, when the caller made it already."""
+) -> DatasetStats:
+    """The statistics of one dataset's questions, without the quality findings; with `values`,
+    each question also has `values`, every distinct answer and its count (for plots).
+    `gathered`: the pass over its judgments, when the caller made it already."""
     gathered = gathered or Gathered.of(view)
-    return {
-        "dataset": view.dataset,
-        "format": view.format,
-        "questions": [
-            _question(name, q, samples, seed, values, view.questions.get(name))
-            for name, q in gathered.questions.items()
-        ],
-    }
+    questions = tuple(
+        _question(name, q, samples, seed, values, view.questions.get(name)) for name, q in gathered.questions.items()
+    )
+    return DatasetStats(view.dataset, view.format, questions)
 
 
 def describe(
     view: Judgments, *, samples: int = 1000, seed: int = 0, values: bool = False, raters: bool = False
-) -> dict[str, Any]:
+) -> DatasetStats:
     """A dataset's statistics (`dataset_stats`) and the findings of the quality checks, from one
     pass over its judgments: what `stats`, `report` and the Action show; with `raters`, the
     raters table too (`raters.table`: `raters` and `raters_note`), from the same pass."""
     from .quality import check
 
     gathered = Gathered.of(view)
-    out = dataset_stats(view, samples=samples, seed=seed, values=values, gathered=gathered)
-    out["quality"] = [
-        {"code": code, "question": where.question, "message": message}
-        | {"file": where.file, "pointer": where.pointer, "line": where.line}
+    found = dataset_stats(view, samples=samples, seed=seed, values=values, gathered=gathered)
+    quality = tuple(
+        QualityFinding(code, where.question, message, where.file, where.pointer, where.line)
         for code, where, message in check(view, gathered)
-    ]
-    if raters:
-        from .raters import table
+    )
+    if not raters:
+        return replace(found, quality=quality)
+    from .raters import table
 
-        out |= table(gathered)
-    return out
+    rows, note = table(gathered)
+    return replace(found, quality=quality, raters=tuple(rows), raters_note=note)
 
 
 def _question(
@@ -82,57 +80,77 @@ def _question(
     declared: Question | None = None,
     *,
     counted_only: str | None = None,
-) -> dict[str, Any]:
+) -> QuestionStats:
     """A question's figures; with `counted_only`, why it has its counts only (no alpha, no
     agreement)."""
     tally = q.tally
     spread = tally.raters_per_item()
-    out: dict[str, Any] = {
-        "question": name,
-        "level": q.level,
-        "items": tally.items,
-        "judgments": tally.judgments,
-        "missing": q.missing,
-        "raters_per_item": None if spread is None else dict(zip(("min", "median", "max"), spread, strict=True)),
-        "alpha": None,
-        "alpha_ci": None,
-        "agreement": figures(tally, None),
-        "agreement_note": None,
-        "level_note": None if declared is None else declared.level_note,
-        "distribution": _distribution(tally, q.level),
-    }
     if declared is not None and not declared.shared:
         counted_only = not_shared(declared)
-    if counted_only is not None:
-        out["note"] = counted_only
-    elif q.level is not None:
-        resamples = None
-        try:
-            out["alpha"] = alpha(tally, q.level)
-            if out["alpha"] is not None:
-                resamples = Resamples(tally, q.level)  # AC of the same samples as alpha
-                ci = bootstrap(tally, q.level, samples=samples, seed=seed, each=resamples.add)
-                out["alpha_ci"] = None if ci is None else list(ci)
-        except ValueError as exc:  # values that do not suit the level: say so, compute nothing
-            out["note"] = str(exc)
-        if not _finite(out["alpha"], *(out["alpha_ci"] or ())):  # no NaN or Infinity in the JSON
-            out["alpha"] = out["alpha_ci"] = None
-            out["note"] = "values too large to compare"
-        if not out.get("note"):
-            scale = None if declared is None else declared.order  # one answer everywhere: AC over these
-            out["agreement"] = figures(
-                tally, q.level, resamples=resamples, samples=samples, seed=seed, categories=scale
-            )
-            out["agreement_note"] = dominant(tally, q.level, out["alpha"], out["agreement"])
-    if out["alpha"] is None and not out.get("note"):
-        out["note"] = _why_no_alpha(q, declared)
-    if values:
-        out["values"] = list(tally.distribution().items())
-    out["options"] = _options(q, declared, samples, seed, values) if declared and declared.parts else None
-    return out
+    found = _Figured(note=counted_only)
+    if counted_only is None and q.level is not None:
+        found = _figured(tally, q.level, samples, seed, declared)
+    note = found.note
+    if found.alpha is None and not note:
+        note = _why_no_alpha(q, declared)
+    return QuestionStats(
+        question=name,
+        level=q.level,
+        items=tally.items,
+        judgments=tally.judgments,
+        missing=q.missing,
+        raters_per_item=None if spread is None else RatersPerItem(*spread),
+        alpha=found.alpha,
+        alpha_ci=found.alpha_ci,
+        agreement=found.agreement,
+        agreement_note=found.agreement_note,
+        level_note=None if declared is None else declared.level_note,
+        distribution=_distribution(tally, q.level),
+        note=note,
+        values=tuple(tally.distribution().items()) if values else None,
+        options=_options(q, declared, samples, seed, values) if declared and declared.parts else None,
+    )
 
 
-def _options(q: GatheredQuestion, declared: Question, samples: int, seed: int, values: bool) -> list[dict[str, Any]]:
+class _Figured(NamedTuple):
+    """Alpha, its interval, the agreement beside it and the note where one answer dominates; or
+    why they are not computed (`note`)."""
+
+    alpha: float | None = None
+    alpha_ci: tuple[float, float] | None = None
+    agreement: Agreement = Agreement()
+    agreement_note: str | None = None
+    note: str | None = None
+
+
+def _figured(tally: Tally, level: Level, samples: int, seed: int, declared: Question | None) -> _Figured:
+    found: float | None = None
+    ci: tuple[float, float] | None = None
+    note = None
+    resamples = None
+    try:
+        found = alpha(tally, level)
+        if found is not None:
+            resamples = Resamples(tally, level)  # AC of the same samples as alpha
+            ci = bootstrap(tally, level, samples=samples, seed=seed, each=resamples.add)
+    except ValueError as exc:  # values that do not suit the level: say so, compute nothing
+        note = str(exc)
+    if not _finite(found, *(ci or ())):  # no NaN or Infinity in the JSON
+        found, ci, note = None, None, "values too large to compare"
+    if note:
+        return _Figured(found, ci, note=note)
+    scale = None if declared is None else declared.order  # one answer everywhere: AC over these
+    known = figures(tally, level, resamples=resamples, samples=samples, seed=seed, categories=scale)
+    ac_ci = known["ac_ci"]
+    agreement = Agreement(
+        known["observed"], known["ac"], None if ac_ci is None else (ac_ci[0], ac_ci[1]), known["ac_weights"]
+    )
+    return _Figured(found, ci, agreement, dominant(tally, level, found, known), note)
+
+
+def _options(
+    q: GatheredQuestion, declared: Question, samples: int, seed: int, values: bool
+) -> tuple[QuestionStats, ...]:
     """The figures of each part of the question's answers (parts.py): a multi-select's options,
     a ranking's, a multi-slider's labels; each entry is a question's, with its `option`."""
     assert declared.parts is not None
@@ -151,11 +169,9 @@ def _options(q: GatheredQuestion, declared: Question, samples: int, seed: int, v
             Question(part.label, part.level, scale),
             counted_only=None if k < FIGURED_PARTS else past,
         )
-        entry["option"] = part.label
-        if unsplit:
-            entry["level_note"] = f"{unsplit} answers that are not a row of its options are left out"
-        out.append(entry)
-    return out
+        left_out = f"{unsplit} answers that are not a row of its options are left out" if unsplit else None
+        out.append(replace(entry, option=part.label, level_note=left_out))
+    return tuple(out)
 
 
 def not_shared(declared: Question) -> str:
@@ -201,15 +217,15 @@ def _finite(*figures: float | None) -> bool:
     return all(x is None or math.isfinite(x) for x in figures)
 
 
-def _distribution(tally: Tally, level: Level | None) -> dict[str, Any]:
+def _distribution(tally: Tally, level: Level | None) -> Distribution:
     if level in ("interval", "ratio"):
         summary = tally.numeric_summary()
         if summary is not None:
-            return dict(summary)
+            return Distribution(numbers=summary)
     counts = tally.distribution()
     if level is None and len(counts) > LISTED_VALUES:
-        return {"distinct": len(counts)}
-    return {"counts": {_key(value): n for value, n in counts.items()}}
+        return Distribution(distinct=len(counts))
+    return Distribution(counts={_key(value): n for value, n in counts.items()})
 
 
 def _key(value: Hashable) -> str:
@@ -219,46 +235,3 @@ def _key(value: Hashable) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(list(value) if isinstance(value, tuple) else value)
-
-
-# How a question's figures read wherever they are shown (stats' text, the report, the job summary).
-
-
-def raters_text(q: dict[str, Any], sep: str = " / ") -> str | None:
-    """Raters per item as min / median / max; None without items."""
-    spread = q["raters_per_item"]
-    if spread is None:
-        return None
-    median = spread["median"]
-    shown = str(int(median)) if float(median).is_integer() else f"{median:g}"
-    return f"{spread['min']}{sep}{shown}{sep}{spread['max']}"
-
-
-def interval_text(q: dict[str, Any]) -> str | None:
-    """Alpha's interval as [lo, hi]; None without one."""
-    ci = q["alpha_ci"]
-    return None if ci is None else f"[{ci[0]:.3f}, {ci[1]:.3f}]"
-
-
-def observed_text(q: dict[str, Any]) -> str | None:
-    """The observed agreement as a percentage of pairs; None without one."""
-    found = (q.get("agreement") or {}).get("observed")
-    return None if found is None else f"{found:.0%}"
-
-
-def ac_text(q: dict[str, Any]) -> str | None:
-    """Gwet's AC; None without one."""
-    found = (q.get("agreement") or {}).get("ac")
-    return None if found is None else f"{found:.3f}"
-
-
-def ac_interval_text(q: dict[str, Any]) -> str | None:
-    """AC's interval as [lo, hi]; None without one."""
-    ci = (q.get("agreement") or {}).get("ac_ci")
-    return None if ci is None else f"[{ci[0]:.3f}, {ci[1]:.3f}]"
-
-
-def ac_name(q: dict[str, Any]) -> str:
-    """AC1 or AC2 and its weights, as a label: "AC1", "AC2 (ordinal weights)"."""
-    weights = (q.get("agreement") or {}).get("ac_weights")
-    return "AC1" if weights in (None, "identity") else f"AC2 ({weights} weights)"

@@ -13,13 +13,16 @@ import html
 import os
 import re
 from collections import Counter
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from ..finding import Finding, Severity, escape_control
 from ..kinds import tally
 from ..validation import Result
 from .groups import grouped
+
+if TYPE_CHECKING:
+    from ..judgments.summary import DatasetStats
 
 ANNOTATIONS_SHOWN = 10  # per type and step: GitHub's limit
 SUMMARY_LIMIT = 1024 * 1024  # bytes a step summary may hold
@@ -254,11 +257,8 @@ def outputs(values: Mapping[str, object]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def questions_table(datasets: list[dict[str, Any]]) -> str:
-    """Per dataset and question (`humanjudge stats --format json`'s datasets): the Markdown table
-    of the job summary."""
-    from ..judgments.stats import ac_interval_text, ac_text, interval_text, observed_text, raters_text
-
+def questions_table(datasets: Sequence[DatasetStats]) -> str:
+    """Per dataset and question (`stats.describe`): the Markdown table of the job summary."""
     out = [
         "### The judgments",
         "",
@@ -266,21 +266,21 @@ def questions_table(datasets: list[dict[str, Any]]) -> str:
     ]
     out.append("|---|---|---|---:|---:|---|---|---:|---|")
     for ds in datasets:
-        for q in ds["questions"]:
-            per_item = raters_text(q) or ""
-            alpha = f"none: {cell(q['note'])}" if q.get("note") else ""
-            if q["alpha"] is not None:
-                ci = interval_text(q)
-                alpha = f"{q['alpha']:.3f}" + (f" {ci}" if ci else "")
-            if q.get("agreement_note"):
-                alpha += f" ({cell(q['agreement_note'])})"
-            ac, ac_ci = ac_text(q) or "", ac_interval_text(q)
+        for q in ds.questions:
+            per_item = q.raters_text() or ""
+            alpha = f"none: {cell(q.note)}" if q.note else ""
+            if q.alpha is not None:
+                ci = q.interval_text()
+                alpha = f"{q.alpha:.3f}" + (f" {ci}" if ci else "")
+            if q.agreement_note:
+                alpha += f" ({cell(q.agreement_note)})"
+            ac, ac_ci = q.agreement.ac_text() or "", q.agreement.ac_interval_text()
             ac += f" {ac_ci}" if ac_ci else ""
             out.append(
-                f"| {code_span(ds['dataset'])} | {cell(str(q['question']))} | {q['level'] or ''} | {q['items']} "
-                f"| {q['judgments']} | {per_item} | {alpha} | {observed_text(q) or ''} | {ac} |"
+                f"| {code_span(ds.dataset)} | {cell(str(q.question))} | {q.level or ''} | {q.items} "
+                f"| {q.judgments} | {per_item} | {alpha} | {q.agreement.observed_text() or ''} | {ac} |"
             )
-    flags = [(ds["dataset"], f) for ds in datasets for f in ds.get("quality", [])]
+    flags = [(ds.dataset, f) for ds in datasets for f in ds.quality or ()]
     if flags:
-        out += ["", *(f"- {code_span(f['code'])} {code_span(d)}: {cell(f['message'])}" for d, f in flags)]
+        out += ["", *(f"- {code_span(f.code)} {code_span(d)}: {cell(f.message)}" for d, f in flags)]
     return "\n".join(out)

@@ -375,7 +375,8 @@ def _judgments(
         print(f"::warning title=humanjudge::{escape_data(f'no report: {why}')}")
         return ""
     print(f"Report written to {Path(target).name}")
-    table = questions_table(found) if found else "### The judgments\n\nNo dataset checked holds a judgment."
+    stats = [ds.stats for ds in found]
+    table = questions_table(stats) if stats else "### The judgments\n\nNo dataset checked holds a judgment."
     return clip("\n\n".join([table, "\n".join(without)]).strip(), NOTE_BUDGET, "the table")
 
 

@@ -1,0 +1,230 @@
+"""The statistics of a dataset as values: per question its counts, its answers' distribution,
+alpha and the agreement beside it (`QuestionStats`), the quality findings (`QualityFinding`),
+the raters' rows (`RaterRow`), all of one dataset (`DatasetStats`). stats.py computes them;
+`stats`, the report, the job summary, the diff and the card read their attributes. Each has one
+`to_json()`: what `humanjudge stats --format json` prints of it.
+
+A key that the JSON gives only sometimes (a question's `note`, its `values`, an option's
+`option`, a dataset's `quality` and `raters`) is a field that is None where the key is absent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .agreement import NumericSummary
+    from .view import Level
+
+__all__ = ["Agreement", "DatasetStats", "Distribution", "QualityFinding", "QuestionStats", "RaterRow", "RatersPerItem"]
+
+
+def _pair_text(pair: tuple[float, float] | None) -> str | None:
+    return None if pair is None else f"[{pair[0]:.3f}, {pair[1]:.3f}]"
+
+
+def _listed(pair: tuple[float, float] | None) -> list[float] | None:
+    return None if pair is None else list(pair)
+
+
+@dataclass(frozen=True, slots=True)
+class RatersPerItem:
+    """The fewest, median and most judgments of an item; the median of an even number of items is
+    the mean of the middle two."""
+
+    min: int
+    median: float
+    max: int
+
+    def text(self, sep: str = " / ") -> str:
+        """As min / median / max, a whole median written as an integer."""
+        shown = str(int(self.median)) if float(self.median).is_integer() else f"{self.median:g}"
+        return f"{self.min}{sep}{shown}{sep}{self.max}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"min": self.min, "median": self.median, "max": self.max}
+
+
+@dataclass(frozen=True, slots=True)
+class Agreement:
+    """The agreement beside alpha: the observed agreement, Gwet's AC with its interval and the
+    weights it is computed with (irrCAC's names); each None where not defined."""
+
+    observed: float | None = None
+    ac: float | None = None
+    ac_ci: tuple[float, float] | None = None
+    ac_weights: str | None = None
+
+    def observed_text(self) -> str | None:
+        """The observed agreement as a percentage of pairs; None without one."""
+        return None if self.observed is None else f"{self.observed:.0%}"
+
+    def ac_text(self) -> str | None:
+        """Gwet's AC; None without one."""
+        return None if self.ac is None else f"{self.ac:.3f}"
+
+    def ac_interval_text(self) -> str | None:
+        """AC's interval as [lo, hi]; None without one."""
+        return _pair_text(self.ac_ci)
+
+    def ac_name(self) -> str:
+        """AC1 or AC2 and its weights, as a label: "AC1", "AC2 (ordinal weights)"."""
+        return "AC1" if self.ac_weights in (None, "identity") else f"AC2 ({self.ac_weights} weights)"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"observed": self.observed, "ac": self.ac, "ac_ci": _listed(self.ac_ci), "ac_weights": self.ac_weights}
+
+
+@dataclass(frozen=True, slots=True)
+class Distribution:
+    """How the answers spread, one of three: `counts` per value (the value as a JSON key), for
+    nominal and ordinal questions and free text of few distinct answers; `distinct`, how many
+    distinct answers, for free text of many; `numbers`, mean, sd, min and max, for interval ones."""
+
+    counts: dict[str, int] | None = None
+    distinct: int | None = None
+    numbers: NumericSummary | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.numbers is not None:
+            return dict(self.numbers)
+        if self.distinct is not None:
+            return {"distinct": self.distinct}
+        return {"counts": dict(self.counts or {})}
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionStats:
+    """One question's statistics, or one part of its answers' (an option, a label: `option`, and
+    `options` None). `note` says why alpha is null (None where it is not); `values`, every
+    distinct answer and its count, only where asked for (plots, the diff)."""
+
+    question: str
+    level: Level | None
+    items: int
+    judgments: int
+    missing: int
+    raters_per_item: RatersPerItem | None
+    alpha: float | None
+    alpha_ci: tuple[float, float] | None
+    agreement: Agreement
+    agreement_note: str | None
+    level_note: str | None
+    distribution: Distribution
+    note: str | None = None
+    values: tuple[tuple[Hashable, int], ...] | None = None
+    options: tuple[QuestionStats, ...] | None = None
+    option: str | None = None
+
+    def raters_text(self, sep: str = " / ") -> str | None:
+        """Raters per item as min / median / max; None without items."""
+        return None if self.raters_per_item is None else self.raters_per_item.text(sep)
+
+    def interval_text(self) -> str | None:
+        """Alpha's interval as [lo, hi]; None without one."""
+        return _pair_text(self.alpha_ci)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "question": self.question,
+            "level": self.level,
+            "items": self.items,
+            "judgments": self.judgments,
+            "missing": self.missing,
+            "raters_per_item": None if self.raters_per_item is None else self.raters_per_item.to_json(),
+            "alpha": self.alpha,
+            "alpha_ci": _listed(self.alpha_ci),
+            "agreement": self.agreement.to_json(),
+            "agreement_note": self.agreement_note,
+            "level_note": self.level_note,
+            "distribution": self.distribution.to_json(),
+        }
+        if self.note is not None:
+            out["note"] = self.note
+        if self.values is not None:
+            out["values"] = list(self.values)
+        out["options"] = None if self.options is None else [o.to_json() for o in self.options]
+        if self.option is not None:
+            out["option"] = self.option
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class QualityFinding:
+    """A finding of the quality checks (quality.py): its code, its question, what it says and the
+    judgment it is about."""
+
+    code: str
+    question: str
+    message: str
+    file: str
+    pointer: str
+    line: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "question": self.question,
+            "message": self.message,
+            "file": self.file,
+            "pointer": self.pointer,
+            "line": self.line,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RaterRow:
+    """One rater's row on one question (raters.py), its shares rounded to 4 decimals as shown:
+    `modal` their most common answer and `modal_share` its share of their answers; over the
+    `shared_items`, how often the other raters give their answer (`agreement`) and agree with
+    each other (`others_agreement`)."""
+
+    rater: Hashable
+    question: str
+    items: int
+    modal: Hashable
+    modal_share: float
+    shared_items: int
+    agreement: float | None
+    others_agreement: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rater": self.rater,
+            "question": self.question,
+            "items": self.items,
+            "modal": list(self.modal) if isinstance(self.modal, tuple) else self.modal,
+            "modal_share": self.modal_share,
+            "shared_items": self.shared_items,
+            "agreement": self.agreement,
+            "others_agreement": self.others_agreement,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DatasetStats:
+    """One dataset's statistics: its questions', with the quality findings (None where they were
+    not looked for) and the raters' rows where they were asked for (`raters` None: not asked;
+    `raters_note`: why there are none where raters are not persons)."""
+
+    dataset: str
+    format: str
+    questions: tuple[QuestionStats, ...]
+    quality: tuple[QualityFinding, ...] | None = None
+    raters: tuple[RaterRow, ...] | None = None
+    raters_note: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "dataset": self.dataset,
+            "format": self.format,
+            "questions": [q.to_json() for q in self.questions],
+        }
+        if self.quality is not None:
+            out["quality"] = [f.to_json() for f in self.quality]
+        if self.raters is not None:
+            out["raters"] = [r.to_json() for r in self.raters]
+            out["raters_note"] = self.raters_note
+        return out
