@@ -19,7 +19,9 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from typing import Any, Literal, TypedDict
+from functools import cached_property
+from itertools import repeat
+from typing import Any, Literal, NamedTuple, TypedDict
 
 from .columns import Counts, Profiles, Sparse, counts_of, profiles_of
 
@@ -145,6 +147,9 @@ class Tally:
         import numpy as np
 
         c = self.counts()
+        numbers = self.numbers()
+        if numbers is not None:  # in the order sorted() gives them, without comparing Python objects
+            return dict(zip(map(c.values.__getitem__, numbers.codes.tolist()), numbers.counts.tolist(), strict=True))
         totals = np.bincount(c.value, weights=c.count, minlength=len(c.values)).tolist()
         total: dict[Any, int] = {v: int(n) for v, n in zip(c.values, totals, strict=True) if n}
         try:
@@ -153,9 +158,37 @@ class Tally:
             keys = sorted(total, key=lambda v: (type(v).__name__, repr(v)))
         return {key: total[key] for key in keys}
 
+    def numbers(self) -> Numbers | None:
+        """The values given, where every value of the tally is a number that numpy orders and
+        computes with as Python does (`_as_floats`): their codes, the values as float64 and how
+        often each was given, in the values' order. None otherwise (made once)."""
+        import numpy as np
+
+        key = ("numbers",)
+        if key not in self._derived:
+            c = self.counts()
+            x = _as_floats(c.values)
+            found = None
+            if x is not None:
+                totals = np.bincount(c.value, weights=c.count, minlength=len(c.values)).astype(np.int64)
+                given = np.flatnonzero(totals)
+                order = given[np.argsort(x[given])]
+                ranked = x[order]
+                if bool((ranked[1:] > ranked[:-1]).all()):  # no two values equal
+                    found = Numbers(order, ranked, totals[order])
+            self._derived[key] = found
+        return self._derived[key]  # type: ignore[no-any-return]
+
     def numeric_summary(self) -> NumericSummary | None:
         """Mean, sample standard deviation, min and max when every value is a number (bools are
         not); None otherwise or without judgments."""
+        import numpy as np
+
+        numbers = self.numbers()
+        if numbers is not None and len(numbers.codes) and float(np.abs(numbers.values).max()) <= _LARGE:
+            mean, sd = _moments_of(numbers.values, numbers.counts, self._judgments)
+            values = self.counts().values  # the least and the largest as given
+            return {"mean": mean, "sd": sd, "min": values[numbers.codes[0]], "max": values[numbers.codes[-1]]}
         total: dict[Any, int] = self.distribution()
         if not total or not all(_number(v) for v in total):
             return None
@@ -168,6 +201,30 @@ class Tally:
             sd = math.sqrt(math.fsum(k * (x - mean) ** 2 for x, k in zip(xs, total.values(), strict=True)) / (n - 1))
         # the mean lies between the least and the largest value: back at their scale, it is a double
         return {"mean": math.ldexp(mean, e), "sd": _unscaled(sd, e), "min": min(total), "max": max(total)}
+
+
+class Numbers(NamedTuple):
+    """A tally's values given, where all are numbers (`Tally.numbers`), in their order."""
+
+    codes: Any  # each value's code (its place in `Counts.values`)
+    values: Any  # float64
+    counts: Any  # how often each was given
+
+
+def _moments_of(x: Any, counts: Any, n: int) -> tuple[float, float | None]:
+    """The mean and sample standard deviation of values `x` (a float64 array of values that need
+    no scaling) given `counts` times each, as `Tally.numeric_summary` computes them over Python
+    values: each product and difference is the one Python makes of the same numbers, each square
+    Python's own (pow may round otherwise than a product), and fsum sums them exactly."""
+    import numpy as np
+
+    k = counts.astype(np.float64)
+    mean = math.fsum((x * k).tolist()) / n
+    sd = None
+    if n > 1:
+        squares = np.asarray(list(map(pow, (x - mean).tolist(), repeat(2))), dtype=np.float64)
+        sd = math.sqrt(math.fsum((k * squares).tolist()) / (n - 1))
+    return mean, sd
 
 
 def alpha(tally: Tally, level: Level, *, order: Sequence[Hashable] | None = None) -> float | None:
@@ -192,7 +249,7 @@ def _pairable(tally: Tally, level: Level, order: Sequence[Hashable] | None) -> _
 
 def draws(tally: Tally, samples: int, seed: int) -> Iterator[Any]:
     """The bootstrap's resamples of the items of two values or more: each a row of how many
-    items of each profile it holds, drawn as the items are, with replacement: an exact
+    items of each profile it holds (as float64), drawn as the items are, with replacement: an exact
     multinomial draw (as many items as there are, each profile with its share of them), given
     in blocks of rows of at most _BATCH numbers per profile, value or item. One seed, the same
     rows.
@@ -217,12 +274,32 @@ def draws(tally: Tally, samples: int, seed: int) -> Iterator[Any]:
     for start in range(0, samples, rows):
         size = min(rows, samples - start)
         if not by_item:
-            yield rng.multinomial(n, shares, size=size)
+            yield rng.multinomial(n, shares, size=size).astype(np.float64)
             continue
-        # each sample's items, numbered by their profile, then counted per row: one bincount
-        drawn = population[rng.integers(0, n, size=(size, n))]
-        drawn += np.arange(0, size * k, k)[:, None]
-        yield np.bincount(drawn.ravel(), minlength=size * k).reshape(size, k)
+        # each sample's items, numbered by their profile (where every item is a profile of its
+        # own, profile i is item i), then counted per row
+        drawn = rng.integers(0, n, size=(size, n))
+        yield _counted(drawn if k == n else population[drawn], k)
+
+
+# Profiles from which a sample's items are counted row by row: a row's counts then stay in the
+# cache, where a block's are scattered over all of its rows (docs/performance.md).
+_ROW_COUNTS = 1 << 12
+
+
+def _counted(drawn: Any, k: int) -> Any:
+    """Per row of `drawn` (profile numbers, a new array), how often each of the k profiles is
+    in it, as float64 (what the statistics compute with)."""
+    import numpy as np
+
+    size = len(drawn)
+    if k >= _ROW_COUNTS:
+        out = np.empty((size, k))
+        for r in range(size):
+            out[r] = np.bincount(drawn[r], minlength=k)
+        return out
+    drawn += np.arange(0, size * k, k)[:, None]
+    return np.bincount(drawn.ravel(), minlength=size * k).reshape(size, k).astype(np.float64)
 
 
 # Items per profile up to which a sample is drawn item by item (`draws`): a bounded integer and a
@@ -306,20 +383,21 @@ class _Pairable:
         self.weights = found.weights
         self.items = found.population  # the profile of each item, in item order
         self.population = len(found.population)
-        codes = np.unique(found.value).tolist()
-        self.values = _domain([c.values[i] for i in codes], level, order)
-        index = {v: i for i, v in enumerate(self.values)}
-        remap = np.zeros(len(c.values), dtype=np.int64)
-        remap[codes] = [index[c.values[i]] for i in codes]
-        self.profile, self.value, self.count = found.profile, remap[found.value], found.count.astype(np.float64)
+        codes = np.flatnonzero(np.bincount(found.value, minlength=len(c.values)))  # the values paired
+        self.given = c.values  # the tally's values, by code
+        self.domain, place, x = _ranked(tally, codes, level, order)
+        self.profile, self.value, self.count = found.profile, place[found.value], found.count.astype(np.float64)
         self.sizes = found.sizes.astype(np.float64)
         self.starts = found.starts
         self.several = np.diff(np.append(found.starts, len(found.count))) > 1
         # Interval and ratio alpha do not change when every value is multiplied by one number:
         # values near the largest double are computed halved enough times that no square, sum or
         # difference of them overflows (`_scaled`); other values are computed as they are.
-        self.numbers = np.asarray(_scaled(self.values), dtype=np.float64) if level in ("interval", "ratio") else None
-        self.matrix = Sparse(self.profile, self.value, self.count, (len(self.sizes), len(self.values)))
+        self.numbers = None
+        if level in ("interval", "ratio"):
+            small = x is not None and float(np.abs(x).max(initial=0.0)) <= _LARGE
+            self.numbers = x if small else np.asarray(_scaled(self.values), dtype=np.float64)
+        self.distinct = len(self.domain)
         # At every level but ordinal, the distance between two values does not depend on the
         # data, so the disagreement of each profile is one number (its part of n D_o).
         self.observed: Any = None if level == "ordinal" else self._observed()
@@ -327,6 +405,21 @@ class _Pairable:
         self.single = np.where(self.several, -1, self.value[self.starts] if len(self.starts) else 0)
         if level == "interval":
             self._moments()
+
+    @cached_property
+    def values(self) -> list[Any]:
+        """The distinct values paired, in their order (nominal: as first given); made when read
+        (a list of a question's every value, where each judgment is a value of its own, costs
+        more than its alpha)."""
+        if isinstance(self.domain, list):
+            return self.domain
+        return list(map(self.given.__getitem__, self.domain.tolist()))
+
+    @cached_property
+    def matrix(self) -> Sparse:
+        """The profiles x values matrix of counts (made when a level first needs it: interval
+        alpha needs only its moments)."""
+        return Sparse(self.profile, self.value, self.count, (len(self.sizes), self.distinct))
 
     def _sum(self, per_entry: Any) -> Any:
         """Per profile, the sum of a number per entry."""
@@ -408,17 +501,21 @@ class _Pairable:
                 else:
                     observed, expected = w @ self.observed, self._ratio_expected(marginals)
             found = 1 - (total - 1) * observed / expected
-        found[~self._two_values(w) | ~(expected > 0)] = np.nan
+        found[~self._two_values(w, total) | ~(expected > 0)] = np.nan
         return found
 
-    def _two_values(self, w: Any) -> Any:
-        """Whether each sample holds two values or more: an item of two values, or items of one
-        value each whose values differ."""
+    def _two_values(self, w: Any, total: Any) -> Any:
+        """Whether each sample (of `total` judgments) holds two values or more: an item of two
+        values, or items of one value each whose values differ."""
         import numpy as np
 
+        if self.several.all():  # every item is of two values or more
+            return total > 0
+        # counts of items are whole numbers: their sums are exact, and positive where any is
+        paired = w @ self.several.astype(np.float64) > 0
         single = np.where(w[:, ~self.several] > 0, self.single[~self.several], -1)
-        lowest = np.where(single >= 0, single, len(self.values)).min(axis=1, initial=len(self.values))
-        return (w[:, self.several] > 0).any(axis=1) | (single.max(axis=1, initial=-1) > lowest)
+        lowest = np.where(single >= 0, single, self.distinct).min(axis=1, initial=self.distinct)
+        return paired | (single.max(axis=1, initial=-1) > lowest)
 
     def _ordinal(self, w: Any, marginals: Any, total: Any) -> tuple[Any, Any]:
         """delta_ck = (n_c + ... + n_k - (n_c + n_k) / 2)^2 is the squared distance between the
@@ -440,7 +537,7 @@ class _Pairable:
 
         assert self.numbers is not None
         out = np.zeros(len(marginals))
-        for start in range(0, len(self.values), _BLOCK):
+        for start in range(0, self.distinct, _BLOCK):
             block = slice(start, start + _BLOCK)
             out += ((marginals @ _ratios(self.numbers, self.numbers[block])) * marginals[:, block]).sum(axis=1)
         return out
@@ -491,6 +588,59 @@ def _scaled(values: list[Any]) -> list[Any]:
     return values if not e else [math.ldexp(float(v), -e) for v in values]
 
 
+# Integers below this magnitude are floats exactly: numpy then orders and sums them as Python does.
+_EXACT = 2.0**53
+_NUMBER_TYPES = frozenset({int, float})
+
+
+def _as_floats(values: list[Any]) -> Any:
+    """The values as a float64 array where each is an int or a float that a float64 holds exactly
+    (integers below 2**53 in magnitude), none a NaN: then numpy orders them as sorted() does and
+    computes with them as Python does. Else None."""
+    import numpy as np
+
+    kinds = set(map(type, values))
+    if not kinds <= _NUMBER_TYPES:
+        return None
+    try:
+        x = np.asarray(values, dtype=np.float64)
+    except OverflowError:  # an integer beyond the largest double
+        return None
+    if np.isnan(x).any() or (int in kinds and len(x) and np.abs(x).max() >= _EXACT):
+        return None
+    return x
+
+
+def _ranked(tally: Tally, codes: Any, level: Level, order: Sequence[Hashable] | None) -> tuple[Any, Any, Any]:
+    """The domain (`_domain`) of the values of these codes (the tally's, rising), each code's
+    place in it (by code) and, for numbers, the domain as float64. Distinct values at the
+    nominal level keep their places, and numbers (`Tally.numbers`) are placed in numpy's
+    order: the domain is then the codes of its values, in its order. Other values are placed
+    by `_domain`, looked up one by one: the domain is then the list it gives."""
+    import numpy as np
+
+    c = tally.counts()
+    place = np.zeros(len(c.values), dtype=np.int64)
+    numbers = None if level == "nominal" or order is not None else tally.numbers()
+    if numbers is not None:
+        paired = np.zeros(len(c.values), dtype=bool)
+        paired[codes] = True
+        kept = paired[numbers.codes]
+        ranked, x = numbers.codes[kept], numbers.values[kept]
+        if level == "ratio" and len(x) and x[0] < 0:
+            raise ValueError("ratio values must not be negative")
+        place[ranked] = np.arange(len(ranked))
+        return ranked, place, x
+    values = list(map(c.values.__getitem__, codes.tolist()))
+    if level == "nominal" and len(dict.fromkeys(values)) == len(values):
+        place[codes] = np.arange(len(codes))
+        return codes, place, None
+    domain = _domain(values, level, order)
+    index = {v: i for i, v in enumerate(domain)}
+    place[codes] = [index[v] for v in values]
+    return domain, place, None
+
+
 def _domain(values: list[Any], level: Level, order: Sequence[Hashable] | None) -> list[Any]:
     """The distinct values: first seen first for nominal, in their order for the other levels."""
     distinct = list(dict.fromkeys(values))
@@ -520,4 +670,15 @@ def _domain(values: list[Any], level: Level, order: Sequence[Hashable] | None) -
         raise ValueError(f"the values mix kinds that have no common order ({mixed})") from None
 
 
-__all__ = ["LEVELS", "Counts", "Level", "NumericSummary", "Profiles", "Tally", "alpha", "bootstrap", "draws"]
+__all__ = [
+    "LEVELS",
+    "Counts",
+    "Level",
+    "Numbers",
+    "NumericSummary",
+    "Profiles",
+    "Tally",
+    "alpha",
+    "bootstrap",
+    "draws",
+]

@@ -26,11 +26,13 @@ Items with the same counts of the same values (a profile) are computed once.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
 from contextlib import suppress
+from fractions import Fraction
 from typing import Any
 
-from .agreement import Level, Tally, _quantile, _ratios, draws
+from .agreement import _LARGE, Level, Numbers, Tally, _quantile, _ratios, draws
 
 # The weights of each level, by the names irrCAC gives them: "quadratic" are the interval weights.
 WEIGHTS: dict[Level, str] = {"nominal": "identity", "ordinal": "ordinal", "interval": "quadratic", "ratio": "ratio"}
@@ -163,11 +165,11 @@ def dominant(tally: Tally, level: Level, alpha: float | None, known: dict[str, A
     alpha's small-sample correction and its distances at the other levels change how far."""
     if alpha is None or not math.isfinite(alpha) or alpha >= LOW_ALPHA:
         return None
-    counts = tally.distribution()
+    counts, value = _given(tally)
     q = len(counts)
     if q < 2 or tally.judgments == 0:
         return None
-    chance = math.fsum((n / tally.judgments) ** 2 for n in counts.values())
+    chance = _chance(counts, tally.judgments)
     if (q * chance - 1) / (q - 1) < PREVALENCE:
         return None
     agree = observed(tally) if known is None else known["observed"]
@@ -179,7 +181,8 @@ def dominant(tally: Tally, level: Level, alpha: float | None, known: dict[str, A
         return None
     if ac is None or not math.isfinite(ac) or ac <= 0:
         return None
-    top, n = max(counts.items(), key=lambda kv: kv[1])
+    n = max(counts)
+    top = value(counts.index(n))  # the first of the most frequent, in the values' order
     share = n / tally.judgments
     shown = repr(list(top)) if isinstance(top, tuple) else repr(top)
     return (
@@ -187,6 +190,24 @@ def dominant(tally: Tally, level: Level, alpha: float | None, known: dict[str, A
         f"the same answer in {agree:.0%} of pairs and AC is {ac:.3f}, so alpha ({alpha:.3f}) is low "
         "because chance agreement is high, not because the raters disagree"
     )
+
+
+def _chance(counts: list[int], judgments: int) -> float:
+    """The sum over values of (n / judgments) ** 2, as math.fsum gives it (the exact sum of the
+    terms, correctly rounded): equal counts are one term times how many, summed exactly as
+    fractions (a question of thousands of values has few distinct counts)."""
+    return float(sum(Fraction((n / judgments) ** 2) * times for n, times in Counter(counts).items()))
+
+
+def _given(tally: Tally) -> tuple[list[int], Callable[[int], Hashable]]:
+    """How often each value was given, in the distribution's order, and the value at a place of
+    it; where the values are numbers, without making the distribution's dict."""
+    numbers = tally.numbers()
+    if numbers is None:
+        distribution = tally.distribution()
+        return list(distribution.values()), list(distribution).__getitem__
+    values, codes = tally.counts().values, numbers.codes
+    return numbers.counts.tolist(), lambda k: values[codes[k]]
 
 
 class _Gwet:
@@ -204,16 +225,13 @@ class _Gwet:
         if level not in WEIGHTS:
             raise ValueError(f"level must be one of {', '.join(WEIGHTS)}, got {level!r}")
         self.weights = WEIGHTS[level]
-        self.categories = _categories(list(tally.distribution()), level)
-        if declared is not None and len(self.categories) == 1:
-            # one answer everywhere: the declared values are the choices the raters had
-            with suppress(ValueError):  # declared values of another kind than the answers: no AC
-                self.categories = _categories(list(dict.fromkeys([*declared, *self.categories])), level)
-        index = {v: i for i, v in enumerate(self.categories)}
         c, found = tally.counts(), tally.profiles()
-        category = np.asarray([index.get(v, -1) for v in c.values], dtype=np.int64)
-        q = len(self.categories)
-        numbers = np.asarray(_numbers(self.categories), dtype=np.float64) if level in ("interval", "ratio") else None
+        given = tally.numbers()
+        if given is not None and (declared is None or len(given.codes) != 1):
+            category, numbers, q = _numbered(c.values, given, level)
+        else:
+            category, numbers, q = _categorised(tally, level, declared)
+        self.q = q  # the number of categories
         self.population = found.weights
         kinds = category[found.value]
         sizes = found.sizes.astype(np.float64)
@@ -249,7 +267,7 @@ class _Gwet:
 
         w = np.asarray(samples, dtype=np.float64).reshape(len(samples), len(self.agree))
         pairable = w.sum(axis=1)
-        if len(self.categories) < 2:
+        if self.q < 2:
             return np.full(len(w), np.nan)
         with np.errstate(divide="ignore", invalid="ignore"):
             p_a = (w @ self.agree) / pairable
@@ -259,6 +277,41 @@ class _Gwet:
             found = (p_a - p_e) / (1 - p_e)
         found[(pairable == 0) | (p_e >= 1)] = np.nan
         return found
+
+
+def _categorised(tally: Tally, level: Level, declared: Sequence[Any] | None) -> tuple[Any, Any, int]:
+    """Each value code's category (its place among the question's values in their order,
+    `_categories`; -1 for none), at the interval and ratio levels the categories as numbers
+    (`_numbers`), and how many there are; with `declared` values where every answer is one
+    value, those values too."""
+    import numpy as np
+
+    categories = _categories(list(tally.distribution()), level)
+    if declared is not None and len(categories) == 1:
+        # one answer everywhere: the declared values are the choices the raters had
+        with suppress(ValueError):  # declared values of another kind than the answers: no AC
+            categories = _categories(list(dict.fromkeys([*declared, *categories])), level)
+    index = {v: i for i, v in enumerate(categories)}
+    category = np.asarray([index.get(v, -1) for v in tally.counts().values], dtype=np.int64)
+    numbers = np.asarray(_numbers(categories), dtype=np.float64) if level in ("interval", "ratio") else None
+    return category, numbers, len(categories)
+
+
+def _numbered(values: list[Any], given: Numbers, level: Level) -> tuple[Any, Any, int]:
+    """`_categorised` where every value is a number (`Tally.numbers`): the categories are the
+    values given, in the order numpy finds (the distribution's), and no value is looked up."""
+    import numpy as np
+
+    if level == "ratio" and len(given.values) and given.values[0] < 0:
+        raise ValueError("ratio values must not be negative")
+    category = np.full(len(values), -1, dtype=np.int64)
+    category[given.codes] = np.arange(len(given.codes))
+    numbers = None
+    if level in ("interval", "ratio"):
+        numbers = given.values
+        if float(np.abs(numbers).max(initial=0.0)) > _LARGE:  # halved, as `_numbers` halves them
+            numbers = np.asarray(_numbers([values[i] for i in given.codes.tolist()]), dtype=np.float64)
+    return category, numbers, len(given.codes)
 
 
 def _categories(values: list[Any], level: Level) -> list[Any]:

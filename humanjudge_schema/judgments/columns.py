@@ -314,6 +314,7 @@ class Sparse:
         self.shape = shape
         self.dense = None
         self._gram: Any = None
+        self._lone: tuple[Any, Any, Any, Any] | None = None
         self.rows, self.cols, self.counts = rows, cols, np.asarray(data, dtype=np.float64)
         self.per_row = per_row
         self.data = self.counts if per_row is None else self.counts / per_row[rows]
@@ -371,13 +372,49 @@ class Sparse:
     def squares(self, w: Any) -> Any:
         """Per sample (a row of w), the sum of the squares of its row of `times(w)`: w G w with
         G the profiles x profiles matrix of the products of their columns (made once), where
-        that is the smaller work, so that a sample costs work per pair of profiles, not per entry."""
+        that is the smaller work, so that a sample costs work per pair of profiles, not per entry;
+        a matrix too large to keep whole, by its entries (`squares_apart`)."""
         profiles, values = self.shape
         if profiles * profiles <= _DENSE and (self.dense is None or values > profiles):
             g = self.gram()
             return ((w @ g) * w).sum(axis=1)
+        if self.dense is None:
+            return self.squares_apart(w)
         found = self.times(w)
         return (found * found).sum(axis=1)
+
+    def squares_apart(self, w: Any) -> Any:
+        """`squares` from the entries, without making `times(w)` (samples x values): a column of
+        one entry (a value one profile alone holds) adds the square of that profile's weight
+        times the entry, so each profile's lone entries are one number (the sum of their
+        squares, made once) times its weight squared; the columns of several entries are summed
+        a sample at a time into an array of them alone, which stays in the cache. The sum of the
+        squares of `times(w)`, in another order."""
+        import numpy as np
+
+        lone, rows, cols, data = self._apart()
+        out = (w * w) @ lone
+        if len(rows):
+            width = int(cols.max()) + 1
+            for r in range(len(w)):
+                found = np.bincount(cols, weights=w[r][rows] * data, minlength=width)
+                out[r] += found @ found
+        return out
+
+    def _apart(self) -> tuple[Any, Any, Any, Any]:
+        """Per row, the sum of the squares of its entries alone in their column; and the other
+        entries (rows, columns numbered 0, 1, ... among those of several entries, numbers)."""
+        import numpy as np
+
+        if self._lone is None:
+            profiles, values = self.shape
+            per_col = np.bincount(self.cols, minlength=values)
+            alone = per_col[self.cols] == 1
+            lone = np.bincount(self.rows[alone], weights=self.data[alone] ** 2, minlength=profiles)
+            shared = ~alone
+            numbered = np.cumsum(per_col > 1) - 1
+            self._lone = lone, self.rows[shared], numbered[self.cols[shared]], self.data[shared]
+        return self._lone
 
     def gram(self) -> Any:
         """The matrix times its transpose (profiles x profiles), made once. Where the entries
