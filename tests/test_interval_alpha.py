@@ -10,10 +10,12 @@ equal counts the sum of every value's term."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,11 +24,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from humanjudge_schema.commands.common import judged
-from humanjudge_schema.judgments import agreement, coefficients
+from humanjudge_schema.judgments import agreement, coefficients, datasets
 from humanjudge_schema.judgments.agreement import Level, Tally, alpha, bootstrap
 from humanjudge_schema.judgments.coefficients import Resamples, dominant, figures
 from humanjudge_schema.judgments.columns import Sparse
-from humanjudge_schema.judgments.gather import Gathered
+from humanjudge_schema.judgments.gather import _CHUNK, Gathered
 from humanjudge_schema.progress import views
 
 from .conftest import corpus
@@ -307,6 +309,38 @@ def test_drawn_items_counted_row_by_row_are_the_counts_of_a_block(items: int, mo
 def test_chance_by_equal_counts_is_the_sum_of_every_term(counts: list[int], more: int) -> None:
     judgments = sum(counts) + more
     assert coefficients._chance(counts, judgments) == math.fsum((n / judgments) ** 2 for n in counts)
+
+
+def _continuous_dataset(path: Path, instances: int, seed: int = 2) -> None:
+    """A TextJudge dataset of one continuous metric, four distinct floats an instance."""
+    rng = random.Random(seed)
+    rows = []
+    for i in range(instances):
+        scores = [rng.uniform(0, 100) for _ in range(4)]
+        rows.append({"id": i, "instance": f"text {i}", "annotations": {"overall": _scored(scores)}})
+    declaration = {"metric": "overall", "category": "continuous", "prompt": "{{ instance }}", "worst": 0, "best": 100}
+    top = {"dataset": "floats", "dataset_url": "https://example.org", "expert_annotator": "false"}
+    path.write_text(json.dumps(top | {"original_prompt": False, "annotations": [declaration], "instances": rows}))
+
+
+def _scored(scores: list[float]) -> dict[str, Any]:
+    return {"mean_human": math.fsum(scores) / len(scores), "individual_human_scores": scores}
+
+
+def test_distinct_floats_are_coded_as_the_rows_give_them(tmp_path: Path) -> None:
+    """The statistics' pass numbers a chunk of values none of which it has seen at once: over
+    several chunks of distinct floats (24,000 judgments), each item's counts are its rows'."""
+    path = tmp_path / "floats.json"
+    _continuous_dataset(path, 6000)
+    (view,) = datasets([path], kind="textjudge")
+    rows: dict[Any, Counter[Any]] = {}
+    for row in view.rows():
+        if row.role == "individual":
+            rows.setdefault(row.item, Counter())[row.value] += 1
+    tally = Gathered.of(view).questions["overall"].tally
+    assert tally.judgments == 24_000 > _CHUNK
+    assert [dict(c) for c in tally.per_item().values()] == [dict(c) for c in rows.values()]
+    assert list(tally.distribution()) == sorted(v for c in rows.values() for v in c)
 
 
 # --- the corpus --------------------------------------------------------------------------------

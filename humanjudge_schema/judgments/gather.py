@@ -238,7 +238,13 @@ def _in(index: _Index, local: Any, distinct: list[Any]) -> Any:
     values are in that order, no two equal). -1 (None, where it is no value) stays -1."""
     import numpy as np
 
-    remap = list(map(index.__getitem__, distinct))
+    start = len(index.order)
+    if start and any(map(index.__contains__, distinct)):
+        remap = list(map(index.__getitem__, distinct))
+    else:  # every value new (a column of distinct floats): numbered at once, not one call each
+        index.update(zip(distinct, range(start, start + len(distinct)), strict=True))
+        index.order.extend(distinct)
+        remap = list(range(start, start + len(distinct)))
     remap.append(-1)
     return np.asarray(remap, dtype=np.int64)[local]
 
