@@ -160,6 +160,7 @@ def floor(path: Path, out: Path) -> dict[str, float]:
     from humanjudge_schema import judgments
     from humanjudge_schema.gcpause import paused
     from humanjudge_schema.judgments.export import COLUMNS, arrow_schema, arrow_table, typed
+    from humanjudge_schema.judgments.view import every
     from humanjudge_schema.reading import Reading
 
     schema = arrow_schema()
@@ -175,7 +176,7 @@ def floor(path: Path, out: Path) -> dict[str, float]:
         checked = Reading([path])
         found = judgments.units([path])[0]
         reading += time.process_time() - start
-        batches = (b for view in judgments.views(found, checked.view) for b in view.in_batches())
+        batches = (b for view in judgments.views(found, checked.view, every) for b in view.in_batches())
         while True:
             start = time.process_time()
             batch = next(batches, None)
@@ -230,6 +231,7 @@ def _pass_reading(path: Path, checked: bool) -> float:
     checking them as they are read (`report`) or not (`stats`)."""
     from humanjudge_schema import judgments
     from humanjudge_schema.gcpause import paused
+    from humanjudge_schema.judgments.gather import needs
     from humanjudge_schema.reading import Reading
 
     start = time.process_time()
@@ -237,9 +239,8 @@ def _pass_reading(path: Path, checked: bool) -> float:
         found = judgments.units([path])[0]
         reading = Reading([path]) if checked else None
         for view in judgments.views(found, reading.view if reading else None):
-            with view.without("pointer", *(() if view.persons else ("order",))):
-                for _ in view.in_batches():
-                    pass
+            for _ in view.in_batches(needs(view)):
+                pass
         if reading is not None:
             reading.result()
     return time.process_time() - start
