@@ -102,6 +102,7 @@ def validator(name: str) -> Any:
 POINTS = 101  # the most values a property may allow for them to be listed as its points
 
 
+@functools.cache
 def points(name: str, field: str) -> tuple[Any, ...] | None:
     """The values the schema `name` allows for its property `field`, in order, where they are
     few (an enum, a boolean, whole numbers between a minimum and a maximum: at most `POINTS`),
@@ -112,14 +113,14 @@ def points(name: str, field: str) -> tuple[Any, ...] | None:
     if not isinstance(prop, dict):
         return None
     defs = schema.get("$defs") or {}
-    shown = _resolved(prop, defs)
+    shown = resolved(schema, prop)
     if "enum" in shown:
         candidates = [v for v in shown["enum"] if v is not None]
-    elif "boolean" in _types(shown):
+    elif "boolean" in declared_types(shown):
         candidates = [False, True]
     elif isinstance(shown.get("minimum"), int) and isinstance(shown.get("maximum"), int):
         low, high = shown["minimum"], shown["maximum"]
-        whole = "integer" in _types(shown) or shown.get("multipleOf") == 1
+        whole = "integer" in declared_types(shown) or shown.get("multipleOf") == 1
         candidates = list(range(low, high + 1)) if whole and 0 <= high - low < POINTS else []
     else:
         return None
@@ -128,14 +129,28 @@ def points(name: str, field: str) -> tuple[Any, ...] | None:
     return found or None
 
 
-def _resolved(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
-    """The property with a reference to the schema's own $defs followed (one level)."""
-    ref = prop.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/$defs/") and isinstance(defs.get(ref[8:]), dict):
-        return {**defs[ref[8:]], **{k: v for k, v in prop.items() if k != "$ref"}}
-    return prop
+def resolved(schema: dict[str, Any], prop: Any) -> dict[str, Any]:
+    """A property of `schema` with its references to the schema's own $defs followed."""
+    while isinstance(prop, dict) and isinstance(prop.get("$ref"), str) and prop["$ref"].startswith("#/$defs/"):
+        target = schema.get("$defs", {}).get(prop["$ref"][len("#/$defs/") :], {})
+        prop = {**target, **{k: v for k, v in prop.items() if k != "$ref"}}
+    return prop if isinstance(prop, dict) else {}
 
 
-def _types(prop: dict[str, Any]) -> list[str]:
-    kind = prop.get("type")
-    return [kind] if isinstance(kind, str) else list(kind or [])
+def declared_types(prop: dict[str, Any]) -> set[str]:
+    """The JSON types a property declares (`type`), or those of its enum or const values."""
+    declared = prop.get("type")
+    if isinstance(declared, str):
+        return {declared}
+    if isinstance(declared, list):
+        return {t for t in declared if isinstance(t, str)}
+    values = prop.get("enum", [prop["const"]] if "const" in prop else [])
+    kinds = set()
+    for v in values:
+        if isinstance(v, bool):
+            kinds.add("boolean")
+        elif isinstance(v, (int, float)):
+            kinds.add("number")
+        elif isinstance(v, list):
+            kinds.add("array")
+    return kinds

@@ -169,7 +169,7 @@ def test_one_answer_everywhere_on_a_declared_scale_is_ac_1(level: Level, scale: 
     assert gwet(tally, level, categories=scale) == 1.0
     assert gwet(tally, level) is None  # the values given alone are one category
     found = figures(tally, level, samples=50, categories=scale)
-    assert found == {"observed": 1.0, "ac": 1.0, "ac_ci": [1.0, 1.0], "ac_weights": WEIGHTS[level]}
+    assert found == Agreement(1.0, 1.0, (1.0, 1.0), WEIGHTS[level])
 
 
 def test_values_that_do_not_suit_the_level_are_refused() -> None:
@@ -236,12 +236,12 @@ def _fixed(table: Table, categories: list[Any]) -> float:
 
 
 def test_figures_are_null_where_not_defined() -> None:
-    empty = {"observed": None, "ac": None, "ac_ci": None, "ac_weights": None}
+    empty = Agreement(None, None, None, None)
     assert figures(_tally(HANDBOOK), None) == empty
     assert figures(_tally([["a", "b"], ["c", "c"]]), "interval") == empty
     found = figures(_tally(HANDBOOK), "ordinal", samples=100)
-    assert found["ac_weights"] == "ordinal" and found["ac_ci"] is not None
-    assert found["ac"] == gwet(_tally(HANDBOOK), "ordinal")
+    assert found.ac_weights == "ordinal" and found.ac_ci is not None
+    assert found.ac == gwet(_tally(HANDBOOK), "ordinal")
 
 
 # --- one answer dominates ---------------------------------------------------------------------

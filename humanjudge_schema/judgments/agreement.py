@@ -21,11 +21,12 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from functools import cached_property
 from itertools import repeat
-from typing import Any, Literal, NamedTuple, TypedDict
+from typing import Any, NamedTuple, TypedDict, TypeVar
 
 from .columns import Counts, Profiles, Sparse, counts_of, profiles_of
+from .view import Level
 
-Level = Literal["nominal", "ordinal", "interval", "ratio"]
+T = TypeVar("T")
 LEVELS: tuple[Level, ...] = ("nominal", "ordinal", "interval", "ratio")
 
 
@@ -158,6 +159,14 @@ class Tally:
             keys = sorted(total, key=lambda v: (type(v).__name__, repr(v)))
         return {key: total[key] for key in keys}
 
+    def derived(self, key: tuple[Any, ...], make: Callable[[], T]) -> T:
+        """What is computed from the tally once and asked for again (a level's pairable values,
+        AC's terms), by key: `make()` the first time, kept until the tally changes."""
+        found = self._derived.get(key)
+        if found is None:
+            found = self._derived[key] = make()
+        return found
+
     def numbers(self) -> Numbers | None:
         """The values given, where every value of the tally is a number that numpy orders and
         computes with as Python does (`_as_floats`): their codes, the values as float64 and how
@@ -185,7 +194,7 @@ class Tally:
         import numpy as np
 
         numbers = self.numbers()
-        if numbers is not None and len(numbers.codes) and float(np.abs(numbers.values).max()) <= _LARGE:
+        if numbers is not None and len(numbers.codes) and float(np.abs(numbers.values).max()) <= LARGE:
             mean, sd = _moments_of(numbers.values, numbers.counts, self._judgments)
             values = self.counts().values  # the least and the largest as given
             return {"mean": mean, "sd": sd, "min": values[numbers.codes[0]], "max": values[numbers.codes[-1]]}
@@ -241,10 +250,7 @@ def alpha(tally: Tally, level: Level, *, order: Sequence[Hashable] | None = None
 def _pairable(tally: Tally, level: Level, order: Sequence[Hashable] | None) -> _Pairable:
     """The tally's pairable values at a level, gathered once for every statistic asked of them."""
     key = (level, None if order is None else tuple(order))
-    found: _Pairable | None = tally._derived.get(key)
-    if found is None:
-        found = tally._derived[key] = _Pairable(tally, level, order)
-    return found
+    return tally.derived(key, lambda: _Pairable(tally, level, order))
 
 
 def draws(tally: Tally, samples: int, seed: int) -> Iterator[Any]:
@@ -348,7 +354,7 @@ def bootstrap(
         return None
     estimates.sort()
     tail = (1 - confidence) / 2
-    return _quantile(estimates, tail), _quantile(estimates, 1 - tail)
+    return quantile(estimates, tail), quantile(estimates, 1 - tail)
 
 
 # The numbers a block of samples may hold at once (samples x the larger of profiles and values):
@@ -356,7 +362,7 @@ def bootstrap(
 _BATCH = 1 << 22
 
 
-def _quantile(ordered: list[float], q: float) -> float:
+def quantile(ordered: list[float], q: float) -> float:
     """Linear interpolation between the closest ranks (numpy's default, R's type 7)."""
     h = (len(ordered) - 1) * q
     low = math.floor(h)
@@ -395,7 +401,7 @@ class _Pairable:
         # difference of them overflows (`_scaled`); other values are computed as they are.
         self.numbers = None
         if level in ("interval", "ratio"):
-            small = x is not None and float(np.abs(x).max(initial=0.0)) <= _LARGE
+            small = x is not None and float(np.abs(x).max(initial=0.0)) <= LARGE
             self.numbers = x if small else np.asarray(_scaled(self.values), dtype=np.float64)
         self.distinct = len(self.domain)
         # At every level but ordinal, the distance between two values does not depend on the
@@ -444,7 +450,7 @@ class _Pairable:
         ends = np.append(self.starts[1:], len(n))
         for p in np.flatnonzero(self.several).tolist():
             xs, ns = x[self.starts[p] : ends[p]], n[self.starts[p] : ends[p]]
-            out[p] = (np.outer(ns, ns) * _ratios(xs, xs)).sum() / (m[p] - 1)
+            out[p] = (np.outer(ns, ns) * ratios(xs, xs)).sum() / (m[p] - 1)
         return out
 
     def _moments(self) -> None:
@@ -539,7 +545,7 @@ class _Pairable:
         out = np.zeros(len(marginals))
         for start in range(0, self.distinct, _BLOCK):
             block = slice(start, start + _BLOCK)
-            out += ((marginals @ _ratios(self.numbers, self.numbers[block])) * marginals[:, block]).sum(axis=1)
+            out += ((marginals @ ratios(self.numbers, self.numbers[block])) * marginals[:, block]).sum(axis=1)
         return out
 
 
@@ -547,7 +553,7 @@ class _Pairable:
 _BLOCK = 512
 
 
-def _ratios(xs: Any, ks: Any) -> Any:
+def ratios(xs: Any, ks: Any) -> Any:
     """((c - k) / (c + k))^2 of every value c of xs (rows) and k of ks (columns), 0 where c + k is 0."""
     import numpy as np
 
@@ -559,14 +565,14 @@ def _ratios(xs: Any, ks: Any) -> Any:
 
 # Numbers up to this magnitude are computed as they are: their squares, times any count of
 # judgments, stay far below the largest double (about 2 ** 1024).
-_LARGE = 2.0**400
+LARGE = 2.0**400
 
 
 def _exponent(values: Iterable[Any]) -> int:
-    """0 when every value is at most _LARGE in magnitude; else the power of two that brings the
+    """0 when every value is at most LARGE in magnitude; else the power of two that brings the
     largest below 1 (halving by a power of two is exact, so the values keep their digits)."""
     largest = max(map(abs, values), default=0)
-    if largest <= _LARGE:
+    if largest <= LARGE:
         return 0
     try:
         return math.frexp(float(largest))[1]

@@ -32,7 +32,8 @@ from contextlib import suppress
 from fractions import Fraction
 from typing import Any
 
-from .agreement import _LARGE, Level, Numbers, Tally, _quantile, _ratios, draws
+from .agreement import LARGE, Level, Numbers, Tally, draws, quantile, ratios
+from .summary import Agreement
 
 # The weights of each level, by the names irrCAC gives them: "quadratic" are the interval weights.
 WEIGHTS: dict[Level, str] = {"nominal": "identity", "ordinal": "ordinal", "interval": "quadratic", "ratio": "ratio"}
@@ -71,10 +72,7 @@ def gwet(tally: Tally, level: Level, *, categories: Sequence[Any] | None = None)
 def _gwet(tally: Tally, level: Level, categories: Sequence[Any] | None = None) -> _Gwet:
     """The tally's AC at a level, made once for every statistic asked of it."""
     key = ("gwet", level, None if categories is None else tuple(categories))
-    found: _Gwet | None = tally._derived.get(key)
-    if found is None:
-        found = tally._derived[key] = _Gwet(tally, level, categories)
-    return found
+    return tally.derived(key, lambda: _Gwet(tally, level, categories))
 
 
 def gwet_bootstrap(
@@ -140,10 +138,10 @@ class Resamples:
             return None
         ordered = sorted(self.estimates)
         tail = (1 - self.confidence) / 2
-        return _quantile(ordered, tail), _quantile(ordered, 1 - tail)
+        return quantile(ordered, tail), quantile(ordered, 1 - tail)
 
 
-def dominant(tally: Tally, level: Level, alpha: float | None, known: dict[str, Any] | None = None) -> str | None:
+def dominant(tally: Tally, level: Level, alpha: float | None, known: Agreement | None = None) -> str | None:
     """Why alpha is low while the raters agree, when that is so: alpha is below LOW_ALPHA, AC is
     above 0, and the spread of the answers at least doubles alpha's distance from 1. Then alpha is
     low because chance agreement is high (the prevalence paradox), not because the raters
@@ -172,11 +170,11 @@ def dominant(tally: Tally, level: Level, alpha: float | None, known: dict[str, A
     chance = _chance(counts, tally.judgments)
     if (q * chance - 1) / (q - 1) < PREVALENCE:
         return None
-    agree = observed(tally) if known is None else known["observed"]
+    agree = observed(tally) if known is None else known.observed
     if agree is None:
         return None
     try:
-        ac = gwet(tally, level) if known is None else known["ac"]
+        ac = gwet(tally, level) if known is None else known.ac
     except ValueError:
         return None
     if ac is None or not math.isfinite(ac) or ac <= 0:
@@ -309,7 +307,7 @@ def _numbered(values: list[Any], given: Numbers, level: Level) -> tuple[Any, Any
     numbers = None
     if level in ("interval", "ratio"):
         numbers = given.values
-        if float(np.abs(numbers).max(initial=0.0)) > _LARGE:  # halved, as `_numbers` halves them
+        if float(np.abs(numbers).max(initial=0.0)) > LARGE:  # halved, as `_numbers` halves them
             numbers = np.asarray(_numbers([values[i] for i in given.codes.tolist()]), dtype=np.float64)
     return category, numbers, len(given.codes)
 
@@ -383,7 +381,7 @@ def _weighted_pairs(profile: Any, kind: Any, count: Any, sizes: Any, weights: st
     ends = np.append(starts[1:], len(n))
     for p, (a, b) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
         if b - a > 1:
-            out[p] -= (np.outer(n[a:b], n[a:b]) * _ratios(x[a:b], x[a:b])).sum() / scale
+            out[p] -= (np.outer(n[a:b], n[a:b]) * ratios(x[a:b], x[a:b])).sum() / scale
     return out
 
 
@@ -395,30 +393,27 @@ def figures(
     samples: int = 1000,
     seed: int = 0,
     categories: Sequence[Any] | None = None,
-) -> dict[str, Any]:
-    """The question's `agreement` of `stats --format json`: observed, ac, ac_ci, ac_weights, each
-    null where not defined (no level, values that do not suit it, a figure that is not finite).
-    `resamples`: the AC of the samples alpha's bootstrap drew (`Resamples`), when it drew them;
-    `categories`: the values the question declares, as `gwet` takes them."""
-    out: dict[str, Any] = {"observed": None, "ac": None, "ac_ci": None, "ac_weights": None}
+) -> Agreement:
+    """The question's agreement beside alpha: observed agreement, AC, its interval and weights,
+    each None where not defined (no level, values that do not suit it, a figure that is not
+    finite). `resamples`: the AC of the samples alpha's bootstrap drew (`Resamples`), when it drew
+    them; `categories`: the values the question declares, as `gwet` takes them."""
     if level is None:
-        return out
+        return Agreement()
     found = resamples or Resamples(tally, level, categories=categories)
     if found.gwet is None:
-        return out
-    out["observed"] = _finite(observed(tally))
-    out["ac"] = _finite(found.gwet.estimate())
-    out["ac_weights"] = found.gwet.weights
-    if out["ac"] is not None:
+        return Agreement()
+    ac = _finite(found.gwet.estimate())
+    ci = None
+    if ac is not None:
         shared = resamples is not None and resamples.drawn
-        ci = (
+        drawn = (
             found.interval()
             if shared
             else gwet_bootstrap(tally, level, samples=samples, seed=seed, categories=categories)
         )
-        if ci is not None and all(map(math.isfinite, ci)):
-            out["ac_ci"] = list(ci)
-    return out
+        ci = (drawn[0], drawn[1]) if drawn is not None and all(map(math.isfinite, drawn)) else None
+    return Agreement(_finite(observed(tally)), ac, ci, found.gwet.weights)
 
 
 def _finite(value: float | None) -> float | None:

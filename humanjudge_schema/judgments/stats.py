@@ -140,12 +140,8 @@ def _figured(tally: Tally, level: Level, samples: int, seed: int, declared: Ques
     if note:
         return _Figured(found, ci, note=note)
     scale = None if declared is None else declared.order  # one answer everywhere: AC over these
-    known = figures(tally, level, resamples=resamples, samples=samples, seed=seed, categories=scale)
-    ac_ci = known["ac_ci"]
-    agreement = Agreement(
-        known["observed"], known["ac"], None if ac_ci is None else (ac_ci[0], ac_ci[1]), known["ac_weights"]
-    )
-    return _Figured(found, ci, agreement, dominant(tally, level, found, known), note)
+    agreement = figures(tally, level, resamples=resamples, samples=samples, seed=seed, categories=scale)
+    return _Figured(found, ci, agreement, dominant(tally, level, found, agreement), note)
 
 
 def _options(

@@ -11,7 +11,7 @@ A key that the JSON gives only sometimes (a question's `note`, its `values`, an 
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ class RatersPerItem:
         return f"{self.min}{sep}{shown}{sep}{self.max}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"min": self.min, "median": self.median, "max": self.max}
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,14 +164,7 @@ class QualityFinding:
     line: int | None
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "question": self.question,
-            "message": self.message,
-            "file": self.file,
-            "pointer": self.pointer,
-            "line": self.line,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,16 +184,10 @@ class RaterRow:
     others_agreement: float | None
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "rater": self.rater,
-            "question": self.question,
-            "items": self.items,
-            "modal": list(self.modal) if isinstance(self.modal, tuple) else self.modal,
-            "modal_share": self.modal_share,
-            "shared_items": self.shared_items,
-            "agreement": self.agreement,
-            "others_agreement": self.others_agreement,
-        }
+        out = asdict(self)
+        if isinstance(self.modal, tuple):  # a list compared whole: written as the list it was
+            out["modal"] = list(self.modal)
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,8 @@ from typing import Any
 
 import orjson
 
+from ..schemas import declared_types, resolved
+
 # A list literal longer than this stays text instead of going through the Python parser.
 MAX_LITERAL = 256 * 1024
 _CACHED = 4096  # distinct cells remembered per column (conversions repeat: 0.0, 1, ['exact'])
@@ -93,37 +95,12 @@ def _either(*steps: Callable[[str], Any]) -> Callable[[str], Any]:
     return convert
 
 
-def _resolve(schema: dict[str, Any], prop: Any) -> dict[str, Any]:
-    while isinstance(prop, dict) and isinstance(prop.get("$ref"), str) and prop["$ref"].startswith("#/$defs/"):
-        target = schema.get("$defs", {}).get(prop["$ref"][len("#/$defs/") :], {})
-        prop = {**target, **{k: v for k, v in prop.items() if k != "$ref"}}
-    return prop if isinstance(prop, dict) else {}
-
-
-def _types(prop: dict[str, Any]) -> set[str]:
-    declared = prop.get("type")
-    if isinstance(declared, str):
-        return {declared}
-    if isinstance(declared, list):
-        return {t for t in declared if isinstance(t, str)}
-    values = prop.get("enum", [prop["const"]] if "const" in prop else [])
-    kinds = set()
-    for v in values:
-        if isinstance(v, bool):
-            kinds.add("boolean")
-        elif isinstance(v, (int, float)):
-            kinds.add("number")
-        elif isinstance(v, list):
-            kinds.add("array")
-    return kinds
-
-
 def converters(schema: dict[str, Any]) -> dict[str, Callable[[str], Any] | None]:
     """column -> how its cells become JSON values (None: the text as it is), derived from the
     `type` each property of the row schema declares (or the types of its enum values)."""
     out: dict[str, Callable[[str], Any] | None] = {}
     for name, raw in schema.get("properties", {}).items():
-        kinds = _types(_resolve(schema, raw))
+        kinds = declared_types(resolved(schema, raw))
         steps: list[Callable[[str], Any]] = []
         if "boolean" in kinds:
             steps.append(_boolean)
