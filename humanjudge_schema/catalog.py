@@ -16,8 +16,8 @@ import importlib
 import os
 import re
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,15 @@ class DatasetFile:
     without: str | None = None
     # Whether the name alone claims a folder for the format (config.json is too common a name).
     claims: bool = True
+    # Whether `name` is a glob (`ratings/*.csv` has none: a glob names files of one folder).
+    glob: bool = False
+    # Given the file, whether what it holds claims the folder for the format, where its name alone
+    # does not; None: a JSON object with every top-level key its schema requires does.
+    looks_like: Callable[[Path], bool] | None = None
+
+    def matches(self, name: str) -> bool:
+        """Whether a file of this name is this file of the format."""
+        return name == self.name or (self.glob and fnmatch.fnmatchcase(name, self.name))
 
 
 @dataclass(frozen=True)
@@ -113,6 +122,20 @@ class Format:
     # a large file in pieces goes on as the view's first pass over its batches does:
     # judgments.view.FirstPass). None: the check runs, then the view reads the files again.
     checked: str | None = None
+    # "package.module:function" making formats of declaration files, called as
+    # function(paths) with every declaration file in use (`declare`), and returning Formats: a
+    # plug-in whose formats are data (formats/declared). None: the format declares no others.
+    declares: str | None = None
+    # The name of a declaration file beside the data, found as configuration is (`declares`).
+    declaration: str | None = None
+    # "package.module:function" called as function(paths) before paths are surveyed: it makes
+    # known (`declare`) the formats declared near them (in their configuration, beside them).
+    near: str | None = None
+    # Where the format comes from, as `humanjudge formats` says it ("built in", a plug-in's entry
+    # point, a declaration file); the catalog fills it in for a format of an entry point.
+    origin: str = ""
+    # The format whose `declares` made this one; None for a format of an entry point.
+    declared_by: str | None = None
 
     @property
     def module(self) -> str:
@@ -135,7 +158,7 @@ class Format:
         return load(self.checked)(unit, ctx)
 
     def file(self, name: str) -> DatasetFile | None:
-        return next((f for f in self.files if f.name == name), None)
+        return next((f for f in self.files if f.matches(name)), None)
 
     def claims(self, name: str) -> bool:
         """Whether a file name alone claims a folder for the format."""
@@ -169,12 +192,71 @@ def formats() -> dict[str, Format]:
             raise CatalogError(f"entry point {name} = {value!r} of group {GROUP} is not a Format")
         if declared.name != name:
             raise CatalogError(f"entry point {name!r} declares a format named {declared.name!r}")
-        if declared.name in found and found[declared.name] != declared:
+        if declared.name in found and replace(found[declared.name], origin=declared.origin) != declared:
             raise CatalogError(f"two formats are named {declared.name!r}")
-        found[declared.name] = declared
+        origin = "built in" if value.startswith("humanjudge_schema.") else f"plug-in {value}"
+        found[declared.name] = declared if declared.origin else replace(declared, origin=origin)
     if not found:
         raise CatalogError(f"no format is registered in the entry-point group {GROUP}: reinstall humanjudge-schema")
+    for maker in [f for f in found.values() if f.declares is not None]:
+        assert maker.declares is not None
+        try:
+            made = list(load(maker.declares)(tuple(_DECLARED)))
+        except CatalogError:
+            raise
+        except Exception as exc:  # a plug-in's bug names the plug-in, not a traceback
+            raise CatalogError(f"the format {maker.name!r} cannot make its declared formats: {exc!r}") from None
+        for fmt in made:
+            if fmt.name in found and found[fmt.name].declared_by is None:
+                raise CatalogError(f"{fmt.origin}: the format {fmt.name!r} is an installed format's name")
+            found[fmt.name] = replace(fmt, declared_by=maker.name)
     return dict(sorted(found.items()))
+
+
+# The declaration files in use (configuration's `formats`, files beside the data), each with the
+# size and time of change it was read at: a file changed since is read again.
+_DECLARED: dict[Path, tuple[int, int]] = {}
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    try:
+        info = path.stat()
+    except OSError:
+        return (-1, -1)
+    return (info.st_size, info.st_mtime_ns)
+
+
+def declare(paths: Iterable[Path]) -> None:
+    """Make the formats of these declaration files known (to every plug-in that `declares`
+    formats), beside those already declared. Raises CatalogError, naming the file, for a
+    declaration that cannot be a format; the catalog is then as it was."""
+    new = {p.resolve(): _stamp(p) for p in paths}
+    changed = {p: s for p, s in new.items() if _DECLARED.get(p) != s}
+    if not changed:
+        return
+    before = dict(_DECLARED)
+    _DECLARED.update(changed)
+    formats.cache_clear()
+    try:
+        formats()
+    except CatalogError:
+        _DECLARED.clear()
+        _DECLARED.update(before)
+        formats.cache_clear()
+        raise
+
+
+def declared_near(paths: Iterable[Path]) -> None:
+    """Make known the formats declared near these paths, by each format that finds them."""
+    paths = list(paths)
+    for fmt in [f for f in formats().values() if f.near is not None]:
+        assert fmt.near is not None
+        load(fmt.near)(paths)
+
+
+def declaration_names() -> frozenset[str]:
+    """The names of declaration files beside data, which a walk reads as it meets them."""
+    return frozenset(f.declaration for f in formats().values() if f.declaration is not None)
 
 
 def entry_points(group: str) -> list[tuple[str, str]]:
@@ -254,11 +336,18 @@ def file_pattern() -> str:
     """A regular expression for the paths that may belong to a dataset of any format: every fixed
     file name and every one-file suffix. The Action filters a pull request's files with it and
     .pre-commit-hooks.yaml uses it as its `files` pattern (a test keeps them equal)."""
-    fixed = sorted({f.name for fmt in formats().values() for f in fmt.files if not _covered(f.name)})
+    every = [f for fmt in formats().values() for f in fmt.files]
+    fixed = sorted({re.escape(f.name) for f in every if not f.glob and not _covered(f.name)})
+    fixed += sorted({_glob_pattern(f.name) for f in every if f.glob})
     suffixes = sorted({fmt.one_file.suffix for fmt in formats().values() if fmt.one_file is not None})
-    parts = [r"(^|/)(" + "|".join(map(re.escape, fixed)) + r")$"] if fixed else []
+    parts = [r"(^|/)(" + "|".join(fixed) + r")$"] if fixed else []
     parts += [re.escape(s) + "$" for s in suffixes]
     return "|".join(parts)
+
+
+def _glob_pattern(glob: str) -> str:
+    """A file-name glob (`*`, `?`) as a regular expression of the name, within one folder."""
+    return "".join("[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c) for c in glob)
 
 
 def _covered(name: str) -> bool:

@@ -38,6 +38,7 @@ _KEYS = {
     "max-document-bytes",
     "quality",
     "diff",
+    "formats",
 }
 
 
@@ -63,6 +64,8 @@ class Config:
     diff_fail_on: tuple[str, ...] = ()
     root: Path | None = None  # folder of the config file: per-file patterns are relative to it
     source: Path | None = None
+    # declaration files of formats (`formats`, relative to the configuration's folder)
+    formats: tuple[Path, ...] = ()
 
     def wants(self, code: str, path: Path | None = None) -> bool:
         if self.select and not _matches(code, self.select):
@@ -174,8 +177,25 @@ def _diff_table(table: Any, where: str) -> tuple[str, ...]:
     return tuple(entries)
 
 
+def _formats(value: Any, source: Path, where: str) -> tuple[Path, ...]:
+    """`formats`: declaration files of formats, each made known to the catalog here, so that the
+    rest of the configuration (and every walk after it) may name their formats."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: formats must be a list of declaration files")
+    paths = tuple(source.parent / v for v in value)
+    for given, path in zip(value, paths, strict=True):
+        if not path.is_file():
+            raise ConfigError(f"{where}: formats: {given!r} is not a file (paths are relative to {source.name})")
+    try:
+        catalog.declare(paths)
+    except catalog.CatalogError as exc:
+        raise ConfigError(f"{where}: formats: {exc}") from None
+    return paths
+
+
 def parse_config(table: dict[str, Any], source: Path) -> Config:
     where = f"{source}: [tool.humanjudge]" if source.name == "pyproject.toml" else str(source)
+    declared = _formats(table.get("formats", []), source, where)
     known = _KEYS | set(catalog.names())
     unknown = sorted(set(table) - known)
     if unknown:
@@ -223,6 +243,7 @@ def parse_config(table: dict[str, Any], source: Path) -> Config:
         diff_fail_on=diff_fail_on,
         root=source.parent,
         source=source,
+        formats=declared,
     )
 
 

@@ -34,9 +34,9 @@ def screen(unit: Unit, ctx: Context) -> Unit:
     # Files whose absence says nothing (instruction.jsonl: flow ids naming no module are reported
     # either way; accuracies.csv exists for one HALIE task only) declare no `without`.
     declared = [f for f in catalog.get(unit.family).files if f.without is not None]
-    missing = sorted((f for f in declared if f.name not in present), key=lambda f: not f.required)
+    missing = sorted((f for f in declared if not any(map(f.matches, present))), key=lambda f: not f.required)
     if missing and unit.files:
-        anchor = next((f for f in unit.files if any(d.name == f.name for d in declared)), unit.files[0])
+        anchor = next((f for f in unit.files if any(d.matches(f.name) for d in declared)), unit.files[0])
         # One finding for the unit: an error when the format requires one of the files.
         code = "dataset/missing-file" if any(f.required for f in missing) else "dataset/missing-companion"
         names = ", ".join(f.name for f in missing)

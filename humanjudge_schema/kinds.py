@@ -135,6 +135,8 @@ def _claims_by_content(fmt: catalog.Format, path: Path, links: bool = True) -> b
     project seldom has both. A file reached through a link is not read where links are not
     followed."""
     declared = fmt.file(path.name)
+    if declared is not None and not declared.claims and declared.looks_like is not None:
+        return (links or not not_a_file(path)) and head(path, 0) is not None and declared.looks_like(path)
     keys = _required_keys(declared.schema) if declared is not None and not declared.claims else ()
     if not keys or (not links and not_a_file(path)):
         return False
@@ -256,11 +258,14 @@ def _units_in_folder(
     """The units of one folder, and the data files left out. With `extras` (no --kind), a data
     file in a dataset's folder that no format claims is that dataset's (Unit.extras)."""
     present = set(names)
+    beside = [folder / n for n in names if n in catalog.declaration_names()]
+    if beside:  # a declaration beside the data: its format is known from here on
+        catalog.declare(beside)
     units: list[Unit] = []
     for fmt in catalog.formats().values():
         if not fmt.files or kind not in (None, fmt.name):
             continue
-        mine = [f.name for f in fmt.files if f.name in present]
+        mine = _named(fmt, names, present)
         # A name that does not claim the folder alone (config.json) counts when --kind says so,
         # or when what the file holds is the format's (a CogGym experiment of only its config).
         if (
@@ -295,6 +300,16 @@ def _units_in_folder(
             left = [n for n in left if n not in stray]
     skipped = [Skipped(folder / n, _why_left_out(folder / n, kind, links)) for n in left]
     return units, skipped
+
+
+def _named(fmt: catalog.Format, names: list[str], present: set[str]) -> list[str]:
+    """The names of a folder that are files of the format, in the order it declares them (the
+    names a glob matches in name order)."""
+    mine = [f.name for f in fmt.files if not f.glob and f.name in present]
+    for f in fmt.files:
+        if f.glob:
+            mine += [n for n in names if f.matches(n) and n not in mine]
+    return mine
 
 
 def _no_format_claims(path: Path, kind: str | None) -> bool:
@@ -381,6 +396,9 @@ def survey(
     """
     seen: dict[tuple[str, Path], Unit] = {}
     skipped: list[Skipped] = []
+    catalog.declared_near(paths)
+    if kind is not None and kind not in catalog.names():
+        raise UsageError(f"{kind!r} is not a format; choose from {', '.join(catalog.names())}")
     for path in paths:
         if not path.exists() and not path.is_symlink():
             raise UsageError(f"{path}: no such file or folder")

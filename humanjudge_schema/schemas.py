@@ -41,6 +41,10 @@ def _roots() -> dict[str, Path]:
 
 
 def _root_of(name: str) -> Path:
+    # The package's own schemas first: the catalog may be making its formats (a declared
+    # format's declaration is checked against declared/v1/declaration as it is read).
+    if (schema_root() / f"{name}.schema.json").is_file():
+        return schema_root()
     return _roots().get(name.split("/", 1)[0]) or schema_root()
 
 
@@ -71,8 +75,34 @@ def _names() -> tuple[str, ...]:
     return tuple(sorted(set(names)))
 
 
-@functools.cache
+# Schemas held in memory by name: a declared format's record schemas, written in its declaration
+# (formats/declared), which no schema folder holds.
+_HELD: dict[str, Any] = {}
+_GENERATION = [0]
+
+
+def hold(name: str, schema: Any) -> None:
+    """Keep a schema under a name, as if a schema folder held it; a name held again with another
+    schema forgets what was compiled of the first."""
+    if name in _HELD and _HELD[name] == schema:
+        return
+    _HELD[name] = schema
+    _GENERATION[0] += 1
+    for cached in (_load, validator, points):
+        cached.cache_clear()
+
+
+def generation() -> int:
+    """A number that changes whenever a held schema does (for caches of compiled schemas)."""
+    return _GENERATION[0]
+
+
 def load_schema(name: str) -> Any:
+    return _HELD[name] if name in _HELD else _load(name)
+
+
+@functools.cache
+def _load(name: str) -> Any:
     return orjson.loads(schema_path(name).read_bytes())
 
 

@@ -25,7 +25,9 @@ NAMES = schemas.available()
 
 
 def test_every_family_ships_schemas() -> None:
-    assert {n.split("/")[0] for n in NAMES} == set(catalog.formats())
+    # a declared format's record schemas are written in its declaration (formats/declared)
+    installed = {name for name, fmt in catalog.formats().items() if fmt.declared_by is None}
+    assert {n.split("/")[0] for n in NAMES} == installed
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -9,14 +9,24 @@ from .common import fail
 
 @click.command()
 def formats() -> None:
-    """List the formats humanjudge knows (the built-in ones and any installed plug-in) and their files."""
-    from ..catalog import formats as catalog
+    """List the formats humanjudge knows, their files and where each comes from: built in, an
+    installed plug-in, or a declaration (shipped, named by the configuration, or beside the data,
+    as found from the working folder)."""
+    from pathlib import Path
 
+    from ..catalog import declared_near
+    from ..catalog import formats as catalog
+    from ..config import ConfigError
+
+    try:
+        declared_near([Path.cwd()])
+    except ConfigError as exc:
+        fail(str(exc))
     known = list(catalog().values())
     width = max((len(fmt.name) for fmt in known), default=0)
     for fmt in known:
         files = ", ".join(f.name for f in fmt.files) or (f"any *{fmt.one_file.suffix}" if fmt.one_file else "")
-        click.echo(f"{fmt.name:<{width}}  {fmt.title}: {files}")
+        click.echo(f"{fmt.name:<{width}}  {fmt.title}: {files}  ({fmt.origin})")
 
 
 @click.command()

@@ -294,9 +294,15 @@ class Chunk:
         )
 
 
-@functools.cache
 def rows_validator(name: str) -> Any:
     """A validator of a list of rows of the named row schema: one call checks a whole chunk."""
+    from ..schemas import generation
+
+    return _rows_validator(name, generation())
+
+
+@functools.cache
+def _rows_validator(name: str, generation: int) -> Any:
     from ..schemas import compile_schema, load_schema
 
     # the row schema has its own $id, so its references still resolve inside it

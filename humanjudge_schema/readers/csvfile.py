@@ -31,6 +31,32 @@ MAX_CELL = CSV_MAX_CELL  # see limits.py
 MAX_LINE_BYTES = CSV_MAX_LINE_BYTES
 _CHUNK = 1 << 20
 _DELIMITERS = (";", "\t", "|")
+_NAMES = {"\t": "tab", ";": "semicolon", "|": "vertical bar", ",": "comma", " ": "space"}
+_NONE = "\x00"  # no cell holds it (a NUL byte is refused before the rows are read)
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How a delimited text file is written where it is not a CSV file with a header row: its
+    delimiter ("whitespace": runs of spaces and tabs, no quoting), whether a cell may be quoted,
+    and, for a file with no header row, the names of its columns."""
+
+    delimiter: str = ","
+    quoting: bool = True
+    columns: tuple[str, ...] | None = None
+
+    def reader(self, lines: Iterable[str]) -> Any:
+        if self.delimiter == "whitespace":
+            return csv.reader(map(_spaced, lines), delimiter="\t", quoting=csv.QUOTE_NONE, strict=True)
+        if self.quoting:
+            return csv.reader(lines, delimiter=self.delimiter, strict=True)
+        return csv.reader(lines, delimiter=self.delimiter, quoting=csv.QUOTE_NONE, strict=True)
+
+
+def _spaced(line: str) -> str:
+    """A line whose cells are parted by runs of spaces and tabs, parted by one tab."""
+    body = line.rstrip("\r\n")
+    return "\t".join(body.split()) + line[len(body) :]
 
 
 # --- the rows ---------------------------------------------------------------------------------
@@ -67,8 +93,9 @@ class CsvFile:
     consecutive rows, must then stay silent).
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, dialect: Dialect | None = None) -> None:
         self.path = path
+        self.dialect = dialect
         self.problems: list[Problem] = []
         self.header: list[str] | None = None
         self.header_line = 1
@@ -82,6 +109,9 @@ class CsvFile:
         self.blank_from, self.blanks = 0, 0
         self.stopped = False
         self.chunk_lines: Callable[[], list[int]] = list  # of the chunk chunks() gave last (see there)
+        if dialect is not None and dialect.columns is not None:  # no header row: its names are given
+            self.header, self.header_line = list(dialect.columns), 0
+            self.width, self.first = len(dialect.columns), _NONE
 
     def rows(self, capture: list[str] | None = None) -> Iterator[tuple[int, int, list[str]]]:
         """Rows with their lines, one at a time. With `capture`, the raw lines of the current
@@ -196,7 +226,7 @@ class CsvFile:
         lines: Iterable[str] = f if scan.stop is None else islice(f, scan.stop - 1)
         if capture is not None:
             lines = _capturing(lines, capture)
-        return f, csv.reader(lines, strict=True)
+        return f, (csv.reader(lines, strict=True) if self.dialect is None else self.dialect.reader(lines))
 
     def _plain(self, rows: list[list[str]]) -> bool:
         """Whether every row of a chunk is an ordinary data row (decided in C)."""
@@ -281,14 +311,15 @@ class CsvFile:
 
     def _header(self, cells: list[str], line: int) -> list[str]:
         self.header_line = line
-        if len(cells) == 1:
-            for d in _DELIMITERS:
-                if d in cells[0]:
-                    name = {"\t": "tab", ";": "semicolon", "|": "vertical bar"}[d]
+        own = "," if self.dialect is None else self.dialect.delimiter
+        if len(cells) == 1 and own != "whitespace":
+            for d in (*_DELIMITERS, ","):
+                if d != own and d in cells[0]:
+                    name, sep = _NAMES[d], _NAMES.get(own, repr(own))
                     self.problems.append(
                         Problem(
                             "parse/delimiter",
-                            f"the header is one cell with {name}s: the file is not comma-separated",
+                            f"the header is one cell with {name}s: the file is not {sep}-separated",
                             "",
                             line,
                             1,
@@ -358,12 +389,40 @@ def header_columns(cells: list[str], line: int) -> list[tuple[int, int]]:
     return out
 
 
+def dialect_offsets(text: str, dialect: Dialect) -> list[int]:
+    """`cell_offsets` of a row written in a dialect."""
+    if dialect.delimiter == ",":
+        return cell_offsets(text) if dialect.quoting else _split_offsets(text, ",")
+    if dialect.delimiter == "whitespace":
+        return [m.start() for m in re.finditer(r"[^ \t\r\n]+", text)] or [0]
+    if not dialect.quoting:
+        return _split_offsets(text, dialect.delimiter)
+    escaped = re.escape(dialect.delimiter)
+    cell = re.compile(rf'"(?:[^"]|"")*"?|[^{escaped}\r\n]*')
+    out, i = [], 0
+    while True:
+        out.append(i)
+        m = cell.match(text, i)
+        i = m.end() if m else i
+        while i < len(text) and text[i] not in dialect.delimiter + "\r\n":
+            i += 1
+        if i >= len(text) or text[i] != dialect.delimiter:
+            return out
+        i += 1
+
+
+def _split_offsets(text: str, delimiter: str) -> list[int]:
+    line = text.split("\n", 1)[0]
+    return list(accumulate((len(c) + 1 for c in line.split(delimiter)[:-1]), initial=0))
+
+
 @dataclass
 class CsvDocument:
     """A CSV file as findings see it: pointers are /<row>/<column>[/...] (0-based data row)."""
 
     path: Path
     header: list[str]
+    dialect: Dialect | None = None
 
     def positions(self, pointers: list[str]) -> dict[str, tuple[int, int]]:
         wanted: dict[int, list[tuple[str, str | None]]] = {}
@@ -376,10 +435,10 @@ class CsvDocument:
         out: dict[str, tuple[int, int]] = {}
         last = max(wanted)
         capture: list[str] = []
-        for index, line, _ in CsvFile(self.path).rows(capture):
+        for index, line, _ in CsvFile(self.path, self.dialect).rows(capture):
             if index in wanted:
                 text = "".join(capture)
-                offsets = cell_offsets(text)
+                offsets = cell_offsets(text) if self.dialect is None else dialect_offsets(text, self.dialect)
                 for p, column in wanted[index]:
                     # the last of two columns of one name is the one read, as for JSON keys
                     k = len(self.header) - 1 - self.header[::-1].index(column) if column in self.header else -1
@@ -394,4 +453,14 @@ class CsvDocument:
         return out
 
 
-__all__ = ["MAX_CELL", "MAX_LINE_BYTES", "CsvDocument", "CsvFile", "cell_offsets", "header_columns", "read_header"]
+__all__ = [
+    "MAX_CELL",
+    "MAX_LINE_BYTES",
+    "CsvDocument",
+    "CsvFile",
+    "Dialect",
+    "cell_offsets",
+    "dialect_offsets",
+    "header_columns",
+    "read_header",
+]

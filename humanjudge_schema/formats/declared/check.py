@@ -1,0 +1,105 @@
+"""The check of a declared dataset: its declaration's problems first (a declaration with any
+says nothing reliable of the data, which is then not read), then every file of each role read
+against its record schema, the blocks mapping its rows as they come, and the rules over what the
+model gathered. The check of a declaration file on its own (`humanjudge validate x.toml`) is
+the first step alone."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...engine import Context
+from ...kinds import Unit
+from ...registry import rules_of
+from . import rules as _rules  # noqa: F401  (registers the declared/ rules)
+from .declaration import Declaration, DeclarationError, read
+from .held import declaration
+from .model import Model, Said
+from .records import Reading
+from .records import read as read_records
+from .toml import TomlDocument
+
+_AT_LINE = re.compile(r"\(at line ([0-9]+), column ([0-9]+)\)")
+
+
+def check(unit: Unit, ctx: Context) -> None:
+    decl = declaration(unit.family)
+    if not _declaration_ok(decl, ctx):
+        return
+    model = gather(unit, decl, ctx)
+    for rule in rules_of("declared", "dataset"):
+        ctx.run(rule, model)
+
+
+def gather(unit: Unit, decl: Declaration, ctx: Context) -> Model:
+    """Every file of the dataset read once, into the model the rules read."""
+    model = Model(decl, TomlDocument(decl.path, decl.text), ctx.config.tolerance)
+    for role, spec in decl.files.items():
+        paths = files_of(unit, spec.name, spec.glob)
+        if not paths:
+            model.unread.add(role)
+        for path in paths:
+            mappers = model.mappers(role)
+            reading = Reading()
+            for rows in read_records(path, spec, ctx.config.max_document_bytes, ctx, reading):
+                model.take(role, rows, mappers)
+            model.end(mappers)
+            if not reading.complete:
+                model.unread.add(role)
+    return model
+
+
+def files_of(unit: Unit, name: str, glob: bool) -> list[Path]:
+    """The unit's files of one role, in name order."""
+    from fnmatch import fnmatchcase
+
+    return sorted((f for f in unit.files if f.name == name or (glob and fnmatchcase(f.name, name))), key=str)
+
+
+def _declaration_ok(decl: Declaration, ctx: Context) -> bool:
+    doc = TomlDocument(decl.path, decl.text)
+    ctx.parsed(doc)
+    _said(Said(doc, decl.problems), ctx)
+    return not decl.problems
+
+
+def _said(said: Said, ctx: Context) -> None:
+    """A declaration's problems: its schema's errors as the engine reports any, and the rest by
+    the rules of scope "declaration"."""
+    for code, ptr, message in said.problems:
+        if code.startswith("schema/"):
+            ctx.add(code, said.doc, ptr, message)
+    for rule in rules_of("declared", "declaration"):
+        ctx.run(rule, said)
+
+
+@dataclass
+class _At:
+    """Where a TOML syntax error is, for every pointer."""
+
+    path: Path
+    line: int | None
+    column: int | None
+
+    def positions(self, pointers: list[str]) -> dict[str, tuple[int, int | None]]:
+        return {} if self.line is None else {p: (self.line, self.column) for p in pointers}
+
+
+def check_declaration(unit: Unit, ctx: Context) -> None:
+    """A declaration file on its own: its TOML, its schema, and its names against the record
+    schemas it gives."""
+    path = unit.root
+    try:
+        decl = read(path, "checked")
+    except DeclarationError as exc:
+        message = str(exc).removeprefix(f"{path}: ")
+        at = _AT_LINE.search(message)
+        line, column = (int(at.group(1)), int(at.group(2))) if at else (None, None)
+        if "names its format" in message:
+            _said(Said(_At(path, 1, 1), [("schema/required", "", message)]), ctx)
+        else:
+            _said(Said(_At(path, line, column), [("declared/invalid-toml", "", message)]), ctx)
+        return
+    _declaration_ok(decl, ctx)

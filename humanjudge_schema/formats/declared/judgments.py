@@ -1,0 +1,136 @@
+"""The judgments of a declared dataset: each block's rows, a file's piece at a time, as column
+batches (one rater's answers, and the aggregates the files store: a mean or majority as one
+row, a distribution as one row per answer). What validation rejects is still a judgment where it
+can be placed; what cannot be placed is left out (validation says why)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ...config import discover
+from ...judgments.view import Batch, Judgments, Parts, Question
+from ...kinds import Unit
+from ...readers.files import display_path
+from .check import files_of
+from .declaration import Declaration
+from .held import declaration
+from .mapping import Mapped, Mapper
+from .records import read
+
+_KEPT = ("mean", "majority", "soft-label", "none")  # aggregates on a question's scale
+
+
+def judgments(unit: Unit) -> Judgments:
+    decl = declaration(unit.family)
+    dataset = display_path(unit.root)
+    seen: dict[str, int] = {"records": 0}
+    limit = discover(unit.root).max_document_bytes
+
+    def batches() -> Iterator[Batch]:
+        if decl.problems:
+            return
+        for role, spec in decl.files.items():
+            blocks = [b for b in decl.blocks if b.file == role and (b.kind == "judgments" or b.recompute in _KEPT)]
+            if not blocks:
+                continue
+            for path in files_of(unit, spec.name, spec.glob):
+                file = display_path(path)
+                mappers = [Mapper(decl, b) for b in blocks]
+                for rows in read(path, spec, limit, None):
+                    seen["records"] += len(rows)
+                    for mapper in mappers:
+                        yield from _batch(decl.name, dataset, file, mapper.feed(rows))
+                for mapper in mappers:
+                    if mapper.block.combine is not None:
+                        yield from _batch(decl.name, dataset, file, mapper.end())
+
+    def none() -> str | None:
+        if decl.problems:
+            return "its declaration has errors (humanjudge validate lists them)"
+        return "no record of its files gives a judgment" if seen["records"] else "none of its files holds a record"
+
+    return Judgments(
+        decl.name,
+        dataset,
+        questions=questions(decl),
+        files=tuple(unit.files),
+        raters=_raters(decl),
+        batches=batches,
+        none=none,
+    )
+
+
+def questions(decl: Declaration) -> dict[str, Question]:
+    """Every question a block names, with its level and scale."""
+    names: list[str] = [*decl.questions]
+    for block in decl.blocks:
+        names += [a.question for a in block.answers if isinstance(a.question, str)]
+    out = {}
+    for name in dict.fromkeys(names):
+        spec = decl.question(name)
+        parts: Parts | None = "select" if spec.multi else None
+        out[name] = Question(
+            name,
+            spec.level,
+            spec.values if parts is None else None,
+            parts=parts,
+            labels=spec.labels,
+            shared=spec.shared,
+            why=spec.why,
+        )
+    return out
+
+
+def _raters(decl: Declaration) -> Any:
+    kinds = {
+        b.rater_kind
+        for b in decl.blocks
+        if b.kind == "judgments" and (b.rater is not None or any(a.rater is not None for a in b.answers))
+    }
+    if not kinds:
+        return "none"
+    return "person" if kinds == {"person"} else "position"
+
+
+def _batch(fmt: str, dataset: str, file: str, mapped: Mapped) -> Iterator[Batch]:
+    if not len(mapped):
+        return
+    if mapped.role == "aggregate" and any(isinstance(v, dict) for v in mapped.value):
+        mapped = _spread(mapped)
+    kind = mapped.rater_kind if mapped.role == "individual" else "none"
+    same = {"format": fmt, "dataset": dataset, "file": file, "role": mapped.role, "rater_kind": kind}
+    lists = {
+        "item": mapped.item,
+        "rater": mapped.rater,
+        "question": mapped.question,
+        "option": mapped.option,
+        "value": mapped.value,
+        "pointer": mapped.pointer,
+        "line": mapped.line,
+    }
+    if mapped.role == "individual" and "" in mapped.rater:
+        lists["rater_kind"] = ["none" if r == "" else kind for r in mapped.rater]
+        del same["rater_kind"]
+    yield Batch(same, lists)
+
+
+def _spread(mapped: Mapped) -> Mapped:
+    """A stored distribution as one row per answer (the answer as the option)."""
+    out = Mapped(mapped.role, mapped.rater_kind, doc=mapped.doc)
+    for item, rater, question, _option, value, ptr, line in zip(
+        mapped.item,
+        mapped.rater,
+        mapped.question,
+        mapped.option,
+        mapped.value,
+        mapped.pointer,
+        mapped.line,
+        strict=True,
+    ):
+        if isinstance(value, dict):
+            for key, share in value.items():
+                out.add(item, rater, question, key, share, f"{ptr}/{key}", line)
+        else:
+            out.add(item, rater, question, "", value, ptr, line)
+    return out

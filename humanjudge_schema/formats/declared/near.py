@@ -1,0 +1,39 @@
+"""The declarations that apply where some paths are, found as configuration is: the formats the
+configuration names (`formats = [...]`, made known as it is read), and the nearest declaration
+file at or above each path (`humanjudge-format.toml`). A walk reads those it meets below
+(kinds.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from ... import catalog
+from ...config import ConfigError, discover
+from .made import BESIDE
+
+
+def near(paths: Iterable[Path]) -> None:
+    """Make known the formats declared where the paths are. Raises ConfigError as the
+    configuration's discovery does, and for a declaration file that cannot be a format."""
+    looked: set[Path] = set()
+    for path in paths:
+        start = path.resolve()
+        folder = start if start.is_dir() else start.parent
+        if folder in looked:
+            continue
+        looked.add(folder)
+        discover(folder)  # its `formats` are declared as it is read
+        found = _nearest(folder)
+        if found is not None:
+            try:
+                catalog.declare([found])
+            except catalog.CatalogError as exc:
+                raise ConfigError(str(exc)) from None
+
+
+def _nearest(folder: Path) -> Path | None:
+    for at in (folder, *folder.parents):
+        if (at / BESIDE).is_file():
+            return at / BESIDE
+    return None
