@@ -4,22 +4,28 @@ raters are persons, and on Get-Another-Label's AdultContent2 with its gold label
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import warnings
 from collections import Counter
 from collections.abc import Hashable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 from humanjudge_schema import judgments
-from humanjudge_schema.judgments import competence
+from humanjudge_schema.commands import cli
+from humanjudge_schema.judgments import competence, raters
 from humanjudge_schema.judgments.gather import Gathered, GatheredQuestion
+from humanjudge_schema.judgments.html_raters import raters_section
+from humanjudge_schema.judgments.summary import DatasetStats
 from humanjudge_schema.judgments.view import Batch, Judgments, Level, Question
 
-from .conftest import corpus
+from .conftest import CASES, corpus
 
 Answer = tuple[Hashable, Hashable, Hashable]  # rater, item, label
 
@@ -208,3 +214,44 @@ def _majority(answers: Sequence[Answer]) -> dict[Hashable, Hashable]:
     for _, item, label in answers:
         counts.setdefault(item, Counter())[label] += 1
     return {item: c.most_common(1)[0][0] for item, c in counts.items()}
+
+
+# --- where the estimates are shown -------------------------------------------------------------
+
+OUTLYING = CASES / "coggym" / "invalid" / "quality-outlying-rater"  # a nominal question, rater 0 always differs
+
+
+def _stats(*args: str) -> str:
+    result = CliRunner().invoke(cli, ["stats", *args], catch_exceptions=False)
+    assert result.exit_code == 0
+    return result.stdout
+
+
+def test_stats_raters_gives_each_row_of_a_nominal_question_its_competence() -> None:
+    (ds,) = json.loads(_stats(str(OUTLYING), "--raters", "--format", "json"))["datasets"]
+    competence = {r["rater"]: r["competence"] for r in ds["raters"]}
+    assert competence[0] == 0.0 and min(v for k, v in competence.items() if k != 0) > 0.9
+    confusion = ds["raters"][0]["confusion"]  # true label -> answer -> probability
+    assert set(confusion) == set(confusion["0"]) == {"0", "1", "2"}
+    assert all(abs(sum(row.values()) - 1) < 1e-3 and row[label] == 0.0 for label, row in confusion.items())
+    text = _stats(str(OUTLYING), "--raters")
+    listed = text.split("lowest competence, Dawid-Skene (at least 20 items):\n")[1].splitlines()
+    assert listed[0].split() == ["rater", "question", "items", "modal", "share", "competence"]
+    assert listed[1].split() == ["0", "goal", "24", "1", "33%", "0%"]
+
+
+def test_no_competence_where_no_question_is_nominal() -> None:
+    study1 = str(CASES / "study1" / "valid" / "minimal")
+    (ds,) = json.loads(_stats(study1, "--raters", "--format", "json"))["datasets"]
+    assert ds["raters"] and all("competence" not in r and "confusion" not in r for r in ds["raters"])
+    assert "competence" not in _stats(study1, "--raters")
+
+
+def test_the_report_lists_the_least_competent() -> None:
+    (view,) = judgments.datasets([OUTLYING])
+    rows, note = raters.table(Gathered.of(view))
+    html = raters_section(DatasetStats("d", "f", (), raters=tuple(rows), raters_note=note))
+    after = html.split("Lowest competence, Dawid-Skene (at least 20 items):")[1]
+    assert after.index("<td>0</td><td>goal</td><td>24</td><td>1</td><td>33%</td><td>0%</td>") < after.index("</table>")
+    plain = raters_section(DatasetStats("d", "f", (), raters=tuple(replace(r, competence=None) for r in rows)))
+    assert "competence" not in plain

@@ -197,6 +197,8 @@ def test_stats_prints_the_raters_only_when_asked() -> None:
         "shared_items": 24,
         "agreement": first["agreement"],
         "others_agreement": first["others_agreement"],
+        "competence": 0.0,  # a nominal question: Dawid-Skene (tests/test_competence.py)
+        "confusion": first["confusion"],
     }
     assert first["agreement"] < 0.05 < 0.85 < first["others_agreement"]
     text = _invoke("stats", case, "--raters").stdout

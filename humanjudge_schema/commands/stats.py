@@ -31,8 +31,9 @@ JOBS = (
     "with_raters",
     is_flag=True,
     help="Also show each rater's items, modal share and agreement with the other raters of the same items "
-    "(where raters are persons): the text lists the furthest below the others and the most uniform, "
-    "--format json every rater of every question.",
+    "(where raters are persons), and on nominal questions their Dawid-Skene competence: the text lists the "
+    "furthest below the others, the most uniform and the least competent, --format json every rater of every "
+    "question.",
 )
 @bootstrap_options
 @jobs_option(JOBS)
@@ -166,6 +167,29 @@ def _raters(rows: tuple[RaterRow, ...], note: str | None) -> list[str]:
             lines.append(escape_control(("    " + "  ".join(cells)).rstrip()))
         if left:
             lines.append(f"    ({left} more)")
+    if any(r.competence is not None for r in rows):
+        lines.extend(_competence(rows))
+    return lines
+
+
+def _competence(rows: tuple[RaterRow, ...]) -> list[str]:
+    """The raters of the lowest competence (Dawid-Skene accuracy), where a question has it."""
+    from ..finding import escape_control
+    from ..judgments.raters import MIN_ITEMS, lowest_competence
+
+    title = f"lowest competence, Dawid-Skene (at least {MIN_ITEMS} items)"
+    shown, left = lowest_competence(rows, RATERS_SHOWN)
+    if not shown:
+        return [f"  {title}: none"]
+    header = ("rater", "question", "items", "modal", "share", "competence")
+    table = [header] + [(*_rater_row(r)[:5], f"{r.competence:.0%}") for r in shown]
+    widths = [max(len(r[k]) for r in table) for k in range(len(header))]
+    lines = [f"  {title}:"]
+    for r in table:
+        cells = [c.rjust(w) if k >= 2 else c.ljust(w) for k, (c, w) in enumerate(zip(r, widths, strict=True))]
+        lines.append(escape_control(("    " + "  ".join(cells)).rstrip()))
+    if left:
+        lines.append(f"    ({left} more)")
     return lines
 
 

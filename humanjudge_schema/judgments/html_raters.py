@@ -1,14 +1,16 @@
-"""The report's raters section of one dataset: the raters furthest below the others' agreement
-and those with the highest modal share (judgments/raters.py), each list cut at SHOWN rows with a
-count of the rest. It reads only the dataset's statistics (`stats.describe(..., raters=True)`):
-its `raters` and `raters_note`; a dataset whose raters were not asked for has no section."""
+"""The report's raters section of one dataset: the raters furthest below the others' agreement,
+those with the highest modal share (judgments/raters.py) and, on nominal questions, those of the
+lowest competence (competence.py), each list cut at SHOWN rows with a count of the rest. It
+reads only the dataset's statistics (`stats.describe(..., raters=True)`): its `raters` and
+`raters_note`; a dataset whose raters were not asked for has no section."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from .html_answers import VALUE_CHARS, count, text
-from .raters import MIN_ITEMS, highest_modal_share, lowest_agreement
+from .raters import MIN_ITEMS, highest_modal_share, lowest_agreement, lowest_competence
 from .summary import DatasetStats, RaterRow
 
 __all__ = ["SHOWN", "raters_section"]
@@ -16,6 +18,7 @@ __all__ = ["SHOWN", "raters_section"]
 # Rows of each list shown; the rest are counted (`stats --raters --format json` has them all).
 SHOWN = 10
 _HEADER = ("rater", "question", "items", "modal answer", "modal share", "shared items", "agrees", "others agree")
+_COMPETENCE = ("rater", "question", "items", "modal answer", "modal share", "competence")
 
 
 def raters_section(ds: DatasetStats) -> str:
@@ -38,15 +41,38 @@ def raters_section(ds: DatasetStats) -> str:
         (f"Highest modal share (at least {MIN_ITEMS} items)", highest_modal_share(rows, SHOWN)),
     )
     for title, (shown, left) in lists:
-        if not shown:
-            parts.append(f'<p class="facts">{text(title)}: none.</p>')
-            continue
-        head = "".join(f"<th>{text(h)}</th>" for h in _HEADER)
-        body = "".join(_row(r) for r in shown)
-        more = f'<p class="facts">… and {count(left, "more row")}.</p>' if left else ""
-        parts.append(f'<p class="facts">{text(title)}:</p><table class="findings"><tr>{head}</tr>{body}</table>{more}')
+        parts.append(_list(title, shown, left, _HEADER, _row))
+    if any(r.competence is not None for r in rows):
+        parts.append(
+            '<p class="facts">On nominal questions, a rater\'s competence is the expected share of their answers '
+            "that are the item's true label, under the Dawid-Skene model of each rater's confusions.</p>"
+        )
+        title = f"Lowest competence, Dawid-Skene (at least {MIN_ITEMS} items)"
+        parts.append(_list(title, *lowest_competence(rows, SHOWN), _COMPETENCE, _competence_row))
     parts.append("</div>")
     return "".join(parts)
+
+
+def _list(title: str, shown: list[RaterRow], left: int, header: tuple[str, ...], row: Callable[[RaterRow], str]) -> str:
+    if not shown:
+        return f'<p class="facts">{text(title)}: none.</p>'
+    head = "".join(f"<th>{text(h)}</th>" for h in header)
+    body = "".join(map(row, shown))
+    more = f'<p class="facts">… and {count(left, "more row")}.</p>' if left else ""
+    return f'<p class="facts">{text(title)}:</p><table class="findings"><tr>{head}</tr>{body}</table>{more}'
+
+
+def _competence_row(r: RaterRow) -> str:
+    modal = r.modal if isinstance(r.modal, str) else json.dumps(r.modal)
+    cells = (
+        text(r.rater, VALUE_CHARS),
+        text(r.question, VALUE_CHARS),
+        str(r.items),
+        text(modal, VALUE_CHARS),
+        f"{r.modal_share:.0%}",
+        f"{r.competence:.0%}",
+    )
+    return "<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
 
 
 def _row(r: RaterRow) -> str:

@@ -25,6 +25,7 @@ alone: exp(-2 t^2 / sum_i width_i^2) (`shortfall`). It needs no model of how ans
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from collections.abc import Hashable, Iterator, Sequence
@@ -150,9 +151,48 @@ def of_dataset(g: Gathered) -> list[Rater]:
 
 
 def table(g: Gathered) -> tuple[list[RaterRow], str | None]:
-    """What `stats --raters` adds to a dataset: every rater's row on every question (`row`), and
-    why there are none where raters are not persons (else None)."""
-    return [row(r) for r in of_dataset(g)], _not_persons(g.view.rater_kind)
+    """What `stats --raters` adds to a dataset: every rater's row on every question (`row`), with
+    their competence where it applies (`competent`), and why there are none where raters are not
+    persons (else None)."""
+    return competent([row(r) for r in of_dataset(g)], g), _not_persons(g.view.rater_kind)
+
+
+def competent(rows: list[RaterRow], g: Gathered) -> list[RaterRow]:
+    """The rows with each rater's Dawid-Skene accuracy and confusion (competence.py) on the
+    questions it applies to: nominal, raters who are persons and judge a shared object."""
+    from dataclasses import replace
+
+    from .competence import of_question
+
+    found = {}
+    for name, q in g.questions.items():
+        if g.view.persons and g.view.shared(name) and (estimates := of_question(q)) is not None:
+            labels = [_key(label) for label in estimates.labels]
+            for rater, accuracy, matrix in zip(
+                estimates.raters, estimates.accuracy.tolist(), estimates.confusion.tolist(), strict=True
+            ):
+                confusion = {
+                    c: dict(zip(labels, _rounded(of_c), strict=True)) for c, of_c in zip(labels, matrix, strict=True)
+                }
+                found[name, rater] = (round(accuracy, 4), confusion)
+    if not found:
+        return rows
+    out = []
+    for r in rows:
+        figures = found.get((r.question, r.rater))
+        out.append(r if figures is None else replace(r, competence=figures[0], confusion=figures[1]))
+    return out
+
+
+def _rounded(shares: list[float]) -> list[float]:
+    return [round(x, 4) for x in shares]
+
+
+def _key(value: Hashable) -> str:
+    """A label as a JSON object key: text as it is, anything else as JSON would write it."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(list(value) if isinstance(value, tuple) else value)
 
 
 def _not_persons(kind: str) -> str | None:
@@ -176,6 +216,14 @@ def lowest_agreement(rows: Sequence[RaterRow], n: int) -> tuple[list[RaterRow], 
     ]
     kept.sort(key=lambda found: found[1])
     return [r for r, _ in kept[:n]], max(len(kept) - n, 0)
+
+
+def lowest_competence(rows: Sequence[RaterRow], n: int) -> tuple[list[RaterRow], int]:
+    """The n rows of the lowest competence (Dawid-Skene accuracy) over at least MIN_ITEMS
+    items, and how many such rows are left out."""
+    kept = [r for r in rows if r.competence is not None and r.items >= MIN_ITEMS]
+    kept.sort(key=lambda r: r.competence if r.competence is not None else 0.0)
+    return kept[:n], max(len(kept) - n, 0)
 
 
 def highest_modal_share(rows: Sequence[RaterRow], n: int) -> tuple[list[RaterRow], int]:
@@ -209,8 +257,10 @@ def row(r: Rater) -> RaterRow:
 __all__ = [
     "MIN_ITEMS",
     "Rater",
+    "competent",
     "highest_modal_share",
     "lowest_agreement",
+    "lowest_competence",
     "modal",
     "of_dataset",
     "of_question",

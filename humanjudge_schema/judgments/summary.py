@@ -11,7 +11,7 @@ A key that the JSON gives only sometimes (a question's `note`, its `values`, an 
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -172,7 +172,9 @@ class RaterRow:
     """One rater's row on one question (raters.py), its shares rounded to 4 decimals as shown:
     `modal` their most common answer and `modal_share` its share of their answers; over the
     `shared_items`, how often the other raters give their answer (`agreement`) and agree with
-    each other (`others_agreement`)."""
+    each other (`others_agreement`). On a nominal question (competence.py): the expected share
+    of their answers that are the item's true label (`competence`), and their `confusion`, true
+    label -> answer -> probability; both None, and absent from the JSON, elsewhere."""
 
     rater: Hashable
     question: str
@@ -182,11 +184,15 @@ class RaterRow:
     shared_items: int
     agreement: float | None
     others_agreement: float | None
+    competence: float | None = None
+    confusion: dict[str, dict[str, float]] | None = field(default=None, hash=False)
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         if isinstance(self.modal, tuple):  # a list compared whole: written as the list it was
             out["modal"] = list(self.modal)
+        if self.competence is None:
+            del out["competence"], out["confusion"]
         return out
 
 
