@@ -214,21 +214,47 @@ def test_properties(tmp_path_factory: pytest.TempPathFactory, a: list[list[int]]
     _textjudge(folder / "c/d.json", a)
     same = diff(folder / "a", folder / "c", samples=5).to_json()["summary"]
     assert same["judgments_unchanged"] and (same["removed"], same["changed"], same["added"]) == (0, 0, 0)
-    forward = diff(folder / "a", folder / "b", samples=5).to_json()
-    backward = diff(folder / "b", folder / "a", samples=5).to_json()
+    # matched by place
+    forward = diff(folder / "a", folder / "b", samples=5, align=False).to_json()
+    backward = diff(folder / "b", folder / "a", samples=5, align=False).to_json()
     assert (forward["summary"]["added"], forward["summary"]["removed"]) == (
         backward["summary"]["removed"],
         backward["summary"]["added"],
     )
     assert forward["summary"]["changed"] == backward["summary"]["changed"]
     # every judgment of a is kept, changed or removed
-    kept = _kept(a, b)
+    kept = _kept(a, b, None)
     assert forward["summary"]["changed"] + forward["summary"]["removed"] + kept == sum(map(len, a))
+    # places aligned where that needs fewer edits: as few either way, never more than by place
+    edits = _edits(forward)
+    aligned = diff(folder / "a", folder / "b", samples=5).to_json()
+    back = diff(folder / "b", folder / "a", samples=5).to_json()
+    assert _edits(aligned) == _edits(back) <= edits
+    alignment = aligned["datasets"][0].get("alignment")
+    assert (alignment is None) == (_edits(aligned) == edits)
+    kept = _kept(a, b, alignment)
+    assert aligned["summary"]["changed"] + aligned["summary"]["removed"] + kept == sum(map(len, a))
 
 
-def _kept(a: list[list[int]], b: list[list[int]]) -> int:
-    """Judgments of `a` with an equal judgment under the same key in `b`."""
-    return sum(1 for i, s in enumerate(a) for r, v in enumerate(s) if i < len(b) and r < len(b[i]) and b[i][r] == v)
+def _edits(found: dict[str, Any]) -> int:
+    return int(found["summary"]["removed"] + found["summary"]["changed"] + found["summary"]["added"])
+
+
+def _kept(a: list[list[int]], b: list[list[int]], alignment: dict[str, Any] | None) -> int:
+    """Judgments of `a` with an equal judgment under the same key in `b` (the place the
+    alignment of the JSON gives it, where there is one)."""
+    new_of: dict[int, int | None] = {}
+    if alignment is not None:
+        new_of = {k: None for k in alignment["removed"]}
+        for run in alignment["moved"]:
+            first, last = run["old"]
+            new_of |= {k: run["new"][0] + k - first for k in range(first, last + 1)}
+    kept = 0
+    for i, s in enumerate(a):
+        for r, v in enumerate(s):
+            place = new_of.get(r, r)
+            kept += place is not None and i < len(b) and place < len(b[i]) and b[i][place] == v
+    return kept
 
 
 def test_a_real_experiment(tmp_path: Path) -> None:

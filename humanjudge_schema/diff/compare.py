@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,17 +16,19 @@ from ..finding import Finding
 from ..gcpause import paused
 from ..judgments.view import Batch, JudgmentCounts, Judgments, Needs
 from ..kinds import Unit
+from .align import Alignment, Removed, find, renamed
 from .figures import findings_of, measure, not_matching
 from .items import Duplicates, Lockstep
 from .lines import add_lines
 from .match import Changes, Matcher, Rest, Side, aggregate_changes
-from .model import KINDS, DatasetDiff, Diff, QuestionDiff, plain
+from .model import KINDS, DatasetDiff, Diff, Example, QuestionDiff, plain
 from .pairing import Pair, datasets, identical, pair, relative
 
 Told = Callable[[str], None]
 # What the matching pass reads: answers compared by the options they name, not the places they
 # store (model.Named)
 NAMED = Needs(positions=False)
+POSITIONS = "raters are positions within an item (the n-th score), not persons: a rater added or removed is a position"
 
 
 def compare(
@@ -45,6 +48,7 @@ def compare(
     files: tuple[str, str] | None = None,
     by_item: bool = True,
     links: bool = True,
+    align: bool = True,
 ) -> Diff:
     """Compare the datasets under `paths` (relative to each root) in two versions. The datasets
     whose files are byte for byte the same are unchanged, and not read. `config` (default: the
@@ -52,7 +56,8 @@ def compare(
     the one file named in each root is compared, whatever their names. `by_item` False matches
     every judgment row by row even where the format gives its items (items.py): the same answer,
     for the tests to compare with. With `links` False no link is followed to find a dataset
-    (pairing.datasets): what a hostile change links to is not what is compared."""
+    (pairing.datasets): what a hostile change links to is not what is compared. With `align`
+    False raters that are places are matched by place only (align.py)."""
     if files is not None:  # two files, compared as one dataset whatever their names
         old, new = datasets(old_root, files[:1], kind), datasets(new_root, files[1:], kind)
         if len(old) == len(new) == 1 and next(iter(old))[0] == next(iter(new))[0]:
@@ -64,7 +69,7 @@ def compare(
         if told is not None:
             told(p.new_name or p.old_name or "")
         cfg = config or discover(new_root / (p.new_name or p.old_name or "."))
-        out.datasets.append(_dataset(p, old_root, new_root, cfg, examples, samples, seed, stats, by_item))
+        out.datasets.append(_dataset(p, old_root, new_root, cfg, examples, samples, seed, stats, by_item, align))
     order = {"removed": 0, "changed": 1, "added": 2, "unchanged": 3}
     out.datasets.sort(key=lambda d: order[d.status])  # stable: path order within a status
     return out
@@ -86,6 +91,7 @@ def _dataset(
     seed: int,
     stats: str,
     by_item: bool = True,
+    align: bool = True,
 ) -> DatasetDiff:
     name = p.new_name if p.new_name is not None else p.old_name
     assert name is not None
@@ -102,15 +108,24 @@ def _dataset(
     kinds = {v.rater_kind for v in views if v is not None}
     out.rater_kind = "position" if "position" in kinds else next(iter(kinds), None)
     if out.rater_kind == "position":
-        out.notes.append(
-            "raters are positions within an item (the n-th score), not persons: a rater added or removed "
-            "is a position, and a score removed from the middle of an item moves the later ones"
-        )
+        out.notes.append(POSITIONS + ", and a score removed from the middle of an item moves the later ones")
     old_findings = findings_of(read[0][1](), old_root)
     new_findings = findings_of(read[1][1](), new_root)
     out.judgments = (sum(old_side.counts.values()), sum(new_side.counts.values()))
     out.questions = _questions(old_side, new_side, changes, examples)
-    if out.rater_kind == "person" and _shifted(out.questions):
+    if align and views[0] is not None and views[1] is not None and _may_shift(out.questions, old_side, new_side):
+        aligned = _aligned((views[0], views[1]), old_root, new_root, changes)
+        if aligned is not None:
+            out.alignment, old_side, new_side, changes = aligned
+            out.questions = _questions(old_side, new_side, changes, examples)
+            _old_places(out.questions, out.alignment)
+            out.notes = [
+                POSITIONS + "; the two versions' positions are aligned by their answers"
+                if n.startswith(POSITIONS)
+                else n
+                for n in out.notes
+            ]
+    if out.rater_kind == "person" and out.alignment is None and _shifted(out.questions):
         out.notes.append(
             "raters are numbered by their place (0, 1, 2, ...): when a rater other than the last is "
             "removed, the later ones move up one place, and their judgments show as changed"
@@ -181,6 +196,64 @@ def _read_checked(
     from ..reading import read_checked
 
     return read_checked(unit, config, keep=parsed)
+
+
+def _may_shift(questions: list[QuestionDiff], old: Side, new: Side) -> bool:
+    """Whether places shifted could explain a change: judgments changed, and numbered raters
+    removed or added at the end, or a share of the judgments (MATERIAL) changed. Only then is
+    an alignment looked for (align.py): it costs a reading of both versions."""
+    changed = sum(q.changed for q in questions)
+    if not changed:
+        return False
+    ends = [r for q in questions for r in (*q.raters_removed, *q.raters_added)]
+    if ends:
+        return all(type(r) is int for r in ends)
+    shown = [e.rater for q in questions for e in q.examples]
+    most = max(sum(old.counts.values()), sum(new.counts.values()))
+    return changed >= MATERIAL * most and all(type(r) is int for r in shown)
+
+
+def _aligned(
+    views: tuple[Judgments, Judgments], old_root: Path, new_root: Path, changes: Changes
+) -> tuple[Alignment, Side, Side, Changes] | None:
+    """The judgments matched again with the old raters' places aligned with the new ones'
+    (align.py), where an alignment needs fewer edits than the places as they are."""
+    alignment = find(*views)
+    if alignment is None:
+        return None
+    old_side = Side(_shown(renamed(_batches(views[0]), alignment), old_root))
+    new_side = Side(_shown(_batches(views[1]), new_root))
+    found = Changes(changes.limit)
+    with paused():
+        Matcher(old_side, new_side, found).run()
+    if _edits(found) >= _edits(changes):  # the tabulation's estimate, checked by the matching
+        return None
+    return alignment, old_side, new_side, found
+
+
+def _edits(changes: Changes) -> int:
+    return sum(n for counts in changes.counts.values() for n in counts.values())
+
+
+def _old_places(questions: list[QuestionDiff], alignment: Alignment) -> None:
+    """The raters of an aligned matching named as each version names them: what was removed by
+    its old place (its pointer is in the old file), a change by its new place, with the old one
+    beside it where it moved."""
+    old_of = alignment.old_of()
+
+    def old(rater: Any) -> Any:
+        return rater.old if isinstance(rater, Removed) else old_of.get(rater, rater)
+
+    def named(e: Example) -> Example:
+        if e.kind == "removed":
+            return replace(e, rater=old(e.rater))
+        if e.kind == "changed" and old(e.rater) != e.rater:
+            return replace(e, old_rater=old(e.rater))
+        return e
+
+    for q in questions:
+        q.raters_removed = _sorted({old(r) for r in q.raters_removed})
+        q.examples = [named(e) for e in q.examples]
 
 
 def _shifted(questions: list[QuestionDiff]) -> bool:

@@ -7,7 +7,10 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from .align import Alignment
 
 Status = Literal["added", "removed", "changed", "unchanged"]
 Kind = Literal["removed", "changed", "added"]
@@ -87,6 +90,7 @@ class Example:
     old_file: str | None = None
     old_pointer: str | None = None
     old_line: int | None = None
+    old_rater: Any = None  # where raters were aligned (align.py): the old place, where it is another
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -103,6 +107,8 @@ class Example:
         }
         if self.kind == "changed":
             out |= {"old_file": self.old_file, "old_pointer": self.old_pointer, "old_line": self.old_line}
+        if self.old_rater is not None:
+            out["old_rater"] = self.old_rater
         return out
 
 
@@ -257,6 +263,7 @@ class DatasetDiff:
     findings_fixed: list[FindingChange] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     judgments: tuple[int, int] = (0, 0)  # individual judgments, old and new
+    alignment: Alignment | None = None  # how raters that are places were aligned (align.py)
 
     @property
     def moved(self) -> bool:
@@ -276,7 +283,7 @@ class DatasetDiff:
             "findings_new": [f.to_json() for f in self.findings_new],
             "findings_fixed": [f.to_json() for f in self.findings_fixed],
             "notes": self.notes,
-        }
+        } | ({} if self.alignment is None else {"alignment": self.alignment.to_json()})
 
 
 def _errors(found: list[FindingChange]) -> dict[str, int]:

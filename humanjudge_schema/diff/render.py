@@ -80,6 +80,8 @@ def _example(e: Example) -> str:
     who = " ".join(
         f"{label} {_value(v)}" for label, v in (("item", e.item), ("rater", e.rater), ("option", e.option)) if v != ""
     )
+    if e.old_rater is not None:
+        who += f" (old {_value(e.old_rater)})"
     what = {"removed": _value(e.old), "added": _value(e.new), "changed": f"{_value(e.old)} -> {_value(e.new)}"}[e.kind]
     return f"{e.kind} {who}: {what} ({_where(e.file, e.line, e.pointer)})"
 
@@ -130,6 +132,12 @@ def _dataset_lines(found: Diff, d: DatasetDiff) -> list[str]:
     if d.status == "unchanged":
         return [f"unchanged {name} ({d.format})"]
     lines += [f"  note: {n}" for n in d.notes]
+    if d.alignment is not None:
+        positions, aligned = d.alignment.edits
+        lines.append(
+            f"  raters aligned: {d.alignment.said()} ({aligned:,} judgments removed, changed or added aligned, "
+            f"{positions:,} by place)"
+        )
     for q in d.questions:
         if not q.empty:
             lines += _question_lines(q)
