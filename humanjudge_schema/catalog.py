@@ -63,6 +63,9 @@ class OneFile:
     looks_like: Callable[[bytes], bool | None]
     description: str  # of the file, for the docs: "a dataset `.json` file"
     not_one: str  # why a walk leaves out a file of the suffix: "JSON that is not a TextJudge dataset"
+    # Given a dataset file, the names of the files beside it that are part of its dataset (a
+    # declaration's data files); None: a dataset is its one file.
+    companions: Callable[[Path], tuple[str, ...]] | None = None
 
 
 @dataclass(frozen=True)

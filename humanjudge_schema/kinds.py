@@ -165,6 +165,13 @@ def _has_keys(data: bytes, keys: tuple[str, ...]) -> bool | None:
     return True
 
 
+def _companions(fmt: catalog.Format, path: Path) -> tuple[str, ...]:
+    """The names of the files beside a one-file dataset that are part of it (a declaration's
+    data files)."""
+    one_file = fmt.one_file
+    return () if one_file is None or one_file.companions is None else one_file.companions(path)
+
+
 def _one_file_formats(kind: str | None) -> list[catalog.Format]:
     return [f for f in catalog.formats().values() if f.one_file is not None and kind in (None, f.name)]
 
@@ -285,8 +292,9 @@ def _units_in_folder(
             # folder also holds other JSON: questions.json, package.json, test expectations).
             # A file named explicitly is taken as told.
             if name not in claimed and _one_file_dataset(fmt, folder / name):
-                units.append(Unit(fmt.name, folder / name, (folder / name,)))
-                claimed.add(name)
+                taken = [n for n in _companions(fmt, folder / name) if n in present and n not in claimed]
+                units.append(Unit(fmt.name, folder / name, (folder / name, *(folder / n for n in taken))))
+                claimed.update([name, *taken])
     left = [n for n in names if n not in claimed and _data_like(n)]
     # A data file in a dataset's folder that no format claims is the extra file of that dataset
     # (of the first folder format's, when two share the folder), not a file the walk leaves out.
@@ -339,7 +347,8 @@ def _unit_of_file(path: Path, kind: str | None, links: bool = True, extras: bool
     if catalog.get(family).one_file is not None:
         if not links and not_a_file(path):
             return Unit(family, path, (), refused=(path,))
-        return Unit(family, path, (path,))
+        beside = [folder / n for n in _companions(catalog.get(family), path) if (folder / n).is_file()]
+        return Unit(family, path, (path, *beside))
     names = sorted(os.listdir(folder)) if folder.is_dir() else [name]
     units = [u for u in _units_in_folder(folder, names, family, links, extras)[0] if u.family == family]
     if units:

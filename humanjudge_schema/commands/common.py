@@ -23,15 +23,14 @@ class FormatName(click.ParamType):  # type: ignore[type-arg]
         return "FORMAT"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from contextlib import suppress
         from pathlib import Path
 
         from ..catalog import declared_near, names
 
         if value not in names():  # a format declared where the command runs
-            try:
+            with suppress(ValueError):  # the configuration's error is said when the paths are read
                 declared_near([Path.cwd()])
-            except ValueError:  # the configuration's error is said when the paths are read
-                pass
         if value not in names():
             self.fail(f"{value!r} is not a format; choose from {', '.join(names())}", param, ctx)
         return str(value)

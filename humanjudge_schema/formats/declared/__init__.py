@@ -7,6 +7,7 @@ with the package (`shipped/`), those the configuration names (`formats = [...]`)
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from ...catalog import Format, OneFile
 
@@ -16,6 +17,14 @@ _DECLARES = re.compile(rb"(?m)^[ \t]*declaration[ \t]*=[ \t]*[0-9]")
 def looks_like(data: bytes) -> bool | None:
     """Whether a `.toml` file is a declaration: it says which version of them it is written for."""
     return _DECLARES.search(data) is not None
+
+
+def beside(path: Path) -> tuple[str, ...]:
+    """The files beside a declaration that it declares: checked with it, as its dataset."""
+    from .check import declared_beside
+
+    found: tuple[str, ...] = declared_beside(path)
+    return found
 
 
 FORMAT = Format(
@@ -28,7 +37,12 @@ FORMAT = Format(
     "declaration in use is a format of its own (`humanjudge formats` lists them).",
     check="humanjudge_schema.formats.declared.check:check_declaration",
     one_file=OneFile(
-        ".toml", "declared/v1/declaration", looks_like, "a declaration `.toml` file", "TOML that is not a declaration"
+        ".toml",
+        "declared/v1/declaration",
+        looks_like,
+        "a declaration `.toml` file",
+        "TOML that is not a declaration",
+        companions=beside,
     ),
     declares="humanjudge_schema.formats.declared.made:declares",
     near="humanjudge_schema.formats.declared.near:near",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 from ...engine import Context
@@ -26,8 +27,11 @@ _AT_LINE = re.compile(r"\(at line ([0-9]+), column ([0-9]+)\)")
 
 def check(unit: Unit, ctx: Context) -> None:
     decl = declaration(unit.family)
-    if not _declaration_ok(decl, ctx):
-        return
+    if _declaration_ok(decl, ctx):
+        _check_data(unit, decl, ctx)
+
+
+def _check_data(unit: Unit, decl: Declaration, ctx: Context) -> None:
     model = gather(unit, decl, ctx)
     for rule in rules_of("declared", "dataset"):
         ctx.run(rule, model)
@@ -53,9 +57,11 @@ def gather(unit: Unit, decl: Declaration, ctx: Context) -> Model:
 
 def files_of(unit: Unit, name: str, glob: bool) -> list[Path]:
     """The unit's files of one role, in name order."""
-    from fnmatch import fnmatchcase
+    return sorted((f for f in unit.files if _named(f.name, name, glob)), key=str)
 
-    return sorted((f for f in unit.files if f.name == name or (glob and fnmatchcase(f.name, name))), key=str)
+
+def _named(found: str, name: str, glob: bool) -> bool:
+    return found == name or (glob and fnmatchcase(found, name))
 
 
 def _declaration_ok(decl: Declaration, ctx: Context) -> bool:
@@ -89,7 +95,8 @@ class _At:
 
 def check_declaration(unit: Unit, ctx: Context) -> None:
     """A declaration file on its own: its TOML, its schema, and its names against the record
-    schemas it gives."""
+    schemas it gives; then the files it declares that sit beside it, as their dataset
+    (`--kind declared` on a folder checks each declaration with its data)."""
     path = unit.root
     try:
         decl = read(path, "checked")
@@ -102,4 +109,19 @@ def check_declaration(unit: Unit, ctx: Context) -> None:
         else:
             _said(Said(_At(path, line, column), [("declared/invalid-toml", "", message)]), ctx)
         return
-    _declaration_ok(decl, ctx)
+    if not _declaration_ok(decl, ctx):
+        return
+    files = tuple(f for f in unit.files if f != path)
+    if files:
+        _check_data(Unit(decl.name, path.parent, files), decl, ctx)
+
+
+def declared_beside(path: Path) -> tuple[str, ...]:
+    """The names of the files beside a declaration file that it declares (none where it cannot
+    be read: its check says why)."""
+    try:
+        decl = read(path, "checked")
+        names = sorted(p.name for p in path.parent.iterdir() if p.is_file())
+    except (DeclarationError, OSError):
+        return ()
+    return tuple(n for spec in decl.files.values() for n in names if _named(n, spec.name, spec.glob))

@@ -171,6 +171,7 @@ class Declaration:
     problems: list[Problem] = field(default_factory=list)
     # the files' names, readable even where the rest is broken: the dataset is still recognised
     names: dict[str, tuple[str, bool, bool]] = field(default_factory=dict)  # role -> (name, glob, required)
+    schema_files: list[str] = field(default_factory=list)  # record schemas in files beside it
 
     def question(self, name: str) -> QuestionSpec:
         return self.questions.get(name) or QuestionSpec(name, "nominal")
@@ -313,6 +314,7 @@ class _Reader:
             record: Any = spec["record"]
         else:
             path = self.decl.path.parent / spec["schema"]
+            self.decl.schema_files.append(spec["schema"])
             try:
                 record = orjson.loads(path.read_bytes())
             except (OSError, orjson.JSONDecodeError) as exc:
@@ -372,6 +374,19 @@ class _Reader:
             if schema is None:
                 return
 
+    def each(self, each: tuple[str, ...], at: str, spec: FileSpec) -> None:
+        """The names on the way `each` goes down, against the record schema."""
+        schema = spec.record
+        for k, step in enumerate(each):
+            names = _names_of(schema)
+            if step != "*" and names is not None and step not in names:
+                said = "/".join(each[: k + 1])
+                self.problem(
+                    at, f"{said!r}: {step!r} is not a field of {spec.role}'s record schema there{closest(step, names)}"
+                )
+                return
+            schema = _below(schema, (step,))
+
     def columns(self, spec: FileSpec, each: tuple[str, ...]) -> list[str] | None:
         if spec.flat and spec.columns is not None:
             return list(spec.columns)
@@ -416,6 +431,7 @@ class _Reader:
         if file.flat and each:
             self.problem(at + "/each", f"each reads below a record, and a row of {file.role} is flat")
             each = ()
+        self.each(each, at + "/each", file)
         raw_item = spec["item"] if isinstance(spec["item"], list) else [spec["item"]]
         item_at = at + "/item" + ("/{}" if isinstance(spec["item"], list) else "")
         item = tuple(self.field(f, item_at.format(n), file, each) for n, f in enumerate(raw_item))

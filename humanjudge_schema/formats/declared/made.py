@@ -82,8 +82,11 @@ def format_of(decl: Declaration) -> Format:
                 looks_like=functools.partial(recognised, decl.name, role),
             )
         )
-    if decl.path.name == BESIDE:  # the declaration is part of the dataset it sits beside
+    if decl.path.name == BESIDE:  # the declaration, and its record schemas, are part of the dataset
         files.append(DatasetFile(BESIDE, SCHEMA, "the whole file", claims=False, looks_like=_never))
+        for name in decl.schema_files:
+            if "/" not in name:
+                files.append(DatasetFile(name, SCHEMA, "the whole file", claims=False, looks_like=_never))
     return Format(
         name=decl.name,
         title=decl.title,
