@@ -4,6 +4,8 @@ raters are persons, and on Get-Another-Label's AdultContent2 with its gold label
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import random
@@ -11,6 +13,7 @@ import warnings
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -23,7 +26,7 @@ from humanjudge_schema.judgments import competence, raters
 from humanjudge_schema.judgments.gather import Gathered, GatheredQuestion
 from humanjudge_schema.judgments.html_raters import raters_section
 from humanjudge_schema.judgments.summary import DatasetStats
-from humanjudge_schema.judgments.view import Batch, Judgments, Level, Question
+from humanjudge_schema.judgments.view import COLUMNS, Batch, Judgments, Level, Question
 
 from .conftest import CASES, corpus
 
@@ -255,3 +258,39 @@ def test_the_report_lists_the_least_competent() -> None:
     assert after.index("<td>0</td><td>goal</td><td>24</td><td>1</td><td>33%</td><td>0%</td>") < after.index("</table>")
     plain = raters_section(DatasetStats("d", "f", (), raters=tuple(replace(r, competence=None) for r in rows)))
     assert "competence" not in plain
+
+
+def _export(tmp_path: Path, name: str, *args: str) -> tuple[bytes, str]:
+    out = tmp_path / name
+    result = CliRunner().invoke(cli, ["export", *args, "-o", str(out)], catch_exceptions=False)
+    return out.read_bytes(), result.stderr
+
+
+def test_export_estimates_follow_the_rows_one_per_item(tmp_path: Path) -> None:
+    plain, _ = _export(tmp_path, "plain.csv", str(OUTLYING))
+    estimated, said = _export(tmp_path, "estimates.csv", str(OUTLYING), "--estimates")
+    assert estimated.startswith(plain)  # the rows as they were, then the estimates
+    assert "wrote 120 judgments, 50 stored aggregates and 24 estimates from 1 dataset" in said
+    rows = list(csv.DictReader(io.StringIO(estimated[len(plain) :].decode(), newline=""), fieldnames=COLUMNS))
+    (view,) = judgments.datasets([OUTLYING])
+    found = competence.of_question(Gathered.of(view).questions["goal"])
+    assert found is not None
+    labels = [found.labels[k] for k in found.estimated().tolist()]
+    assert [(r["item"], r["question"], r["value"]) for r in rows] == [
+        (item, "goal", str(label)) for (item, _), label in zip(found.places, labels, strict=True)
+    ]
+    assert {(r["role"], r["rater"], r["rater_kind"], r["file"]) for r in rows} == {("estimate", "", "none", "")}
+
+
+def test_export_estimates_of_a_dataset_without_a_nominal_question_add_nothing(tmp_path: Path) -> None:
+    study1 = str(CASES / "study1" / "valid" / "minimal")
+    plain, _ = _export(tmp_path, "plain.jsonl", study1)
+    estimated, said = _export(tmp_path, "estimates.jsonl", study1, "--estimates")
+    assert estimated == plain and "and 0 estimates" in said
+
+
+def test_export_estimates_to_parquet(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    _export(tmp_path, "e.parquet", str(OUTLYING), "--estimates")
+    roles = Counter(pq.read_table(tmp_path / "e.parquet").column("role").to_pylist())
+    assert roles == {"individual": 120, "aggregate": 50, "estimate": 24}

@@ -43,6 +43,13 @@ FORMATS = ("csv", "jsonl", "parquet")  # judgments/export.py writes each
     help="CSV for spreadsheets: a text cell that starts with = + - @, a tab or a carriage return gets a ' "
     "before it, so that it is not run as a formula (numbers stay numbers). Off by default: it alters values.",
 )
+@click.option(
+    "--estimates",
+    is_flag=True,
+    help="Also write, after each dataset's rows, one row per item of each nominal question whose raters are "
+    "persons: role estimate, the item's Dawid-Skene label as its value. The judgments are read once more for it, "
+    "in one process (--jobs does not apply).",
+)
 @click.option("--kind", type=FormatName(), help="Treat the paths as this format instead of recognising them.")
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit code 1).")
 @click.option("-q", "--quiet", is_flag=True, help="Print no findings and no summary on stderr; the exit code stays.")
@@ -57,6 +64,7 @@ def export(
     output: Path | None,
     force: bool,
     no_formulas: bool,
+    estimates: bool,
     kind: str | None,
     strict: bool,
     quiet: bool,
@@ -98,13 +106,14 @@ def export(
         found = judged(paths, kind, before_failing=said, found=reading.units)
         if output is not None:
             check_output(output, [f for unit in found for f in unit.files], force, None if named else _unknown(output))
-        parallel = jobs_of(jobs) > 1 and len(found) > 1
+        parallel = jobs_of(jobs) > 1 and len(found) > 1 and not estimates
     except (UsageError, ConfigError) as exc:
         fail(str(exc))
     inputs = [f for unit in found for f in unit.files]
     bar = on_stderr(progress, "exporting ")
     datasets: list[int] = []
     stored: list[int] = []  # the stored aggregate rows among them (means, majorities)
+    estimated: list[int] = []  # the estimates' rows among them (--estimates)
     try:
         if parallel:  # each dataset checked and exported in a worker, read once there
             checked = (read_in_worker, reading.record)
@@ -112,7 +121,7 @@ def export(
             datasets, stored = [1] * read, [aggregates]
         else:
             # each dataset checked as its judgments are read: its files are read once
-            rows = _batches(found, bar, datasets, stored, reading.view)
+            rows = _batches(found, bar, datasets, stored, reading.view, estimated if estimates else None)
             # read up to the first judgment: a run with none stops (exit 2) before a header is written
             first = next(rows, None)
             rows = chain([] if first is None else [first], rows)
@@ -128,9 +137,12 @@ def export(
         sys.stdout.flush()  # what could not be written fails here, before "wrote" is said
     if not quiet:
         where = "standard output" if output is None else str(output)
-        what = _count(n - sum(stored), "judgment")
-        if sum(stored):
-            what += f" and {_count(sum(stored), 'stored aggregate')}"
+        what = _count(n - sum(stored) - sum(estimated), "judgment")
+        more = [_count(sum(stored), "stored aggregate")] if sum(stored) else []
+        if estimates:
+            more.append(_count(sum(estimated), "estimate"))
+        if more:
+            what = f"{', '.join([what, *more[:-1]])} and {more[-1]}"
         click.echo(f"wrote {what} from {_count(len(datasets), 'dataset')} to {where}", err=True)
     sys.exit(1 if result.errors or (strict and result.warnings) else 0)
 
@@ -166,10 +178,17 @@ def _count(n: int, word: str) -> str:
 
 
 def _batches(
-    found: list[Any], bar: Bar | None, datasets: list[int], stored: list[int], view_of: Callable[[Any], Any]
+    found: list[Any],
+    bar: Bar | None,
+    datasets: list[int],
+    stored: list[int],
+    view_of: Callable[[Any], Any],
+    estimated: list[int] | None = None,
 ) -> Iterator[Batch]:
     """The batches of every dataset, a dataset at a time; `datasets` counts those read, `stored`
-    their rows of stored aggregates."""
+    their rows of stored aggregates; with `estimated`, each dataset's estimates follow its rows
+    (`estimate_batches`), and `estimated` counts them."""
+    from ..judgments.export import estimate_batches
     from ..judgments.view import every
     from ..progress import views
 
@@ -178,6 +197,10 @@ def _batches(
         for batch in view.in_batches():
             stored.append(batch.of_role("aggregate"))
             yield batch
+        if estimated is not None:
+            for batch in estimate_batches(view):
+                estimated.append(batch.size)
+                yield batch
 
 
 def _write(rows: Iterator[Batch], to: str, output: Path | None, inputs: list[Path], *, formulas: bool) -> int:

@@ -33,7 +33,7 @@ from typing import IO, Any
 
 import orjson
 
-from .view import COLUMNS, TYPED, Batch
+from .view import COLUMNS, TYPED, Batch, Judgments
 
 _TYPES = {"value_number": frozenset({int, float}), "value_bool": frozenset({bool}), "value_text": frozenset({str})}
 
@@ -282,6 +282,29 @@ def arrow_schema() -> Any:
 
     types = {"line": pa.int64(), "value_number": pa.float64(), "value_bool": pa.bool_()}
     return pa.schema([(name, types.get(name, pa.string())) for name in COLUMNS])
+
+
+def estimate_batches(view: Judgments) -> Iterator[Batch]:
+    """`export --estimates`: per nominal question whose raters are persons and judge a shared
+    object, one row per item, role `estimate`, its Dawid-Skene label as the value
+    (competence.py). The judgments are read once more for it (`Gathered`)."""
+    from .competence import of_question
+    from .gather import Gathered
+
+    if not view.persons:
+        return
+    for name, q in Gathered.of(view).questions.items():
+        found = of_question(q) if view.shared(name) else None
+        if found is None:
+            continue
+        same: dict[str, Any] = {"format": view.format, "dataset": view.dataset, "question": name, "rater": ""}
+        same |= {"file": "", "pointer": "", "line": None, "role": "estimate", "rater_kind": "none"}
+        lists = {
+            "item": [item for item, _ in found.places],
+            "option": [option for _, option in found.places],
+            "value": [found.labels[k] for k in found.estimated().tolist()],
+        }
+        yield Batch(same, lists)
 
 
 def write_tables(tables: Iterable[Any], out: IO[bytes]) -> int:
