@@ -150,6 +150,7 @@ def test_a_rater_who_always_answers_one_label_is_right_only_on_it() -> None:
     [
         ("ordinal", [("a", 1, 1), ("b", 1, 2)]),  # not nominal
         ("nominal", [("a", 1, "x"), ("b", 1, "x"), ("a", 2, "x")]),  # one label
+        ("nominal", [("a", 1, "x"), ("b", 2, "y"), ("a", 3, "y")]),  # no item of two answers
     ],
 )
 def test_no_estimates_where_they_do_not_apply(level: Level, answers: list[Answer]) -> None:

@@ -123,7 +123,8 @@ class Estimates(NamedTuple):
 
 def of_question(q: GatheredQuestion) -> Estimates | None:
     """The estimates of a question's answers where it is nominal, raters are persons (its
-    `answered`), and it has two labels or more and at most MAX_CELLS cells; else None."""
+    `answered`), it has two labels or more and at most MAX_CELLS cells, and some item has two
+    answers (where none has, no rater is ever compared with another); else None."""
     import numpy as np
 
     if q.level != "nominal" or q.answered is None:
@@ -135,7 +136,7 @@ def of_question(q: GatheredQuestion) -> Estimates | None:
     rater, rater_of = renumber(a.rater[keep])
     given, label_of = renumber(a.value[keep])
     labels = [values[k] for k in label_of.tolist()]
-    if len(labels) < 2 or len(rater_of) * len(labels) ** 2 > MAX_CELLS:
+    if len(labels) < 2 or len(rater_of) * len(labels) ** 2 > MAX_CELLS or np.bincount(item).max() < 2:
         return None
     found = fit(rater, item, given, len(rater_of), len(item_of), len(labels))
     chance = found.posterior[item, given]
