@@ -28,7 +28,7 @@ from humanjudge_schema.judgments.html_raters import raters_section
 from humanjudge_schema.judgments.summary import DatasetStats
 from humanjudge_schema.judgments.view import COLUMNS, Batch, Judgments, Level, Question
 
-from .conftest import CASES, corpus
+from .conftest import CASES, ROOT, corpus
 
 Answer = tuple[Hashable, Hashable, Hashable]  # rater, item, label
 
@@ -295,3 +295,10 @@ def test_export_estimates_to_parquet(tmp_path: Path) -> None:
     _export(tmp_path, "e.parquet", str(OUTLYING), "--estimates")
     roles = Counter(pq.read_table(tmp_path / "e.parquet").column("role").to_pylist())
     assert roles == {"individual": 120, "aggregate": 50, "estimate": 24}
+
+
+def test_the_competence_table_of_docs_stats_is_the_commands_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(corpus("coggym", "lance-ying__coggym"))
+    printed = _stats("--raters", "EML/Yoon2020Polite/exp1")
+    page = (ROOT / "docs" / "stats.md").read_text(encoding="utf-8")
+    assert f"$ humanjudge stats --raters EML/Yoon2020Polite/exp1\n{printed.rstrip()}\n```" in page
