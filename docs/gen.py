@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from humanjudge_schema import catalog, schemas
-from humanjudge_schema.registry import RuleDoc
+from humanjudge_schema.registry import RuleDoc, anchor
 from humanjudge_schema.rulebook import load_all
 
 _TYPE_KEYWORDS = {
@@ -362,7 +362,7 @@ def format_page(family: str, names: list[str], rules: dict[str, RuleDoc]) -> str
         for code in codes:
             doc = rules[code]
             lines.append(
-                f"| [{_code(code)}](../rules.md#{_anchor(code)}) | {doc.severity.value} | {_cell(doc.summary)} |"
+                f"| [{_code(code)}](../rules.md#{anchor(code)}) | {doc.severity.value} | {_cell(doc.summary)} |"
             )
     lines.append("")
     for name in names:
@@ -391,13 +391,13 @@ def rules_page(rules: dict[str, RuleDoc]) -> str:
     for family in ordered:
         for code in families[family]:
             doc = rules[code]
-            lines.append(f"| [{_code(code)}](#{_anchor(code)}) | {doc.severity.value} | {_cell(doc.summary)} |")
+            lines.append(f"| [{_code(code)}](#{anchor(code)}) | {doc.severity.value} | {_cell(doc.summary)} |")
     for family in ordered:
         lines += ["", f"## {family}", ""]
         for code in families[family]:
             doc = rules[code]
             lines += [
-                f"### {_code(code)} {{#{_anchor(code)}}}",
+                f"### {_code(code)} {{#{anchor(code)}}}",
                 "",
                 f"**{doc.severity.value}**: {doc.summary}",
                 "",

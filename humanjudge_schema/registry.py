@@ -30,6 +30,12 @@ class RuleDoc:
 RULES: dict[str, RuleDoc] = {}
 
 
+def anchor(code: str) -> str:
+    """A code's anchor in the rule reference (docs/rules.md, written by docs/gen.py), which the
+    report's entry of the code names: "coggym/response-count" -> "coggym-response-count"."""
+    return code.replace("/", "-").replace("_", "-").lower()
+
+
 def register(code: str, summary: str, *, severity: str = "error", why: str, bad: str, good: str) -> RuleDoc:
     if code in RULES:
         raise ValueError(f"code {code!r} registered twice")

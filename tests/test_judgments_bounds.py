@@ -310,8 +310,8 @@ def test_the_overview_counts_the_quality_findings(tmp_path: Path) -> None:
     overview = page[page.index("<h1>") : page.index("<section")]
     assert "no problems" in overview
     said = re.search(r"(\d+) quality findings</span> in the judgments", overview)
-    assert said and int(said.group(1)) == page.count('<p class="flag">quality/') >= 3
-    assert page.count('<p class="flag">quality/sparse-item') == 3
+    assert said and int(said.group(1)) == page.count('<p class="flag"><a href="#code-quality-') >= 3
+    assert page.count('<p class="flag"><a href="#code-quality-sparse-item"') == 3
 
 
 def test_huge_numbers_through_report(tmp_path: Path) -> None:

@@ -120,10 +120,10 @@ def test_the_overview_counts_the_errors_and_warnings_of_each_dataset(tmp_path: P
     assert proc.returncode == 1
     said = re.search(r"(\d+) errors, (\d+) warnings", proc.stdout)
     assert said
-    overview = page[page.index("<h1>") : page.index('<nav id="contents"')]
-    rows = re.findall(r'<tr><td><a href="#[^"]+">([^<]*)</a></td>(.*?)</tr>', overview)
+    overview = page[page.index('<table class="summary') : page.index('<section id="reading"')]
+    rows = re.findall(r'<tr data-order="\d+" data-target="d\d+"[^>]*>(.*?)</tr>', overview)
     assert len(rows) == 2
-    cells = [[int(n) for n in re.findall(r'<td class="n">(?:<span class="\w+">)?(\d+)', row)] for _, row in rows]
+    cells = [[int(n) for n in re.findall(r'<td class="n" data-v="\d+">(?:<span class="\w+">)?(\d+)', r)] for r in rows]
     assert sum(c[2] for c in cells) == int(said.group(1)) > 0  # errors
     assert sum(c[3] for c in cells) == int(said.group(2))  # warnings
     assert cells[1][2:4] == [0, 0]  # the valid dataset

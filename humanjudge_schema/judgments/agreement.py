@@ -247,6 +247,25 @@ def alpha(tally: Tally, level: Level, *, order: Sequence[Hashable] | None = None
     return pairable.estimate(pairable.weights)
 
 
+def item_agreement(tally: Tally, level: Level, *, order: Sequence[Hashable] | None = None) -> tuple[Any, Any] | None:
+    """Each item's agreement at a level: 1 - D_u / D_e, where D_u is the mean distance between
+    the pairs of the item's own judgments and D_e the question's expected disagreement (the mean
+    distance between any two of its pairable values), with alpha's distance at that level
+    (nominal: 0 for the same value, 1 for another; D_u is then the share of the item's pairs
+    that differ). 1 where the item's judgments agree, 0 where they differ as much as values
+    paired at random, below 0 more; alpha is the mean of the items' agreement weighted by their
+    judgments. Returns the items of two judgments or more, as their indices in the tally's
+    units (`Tally.counts`), in order, and their agreement (both numpy arrays); None where alpha
+    is None. Raises ValueError when the values do not suit the level."""
+    import numpy as np
+
+    pairable = _pairable(tally, level, order)
+    if pairable.estimate(pairable.weights) is None:
+        return None
+    units = np.flatnonzero(tally.counts().sizes >= 2)
+    return units, pairable.profile_agreement()[pairable.items]
+
+
 def _pairable(tally: Tally, level: Level, order: Sequence[Hashable] | None) -> _Pairable:
     """The tally's pairable values at a level, gathered once for every statistic asked of them."""
     key = (level, None if order is None else tuple(order))
@@ -509,6 +528,30 @@ class _Pairable:
             found = 1 - (total - 1) * observed / expected
         found[~self._two_values(w, total) | ~(expected > 0)] = np.nan
         return found
+
+    def profile_agreement(self) -> Any:
+        """The agreement of an item of each profile (`item_agreement`), over all the items: the
+        profile's part of n D_o is sum n_c n_k delta_ck / (m - 1), so its D_u is that over m;
+        D_e is n (n - 1) D_e (`expected`) over n (n - 1)."""
+        import numpy as np
+
+        w = np.asarray(self.weights, dtype=np.float64).reshape(1, -1)
+        total = w @ self.sizes
+        if self.level == "ordinal":  # the distances depend on the marginals (`_ordinal`)
+            marginals = self.matrix.times(w)
+            g = np.cumsum(marginals, axis=1) - marginals / 2 - (total / 2)[:, None]
+            expected = 2 * total * (marginals * g * g).sum(axis=1)
+            linear, square = self.matrix.times_t(g), self.matrix.times_t(g * g)
+            observed = (np.where(self.several, self.sizes * square - linear * linear, 0.0) * 2 / (self.sizes - 1))[0]
+        elif self.level == "interval":
+            first, second = w @ self.sums, w @ self.squares
+            observed, expected = self.observed, 2 * (total * second - first * first)
+        elif self.level == "nominal":
+            observed, expected = self.observed, total * total - self.matrix.squares(w)
+        else:
+            observed, expected = self.observed, self._ratio_expected(self.matrix.times(w))
+        n = float(total[0])
+        return 1 - n * (n - 1) * observed / (self.sizes * float(expected[0]))
 
     def _two_values(self, w: Any, total: Any) -> Any:
         """Whether each sample (of `total` judgments) holds two values or more: an item of two

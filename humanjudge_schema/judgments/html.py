@@ -1,38 +1,60 @@
 """`humanjudge report`: one self-contained HTML page per run. Per dataset: the validation summary
 and its findings grouped by code, then per question its distribution (an inline SVG plot, or a
-table of its most frequent answers), the agreement with its interval, the raters per item and the
-quality findings.
+table of its most frequent answers), the agreement with its interval, its most disputed items,
+the raters per item and the quality findings.
 
-Nothing on the page is fetched: no script, no stylesheet or font from elsewhere; the plots are
-SVG in the page. Every text from the data is escaped, shortened where it could be long, and
-rid of the marks that reorder bidirectional text.
+Nothing on the page is fetched: no stylesheet, font or script from elsewhere; the plots are SVG
+in the page, and its one script (sorting and filtering the summary, html_nav.py) is in the page
+too; without it the page reads the same. Every text from the data is escaped, shortened where it
+could be long, and rid of the marks that reorder bidirectional text.
 
 The page's cost is bounded (docs/hostile-input.md): a plot is drawn once per distinct
 distribution, at most PLOTTED plots are on a page, and every other question shows a table of
 at most TABLED_VALUES answers; each plot's ids are its own, so no two share one. How a
-question's answers are shown is html_answers.py.
+question's answers are shown is html_answers.py; its disputed items, html_disputed.py.
 
-The page opens with an overview (per dataset its errors, warnings and quality findings) and a
-table of contents; every section and card has an id to link to and a link back to the top.
+The page opens with a summary, a row per dataset (a dataset without judgments too, its findings
+under it), a guide to its figures and the notes that hold for a whole format (html_guide.py);
+the table of contents stays beside the page on a wide screen (html_nav.py); every section and
+card has an id to link to and a link back to the top; each code links to its documentation at
+the foot of the page.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..finding import Finding
 from .html_answers import MESSAGE_CHARS, PLOTTED, TABLED_VALUES, VALUE_CHARS, Plots
 from .html_answers import count as _count
 from .html_answers import text as _text
+from .html_disputed import disputed_items
+from .html_guide import TOP as _TOP
+from .html_guide import codes, linked, note_id, notes, reading
+from .html_nav import SCRIPT, Entry, contents, short_names, summary
 from .html_raters import raters_section
 from .summary import DatasetStats, QualityFinding, QuestionStats
 from .view import Judgments
 
-__all__ = ["PLOTTED", "TABLED_VALUES", "VALUE_CHARS", "Shown", "page", "shown", "write_page", "write_report"]
+if TYPE_CHECKING:
+    from ..registry import RuleDoc
+
+__all__ = [
+    "DISPUTED",
+    "PLOTTED",
+    "TABLED_VALUES",
+    "VALUE_CHARS",
+    "Shown",
+    "page",
+    "shown",
+    "unread",
+    "write_page",
+    "write_report",
+]
 
 
 class Checked(Protocol):
@@ -54,30 +76,57 @@ LISTED_PER_CODE = 50
 LISTED_FLAGS = 20
 OPEN_FLAGS = 3  # of which shown unfolded
 NAME_CHARS = 300
-# Questions of a dataset listed in the table of contents: a dataset of more is listed by name.
-CONTENTS_QUESTIONS = 40
+# The most disputed items listed per question (disputed.py).
+DISPUTED = 5
 
 _CSS = """
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 70rem;
-       padding: 0 1rem; color: #1d2430; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1d2430; }
+main { max-width: 70rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
 h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2.5rem; border-bottom: 1px solid #d8dde6; }
 h3 { font-size: 1rem; margin: 0 0 .3rem; }
-h1, h2, h3, td, li, p { overflow-wrap: anywhere; }
+h1, h2, h3, li, p, dd { overflow-wrap: anywhere; } td { overflow-wrap: break-word; }
 a.top { font-size: .8rem; font-weight: normal; margin-left: .5rem; }
-nav ol { padding-left: 1.2rem; } nav li { margin: .1rem 0; } nav ol ol { font-size: .9rem; }
+#contents { font-size: .85rem; padding: .5rem 1rem; border-bottom: 1px solid #d8dde6; background: #f8f9fb; }
+#contents h2 { margin: .5rem 0; border: 0; font-size: 1rem; } #contents h2 a { color: inherit; text-decoration: none; }
+#contents ul, #contents ol { padding-left: 1.1rem; margin: .3rem 0; } #contents li { margin: .15rem 0; }
+#contents ol ol { font-size: .8rem; padding-left: 1rem; }
+@media (min-width: 64rem) {
+  #contents { position: fixed; top: 0; bottom: 0; left: 0; width: 16rem; overflow-y: auto; box-sizing: border-box;
+              border-bottom: 0; border-right: 1px solid #d8dde6; }
+  main { margin-left: 16rem; }
+}
 ul.samples { margin: .2rem 0; padding-left: 1.2rem; } ul.samples li { margin: .15rem 0; }
 .summary td.n { text-align: right; } .raters { margin-top: 1.2rem; }
-.summary td, .summary th, table.findings td, table.findings th { padding: .2rem .6rem; text-align: left; }
+.summary td, .summary th, table.found td, table.found th { padding: .2rem .6rem; text-align: left; }
+.summary td, table.found td { vertical-align: top; }
 table { border-collapse: collapse; } tr:nth-child(even) { background: #f4f6f9; }
+table.summary { width: 100%; } table.summary td.name { overflow-wrap: anywhere; }
+table.summary td.n, table.summary td.fmt { white-space: nowrap; } table.summary th { vertical-align: bottom; }
+th button { font: inherit; font-weight: 600; color: inherit; background: none; border: 0; padding: 0; cursor: pointer; }
+th button { text-align: left; } th button::after { content: "\\a0\\2195"; color: #8a94a6; font-weight: normal; }
+th[aria-sort=ascending] button::after { content: "\\a0\\25B2"; }
+th[aria-sort=descending] button::after { content: "\\a0\\25BC"; }
+p.filter input { font: inherit; padding: .15rem .4rem; width: 18rem; max-width: 60vw; }
+table.found, .raters table, table.disputed { table-layout: fixed; width: 100%; }
+table.found td, .raters td, table.disputed td { overflow-wrap: anywhere; }
+table.found th:nth-child(1) { width: 30%; } table.found th:nth-child(2) { width: 25%; }
 .error { color: #b3261e; font-weight: 600; } .warning { color: #8a5a00; font-weight: 600; } .ok { color: #2e7d32; }
 .questions { display: grid; grid-template-columns: repeat(auto-fill, minmax(22rem, 1fr)); gap: 1rem; }
-.question { border: 1px solid #d8dde6; border-radius: 6px; padding: .8rem; }
+.question { border: 1px solid #d8dde6; border-radius: 6px; padding: .8rem; min-width: 0; }
 .question svg { max-width: 100%; height: auto; display: block; }
 .facts { color: #4a5568; margin: .2rem 0 .5rem; } .flag { color: #8a5a00; margin: .3rem 0; }
-table.answers td { padding: .05rem .5rem; } table.answers td.n { text-align: right; }
+table.answers td { padding: .05rem .5rem; } table.answers td.n, table.disputed td.n { text-align: right; }
+table.disputed { font-size: .85rem; margin-top: .3rem; }
+table.disputed td, table.disputed th { padding: .1rem .3rem; text-align: left; vertical-align: top; }
+table.disputed th:nth-child(1) { width: 45%; } table.disputed th:nth-child(2) { width: 5.5rem; }
+table.disputed td.n { white-space: nowrap; } small.where { color: #4a5568; }
 table.options caption { text-align: left; color: #4a5568; } table.options th { text-align: left; padding: 0 .5rem; }
+table.options td + td { white-space: nowrap; }
 code { background: #f4f6f9; padding: 0 .2rem; border-radius: 3px; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f4f6f9; padding: .4rem; }
 details { margin: .3rem 0; } summary { cursor: pointer; }
+dl.guide dt { font-weight: 600; margin-top: .6rem; } dl.guide dd { margin-left: 1.2rem; }
+.code { margin: 1rem 0; }
 """
 
 
@@ -85,32 +134,57 @@ details { margin: .3rem 0; } summary { cursor: pointer; }
 class Shown:
     """What the page shows of a dataset: its statistics (`stats.describe`, with each question's
     values and the raters), its files as findings name them, and each ordered question's scale,
-    worst to best (its points, those no one chose included), by the question's name."""
+    worst to best (its points, those no one chose included), by the question's name; `none`
+    says why a dataset holds no judgment (`unread`: its statistics have no question)."""
 
     stats: DatasetStats
     files: tuple[str, ...]
     scales: dict[str, tuple[Any, ...]]
+    none: str | None = None
+
+
+def unread(name: str, format: str, files: Iterable[str], why: str) -> Shown:
+    """A dataset that holds no judgment, shown with its findings and why it holds none."""
+    return Shown(DatasetStats(name, format, ()), tuple(files), {}, why)
 
 
 def page(result: Checked, datasets: Sequence[Shown], title: str = "humanjudge report") -> str:
-    """The report of the datasets (`shown`)."""
+    """The report of the datasets (`shown`, or `unread` for a dataset without judgments). Each
+    code on it is documented as the registry has it: every code a finding has is registered by
+    the time the finding is made."""
+    from ..registry import RULES as rules
+
     findings = _by_dataset(result.findings, datasets)
+    other = findings[len(datasets)]
     plots = Plots()
-    sections = [_dataset(k, ds, findings[k], plots) for k, ds in enumerate(datasets)]
+    said = _format_notes(datasets)
+    sections = [_dataset(k, ds, findings[k], plots, rules, said) for k, ds in enumerate(datasets)]
+    used = {f.code for f in result.findings} | {f.code for ds in datasets for f in ds.stats.quality or ()}
+    listed = [("summary", "Summary"), ("reading", "How to read the figures")]
+    if said:
+        listed.append(("notes", "Notes per format"))
+    if any(code in rules for code in used):
+        listed.append(("codes", "Codes on this page"))
+    prefix, entries = _entries(datasets, findings)
+    errors, warnings = _counts(other)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f'<title>{_text(title)}</title><style>{_CSS}</style></head><body id="top">',
+        contents(entries, listed, bool(other)),
+        "<main>",
         f"<h1>{_text(title)}</h1>",
-        _overview(result, datasets, findings, plots),
-        _contents(datasets, bool(findings[len(datasets)])),
+        _overview(result, datasets, plots),
+        summary(entries, prefix, (errors, warnings) if other else None),
+        reading(),
+        notes(said),
         *sections,
     ]
-    if findings[len(datasets)]:
-        parts.append(f'<section id="other"><h2>Other files{_TOP}</h2>{_findings(findings[len(datasets)])}</section>')
-    parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
+    if other:
+        parts.append(f'<section id="other"><h2>Other files{_TOP}</h2>{_findings(other, rules)}</section>')
+    parts += [codes(used, rules), "</main>", f"<script>{SCRIPT}</script>", "</body></html>"]
+    return "\n".join(p for p in parts if p) + "\n"
 
 
 def write_report(
@@ -150,16 +224,13 @@ def shown(view: Judgments, *, samples: int, seed: int = 0) -> Shown:
     from ..readers.files import display_path
     from .stats import describe
 
-    found = describe(view, samples=samples, seed=seed, values=True, raters=True)
+    found = describe(view, samples=samples, seed=seed, values=True, raters=True, disputed=DISPUTED)
     scales = {}
     for q in found.questions:
         declared = view.questions.get(q.question)
         if declared is not None and declared.order:
             scales[q.question] = tuple(declared.order)
     return Shown(found, tuple(display_path(f) for f in view.files), scales)
-
-
-_TOP = ' <a class="top" href="#top">↑ top</a>'
 
 
 def _counts(findings: list[Finding]) -> tuple[int, int]:
@@ -193,33 +264,13 @@ def _quality(n: int) -> str:
     return f'<span class="warning">{_count(n, "quality finding")}</span>' if n else _count(n, "quality finding")
 
 
-def _cell(n: int, kind: str) -> str:
-    return f'<td class="n"><span class="{kind}">{n}</span></td>' if n else '<td class="n">0</td>'
-
-
-def _overview(result: Checked, datasets: Sequence[Shown], findings: list[list[Finding]], plots: Plots) -> str:
+def _overview(result: Checked, datasets: Sequence[Shown], plots: Plots) -> str:
     checked = f"{_count(len(datasets), 'dataset')}, {_count(result.files, 'file')} checked"
+    if unread := sum(ds.none is not None for ds in datasets):
+        checked = f"{_count(len(datasets), 'dataset')} ({len(datasets) - unread} with judgments), "
+        checked += f"{_count(result.files, 'file')} checked"
     quality = sum(len(ds.stats.quality or ()) for ds in datasets)
-    rows = [
-        f"<p>{checked}: validation: {_verdict(result.findings)}; {_quality(quality)} in the judgments.</p>",
-        '<table class="summary"><tr><th>dataset</th><th>format</th><th>questions</th><th>judgments</th>'
-        "<th>errors</th><th>warnings</th><th>quality findings</th></tr>",
-    ]
-    for k, ds in enumerate(d.stats for d in datasets):
-        judgments = sum(q.judgments for q in ds.questions)
-        errors, warnings = _counts(findings[k])
-        rows.append(
-            f'<tr><td><a href="#d{k}">{_text(ds.dataset, NAME_CHARS)}</a></td><td>{_text(ds.format)}</td>'
-            f'<td class="n">{len(ds.questions)}</td><td class="n">{judgments}</td>'
-            f"{_cell(errors, 'error')}{_cell(warnings, 'warning')}{_cell(len(ds.quality or ()), 'warning')}</tr>"
-        )
-    if findings[len(datasets)]:
-        errors, warnings = _counts(findings[len(datasets)])
-        rows.append(
-            '<tr><td><a href="#other">other files</a></td><td></td><td></td><td></td>'
-            f"{_cell(errors, 'error')}{_cell(warnings, 'warning')}<td></td></tr>"
-        )
-    rows.append("</table>")
+    rows = [f"<p>{checked}: validation: {_verdict(result.findings)}; {_quality(quality)} in the judgments.</p>"]
     if plots.tabled:
         rows.append(
             f"<p>This page draws at most {PLOTTED} plots: the answers of the other {_count(plots.tabled, 'question')}"
@@ -228,52 +279,85 @@ def _overview(result: Checked, datasets: Sequence[Shown], findings: list[list[Fi
     return "\n".join(rows)
 
 
-def _contents(datasets: Sequence[Shown], other: bool) -> str:
-    """The table of contents: each dataset and, unless it has many, its questions."""
-    entries = []
-    for k, ds in enumerate(d.stats for d in datasets):
-        questions = ds.questions
-        inner = ""
-        if 0 < len(questions) <= CONTENTS_QUESTIONS:
-            inner = (
-                "<ol>"
-                + "".join(
-                    f'<li><a href="#d{k}-q{j}">{_text(q.question, NAME_CHARS)}</a></li>'
-                    for j, q in enumerate(questions)
-                )
-                + "</ol>"
+def _entries(datasets: Sequence[Shown], findings: list[list[Finding]]) -> tuple[str, list[Entry]]:
+    """Each dataset as the summary and the contents show it, and the folder they share."""
+    prefix, short = short_names([d.stats.dataset for d in datasets])
+    out = []
+    for k, d in enumerate(datasets):
+        ds = d.stats
+        figured = [(q.alpha, q.question) for q in ds.questions if q.alpha is not None]
+        errors, warnings = _counts(findings[k])
+        out.append(
+            Entry(
+                anchor=f"d{k}",
+                name=ds.dataset,
+                short=short[k],
+                format=ds.format,
+                questions=tuple((f"d{k}-q{j}", q.question) for j, q in enumerate(ds.questions)),
+                judgments=sum(q.judgments for q in ds.questions),
+                lowest=min(figured, key=lambda aq: aq[0]) if figured else None,
+                errors=errors,
+                warnings=warnings,
+                quality=len(ds.quality or ()),
+                none=d.none,
             )
-        elif questions:
-            inner = f" <small>({_count(len(questions), 'question')})</small>"
-        entries.append(f'<li><a href="#d{k}">{_text(ds.dataset, NAME_CHARS)}</a>{inner}</li>')
-    if other:
-        entries.append('<li><a href="#other">Other files</a></li>')
-    return f'<nav id="contents"><h2>Contents</h2><ol>{"".join(entries)}</ol></nav>'
+        )
+    return prefix, out
 
 
-def _dataset(k: int, shown: Shown, findings: list[Finding], plots: Plots) -> str:
+def _format_notes(datasets: Sequence[Shown]) -> dict[tuple[str, str], int]:
+    """The notes said of every dataset of a format that has them (why its raters are not
+    compared), each with how many datasets it holds for, in the order they first come."""
+    said: dict[tuple[str, str], int] = {}
+    for d in datasets:
+        note = d.stats.raters_note
+        if d.stats.raters is not None and note:
+            key = (d.stats.format, f"Raters are not compared: {note}.")
+            said[key] = said.get(key, 0) + 1
+    return said
+
+
+def _dataset(
+    k: int,
+    shown: Shown,
+    findings: list[Finding],
+    plots: Plots,
+    rules: Mapping[str, RuleDoc],
+    said: Mapping[tuple[str, str], int],
+) -> str:
     ds = shown.stats
-    parts = [
-        f'<section id="d{k}"><h2>{_text(ds.dataset, NAME_CHARS)} <small>({_text(ds.format)})</small>{_TOP}</h2>',
-        f"<p>Validation: {_verdict(findings)}. Judgments: {_quality(len(ds.quality or ()))}.</p>",
-    ]
+    parts = [f'<section id="d{k}"><h2>{_text(ds.dataset, NAME_CHARS)} <small>({_text(ds.format)})</small>{_TOP}</h2>']
+    if shown.none is not None:
+        parts.append(f"<p>Validation: {_verdict(findings)}. No judgments: {_text(shown.none, MESSAGE_CHARS)}.</p>")
+    else:
+        parts.append(f"<p>Validation: {_verdict(findings)}. Judgments: {_quality(len(ds.quality or ()))}.</p>")
     if findings:
-        parts.append(_findings(findings))
+        parts.append(_findings(findings, rules))
     flags: dict[str, list[QualityFinding]] = defaultdict(list)
     for flag in ds.quality or ():
         flags[flag.question].append(flag)
-    parts.append('<div class="questions">')
-    for j, q in enumerate(ds.questions):
-        parts.append(_question(f"d{k}-q{j}", q, flags.get(q.question, []), plots, shown.scales.get(q.question)))
-    parts.append("</div>")
-    if not ds.questions:
+    if ds.questions:
+        parts.append('<div class="questions">')
+        for j, q in enumerate(ds.questions):
+            scale = shown.scales.get(q.question)
+            parts.append(_question(f"d{k}-q{j}", q, flags.get(q.question, []), plots, scale, rules=rules))
+        parts.append("</div>")
+    elif shown.none is None:
         parts.append("<p>No judgments.</p>")
-    parts.append(raters_section(ds))  # "" unless the raters were asked for (`raters.table`)
+    key = (ds.format, f"Raters are not compared: {ds.raters_note}.")
+    if ds.raters is not None and ds.raters_note and key in said:  # said once for the format
+        k_note = list(said).index(key)
+        parts.append(
+            f'<div class="raters"><h3>Raters</h3><p class="facts">Not compared '
+            f'(<a href="#{note_id(k_note)}">the note on {_text(ds.format)}</a>).</p></div>'
+        )
+    else:
+        parts.append(raters_section(ds))  # "" unless the raters were asked for (`raters.table`)
     parts.append("</section>")
     return "\n".join(parts)
 
 
-def _findings(findings: list[Finding]) -> str:
+def _findings(findings: list[Finding], rules: Mapping[str, RuleDoc]) -> str:
     by_code: dict[str, list[Finding]] = defaultdict(list)
     for f in findings:
         by_code[f.code].append(f)
@@ -288,10 +372,12 @@ def _findings(findings: list[Finding]) -> str:
                 f"<td>{_text(f.message, MESSAGE_CHARS)}</td></tr>"
             )
         more = f"<p>… and {len(group) - LISTED_PER_CODE} more.</p>" if len(group) > LISTED_PER_CODE else ""
+        doc = rules.get(code)
+        about = f' <span class="facts">{_text(doc.summary)}</span>' if doc is not None else ""
         parts.append(
-            f'<details><summary><span class="{group[0].severity.value}">{_text(code)}</span> ({n})</summary>'
-            f'<table class="findings"><tr><th>file:line</th><th>pointer</th><th>message</th></tr>'
-            f"{''.join(rows)}</table>"
+            f'<details><summary><span class="{group[0].severity.value}">{linked(code, rules)}</span> ({n}){about}'
+            f'</summary><table class="found"><thead><tr><th>file:line</th><th>pointer</th><th>message</th></tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table>"
             f"{more}</details>"
         )
     return "\n".join(parts)
@@ -324,9 +410,16 @@ def _options(q: QuestionStats) -> str:
 
 
 def _question(
-    anchor: str, q: QuestionStats, flags: list[QualityFinding], plots: Plots, scale: Sequence[Any] | None = None
+    anchor: str,
+    q: QuestionStats,
+    flags: list[QualityFinding],
+    plots: Plots,
+    scale: Sequence[Any] | None = None,
+    *,
+    rules: Mapping[str, RuleDoc] | None = None,
 ) -> str:
-    """A question's card; `scale`: its points, worst to best, where it declares them."""
+    """A question's card; `scale`: its points, worst to best, where it declares them; `rules`:
+    the codes' documentation, which the quality findings' codes link to."""
     per_item = q.raters_text() or "-"
     if q.note:  # values that do not suit the level
         agreement = f"alpha: not computed: {_text(q.note, MESSAGE_CHARS)}"
@@ -355,8 +448,9 @@ def _question(
     ]
     parts.append(plots.of(q.values or (), q.level, scale))
     parts.append(_options(q))
+    parts.append(disputed_items(q.disputed))
     listed = flags[:LISTED_FLAGS]
-    said = [f'<p class="flag">{_text(f.code)}: {_text(f.message, MESSAGE_CHARS)}</p>' for f in listed]
+    said = [f'<p class="flag">{linked(f.code, rules or {})}: {_text(f.message, MESSAGE_CHARS)}</p>' for f in listed]
     parts += said[:OPEN_FLAGS]
     if len(flags) > OPEN_FLAGS:  # the others folded, so that the card stays the size of its plot
         more = ""

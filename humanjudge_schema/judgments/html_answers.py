@@ -89,7 +89,7 @@ class Plots:
     def _bars(
         self, values: list[tuple[Hashable, int]], bars: list[tuple[Hashable, int]], total: int | None, xlabel: str
     ) -> str:
-        described = "; ".join(f"{_cut(_label(v), VALUE_CHARS)}: {n}" for v, n in _plots().shown(bars))
+        described = "; ".join(f"{_cut(label(v), VALUE_CHARS)}: {n}" for v, n in _plots().shown(bars))
         return self._include(
             values,
             ("bars", total, xlabel, *_keyed(bars)),
@@ -232,7 +232,7 @@ def _own_ids(svg: str) -> str:
 def _answers(values: list[tuple[Hashable, int]], note: str) -> str:
     """The most frequent answers as a table, the others counted."""
     top = sorted(values, key=lambda vc: -vc[1])[:TABLED_VALUES]
-    rows = [f'<tr><td>{text(_label(v), VALUE_CHARS)}</td><td class="n">{n}</td></tr>' for v, n in top]
+    rows = [f'<tr><td>{text(label(v), VALUE_CHARS)}</td><td class="n">{n}</td></tr>' for v, n in top]
     if len(values) > len(top):
         rest = sum(n for _, n in values) - sum(n for _, n in top)
         rows.append(f'<tr><td>{count(len(values) - len(top), "other value")}</td><td class="n">{rest}</td></tr>')
@@ -245,7 +245,7 @@ def _samples(values: list[tuple[Hashable, int]]) -> str:
     none repeats), shortened."""
     top = sorted(values, key=lambda vc: -vc[1])[:SAMPLES]
     items = "".join(
-        f"<li>{text(_label(v), SAMPLE_CHARS)}" + (f" <small>({n}×)</small>" if n > 1 else "") + "</li>" for v, n in top
+        f"<li>{text(label(v), SAMPLE_CHARS)}" + (f" <small>({n}×)</small>" if n > 1 else "") + "</li>" for v, n in top
     )
     total = sum(n for _, n in values)
     return (
@@ -254,6 +254,7 @@ def _samples(values: list[tuple[Hashable, int]]) -> str:
     )
 
 
-def _label(value: Hashable) -> str:
+def label(value: Hashable) -> str:
+    """A value as the page writes it: a list as a list, a whole float as an integer."""
     value = _shown(value)
     return str(list(value)) if isinstance(value, tuple) else str(value)

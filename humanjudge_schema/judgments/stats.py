@@ -50,15 +50,26 @@ def dataset_stats(
 
 
 def describe(
-    view: Judgments, *, samples: int = 1000, seed: int = 0, values: bool = False, raters: bool = False
+    view: Judgments,
+    *,
+    samples: int = 1000,
+    seed: int = 0,
+    values: bool = False,
+    raters: bool = False,
+    disputed: int = 0,
 ) -> DatasetStats:
     """A dataset's statistics (`dataset_stats`) and the findings of the quality checks, from one
     pass over its judgments: what `stats`, `report` and the Action show; with `raters`, the
-    raters table too (`raters.table`: `raters` and `raters_note`), from the same pass."""
+    raters table too (`raters.table`: `raters` and `raters_note`), from the same pass; with
+    `disputed`, each question with alpha has its that many most disputed items (disputed.py)."""
     from .quality import check
 
     gathered = Gathered.of(view)
     found = dataset_stats(view, samples=samples, seed=seed, values=values, gathered=gathered)
+    if disputed:
+        from .disputed import disputed as most_disputed
+
+        found = replace(found, questions=most_disputed(gathered, found.questions, disputed, _size(view)))
     quality = tuple(
         QualityFinding(code, where.question, message, where.file, where.pointer, where.line)
         for code, where, message in check(view, gathered)
@@ -69,6 +80,14 @@ def describe(
 
     rows, note = table(gathered)
     return replace(found, quality=quality, raters=tuple(rows), raters_note=note)
+
+
+def _size(view: Judgments) -> int | None:
+    """The bytes of a dataset's files; None where one cannot be read."""
+    try:
+        return sum(f.stat().st_size for f in view.files)
+    except OSError:
+        return None
 
 
 def _question(

@@ -18,7 +18,17 @@ if TYPE_CHECKING:
     from .agreement import NumericSummary
     from .view import Level
 
-__all__ = ["Agreement", "DatasetStats", "Distribution", "QualityFinding", "QuestionStats", "RaterRow", "RatersPerItem"]
+__all__ = [
+    "Agreement",
+    "DatasetStats",
+    "Disputed",
+    "DisputedItem",
+    "Distribution",
+    "QualityFinding",
+    "QuestionStats",
+    "RaterRow",
+    "RatersPerItem",
+]
 
 
 def _pair_text(pair: tuple[float, float] | None) -> str | None:
@@ -96,6 +106,41 @@ class Distribution:
 
 
 @dataclass(frozen=True, slots=True)
+class DisputedItem:
+    """An item whose judgments agree least (disputed.py): the item and option as its rows name
+    them, its agreement (`agreement.item_agreement`), each of its answers with how often it was
+    given, and where its first answer is (`file` None where it was not looked up)."""
+
+    item: Hashable
+    option: Hashable
+    agreement: float
+    answers: tuple[tuple[Hashable, int], ...]
+    file: str | None = None
+    pointer: str = ""
+    line: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["answers"] = [[list(v) if isinstance(v, tuple) else v, n] for v, n in self.answers]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Disputed:
+    """A question's most disputed items, lowest agreement first (ties in the order the items
+    first come), among `of` items of two judgments or more, `below` of which agree less than
+    chance (agreement below 0); `note` says why they were not located, where they were not."""
+
+    items: tuple[DisputedItem, ...]
+    of: int
+    below: int
+    note: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"items": [i.to_json() for i in self.items], "of": self.of, "below": self.below, "note": self.note}
+
+
+@dataclass(frozen=True, slots=True)
 class QuestionStats:
     """One question's statistics, or one part of its answers' (an option, a label: `option`, and
     `options` None). `note` says why alpha is null (None where it is not); `values`, every
@@ -117,6 +162,7 @@ class QuestionStats:
     values: tuple[tuple[Hashable, int], ...] | None = None
     options: tuple[QuestionStats, ...] | None = None
     option: str | None = None
+    disputed: Disputed | None = None  # only where asked for (the report)
 
     def raters_text(self, sep: str = " / ") -> str | None:
         """Raters per item as min / median / max; None without items."""
@@ -148,6 +194,8 @@ class QuestionStats:
         out["options"] = None if self.options is None else [o.to_json() for o in self.options]
         if self.option is not None:
             out["option"] = self.option
+        if self.disputed is not None:
+            out["disputed"] = self.disputed.to_json()
         return out
 
 

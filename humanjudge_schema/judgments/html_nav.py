@@ -1,0 +1,196 @@
+"""What the report is navigated by: the table of contents, fixed beside the page on a wide
+screen, and the summary table, a row per dataset, sortable by any column and filtered by a box.
+
+Sorting and the filter are a small script in the page; without it the page reads the same (the
+table in dataset order, the filter box hidden). Each row carries the values it sorts by
+(`data-v`: numbers as numbers, a missing one empty, which sorts last either way) and the words
+the filter looks in (`data-text`: the dataset's name, its format and its questions' names).
+Names are shown within the folder all datasets share, named once above the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .html_answers import count, text
+
+__all__ = ["SCRIPT", "Entry", "contents", "short_names", "summary"]
+
+NAME_CHARS = 300
+# Questions of a dataset listed in the table of contents: a dataset of more is listed by name.
+CONTENTS_QUESTIONS = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A dataset as the summary and the contents show it."""
+
+    anchor: str  # its section's id
+    name: str
+    short: str  # its name within the folder every dataset shares
+    format: str
+    questions: tuple[tuple[str, str], ...]  # (anchor, name) of each
+    judgments: int
+    lowest: tuple[float, str] | None  # its lowest alpha, and that question's name
+    errors: int
+    warnings: int
+    quality: int
+    none: str | None = None  # why it holds no judgment
+
+
+def short_names(names: Sequence[str]) -> tuple[str, list[str]]:
+    """The folder every name is in (with its last "/"; "" for fewer than two names or none in
+    common), and each name within it."""
+    if len(names) < 2:
+        return "", list(names)
+    folders = [n.split("/")[:-1] for n in names]
+    shared = 0
+    while all(len(f) > shared and f[shared] == folders[0][shared] for f in folders):
+        shared += 1
+    if not shared or folders[0][:shared] == [""]:
+        return "", list(names)
+    prefix = "/".join(folders[0][:shared]) + "/"
+    return prefix, [n[len(prefix) :] for n in names]
+
+
+def _path(name: str) -> str:
+    """A path that may break after each "/" (and only there, unless a part is too long)."""
+    return "/<wbr>".join(text(part) for part in name.split("/"))
+
+
+def _n(value: int, kind: str = "") -> str:
+    shown = f'<span class="{kind}">{value}</span>' if value and kind else str(value)
+    return f'<td class="n" data-v="{value}">{shown}</td>'
+
+
+def _row(e: Entry, order: int) -> str:
+    words = " ".join([e.name, e.format, *(name for _, name in e.questions)]).lower()
+    none = ' <small class="facts">(no judgments)</small>' if e.none is not None else ""
+    if e.lowest is None:
+        lowest = '<td class="n" data-v="">-</td>'
+    else:
+        value, question = e.lowest
+        lowest = f'<td class="n" data-v="{value!r}" title="{text(question)}">{value:.3f}</td>'
+    return (
+        f'<tr data-order="{order}" data-target="{e.anchor}" data-text="{text(words[: 4 * NAME_CHARS])}">'
+        f'<td class="name" data-v="{text(e.short.lower())}"><a href="#{e.anchor}" title="{text(e.name)}">'
+        f"{_path(e.short[:NAME_CHARS])}</a>{none}</td>"
+        f'<td class="fmt" data-v="{text(e.format)}">{text(e.format)}</td>'
+        f"{_n(len(e.questions))}{_n(e.judgments)}{lowest}"
+        f"{_n(e.errors, 'error')}{_n(e.warnings, 'warning')}{_n(e.quality, 'warning')}</tr>"
+    )
+
+
+_HEAD = ("dataset", "format", "questions", "judgments", "lowest alpha", "errors", "warnings", "quality findings")
+
+
+def summary(entries: Sequence[Entry], prefix: str, other: tuple[int, int] | None) -> str:
+    """The summary table: a row per dataset; `other`, the errors and warnings of files in no
+    dataset, in the table's foot (not sorted with the datasets)."""
+    head = "".join(f'<th scope="col">{h}</th>' for h in _HEAD)
+    rows = "".join(_row(e, k) for k, e in enumerate(entries))
+    foot = ""
+    if other is not None:
+        errors, warnings = other
+        foot = (
+            '<tfoot><tr><td class="name"><a href="#other">other files</a></td><td></td><td></td><td></td><td></td>'
+            f"{_n(errors, 'error')}{_n(warnings, 'warning')}<td></td></tr></tfoot>"
+        )
+    under = f'<p class="facts">Datasets under <code>{_path(prefix)}</code></p>' if prefix else ""
+    box = (
+        '<p class="filter" hidden><label>Filter datasets <input type="search" id="filter" '
+        'placeholder="name, format or question" autocomplete="off"></label> '
+        '<span id="filtered" aria-live="polite"></span></p>'
+    )
+    return (
+        f'<section id="summary"><h2>Summary</h2>{under}{box}'
+        f'<table class="summary sortable" id="datasets"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{rows}</tbody>{foot}</table></section>"
+    )
+
+
+def contents(entries: Sequence[Entry], sections: Sequence[tuple[str, str]], other: bool) -> str:
+    """The table of contents: the page's own sections (id, title), then each dataset and,
+    unless it has many, its questions."""
+    top = "".join(f'<li><a href="#{anchor}">{text(title)}</a></li>' for anchor, title in sections)
+    listed = []
+    for e in entries:
+        inner = ""
+        if 0 < len(e.questions) <= CONTENTS_QUESTIONS:
+            inner = (
+                "<ol>" + "".join(f'<li><a href="#{a}">{text(q, NAME_CHARS)}</a></li>' for a, q in e.questions) + "</ol>"
+            )
+        elif e.questions:
+            inner = f" <small>({count(len(e.questions), 'question')})</small>"
+        listed.append(
+            f'<li data-target="{e.anchor}"><a href="#{e.anchor}" title="{text(e.name)}">'
+            f"{_path(e.short[:NAME_CHARS])}</a>{inner}</li>"
+        )
+    if other:
+        listed.append('<li><a href="#other">Other files</a></li>')
+    return (
+        f'<nav id="contents" aria-label="Contents"><h2><a href="#top">Contents</a></h2>'
+        f'<ul class="sections">{top}</ul><ol class="datasets">{"".join(listed)}</ol></nav>'
+    )
+
+
+# Sorting (a click on a column's head, again for the other direction) and the filter. Numbers
+# compare as numbers, a missing value sorts last, ties keep the datasets' order.
+SCRIPT = """
+(function () {
+  var table = document.getElementById("datasets");
+  if (!table) return;
+  var body = table.tBodies[0];
+  function key(cell) {
+    var v = cell.getAttribute("data-v");
+    if (v === null) v = cell.textContent.trim();
+    if (v === "") return null;
+    var n = Number(v);
+    return n === n ? n : v;  // a number, or the text where it is none
+  }
+  function sort(column, th) {
+    var dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (c) { c.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (a, b) {
+      var x = key(a.cells[column]), y = key(b.cells[column]);
+      if (x === null || y === null) {
+        if (x !== y) return x === null ? 1 : -1;
+      } else if (x !== y) {
+        if (typeof x !== typeof y) return (typeof x === "number" ? -1 : 1) * dir;
+        return (x < y ? -1 : 1) * dir;
+      }
+      return a.getAttribute("data-order") - b.getAttribute("data-order");
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+  }
+  Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, column) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.textContent = th.textContent;
+    button.title = "sort by " + th.textContent;
+    th.textContent = "";
+    th.appendChild(button);
+    button.addEventListener("click", function () { sort(column, th); });
+  });
+  var box = document.getElementById("filter");
+  var said = document.getElementById("filtered");
+  box.parentNode.parentNode.hidden = false;
+  box.addEventListener("input", function () {
+    var q = box.value.trim().toLowerCase(), shown = 0;
+    Array.prototype.forEach.call(body.rows, function (row) {
+      var hit = !q || row.getAttribute("data-text").indexOf(q) >= 0;
+      row.hidden = !hit;
+      shown += hit ? 1 : 0;
+      var id = row.getAttribute("data-target");
+      var section = document.getElementById(id);
+      if (section) section.hidden = !hit;
+      var entry = document.querySelector('#contents li[data-target="' + id + '"]');
+      if (entry) entry.hidden = !hit;
+    });
+    said.textContent = q ? shown + " of " + body.rows.length + " datasets" : "";
+  });
+})();
+"""
