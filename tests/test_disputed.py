@@ -21,6 +21,8 @@ from humanjudge_schema.judgments.gather import GatheredQuestion
 from humanjudge_schema.judgments.stats import describe
 from humanjudge_schema.judgments.view import Level
 
+from .conftest import CORPUS, ROOT
+
 LEVELS: tuple[Level, ...] = ("nominal", "ordinal", "interval", "ratio")
 
 
@@ -146,3 +148,21 @@ def test_a_large_dataset_is_not_read_again_to_locate_them(tmp_path: Path, monkey
     (q,) = describe(view, samples=20, disputed=2).questions
     assert q.disputed is not None and q.disputed.items[0].item == "i2"
     assert q.disputed.items[0].file is None and q.disputed.note and "not located" in q.disputed.note
+
+
+def test_item_by_item_and_row_by_row_locate_them_alike() -> None:
+    from humanjudge_schema.judgments.gather import Gathered
+
+    examples = ROOT / "examples"
+    paths = [examples / "coggym" / "valid", examples / "textjudge" / "valid", examples / "coggym" / "broken"]
+    if CORPUS.exists():
+        paths.append(CORPUS / "judgebench" / "dmg-illc+JUDGE-BENCH" / "data" / "newsroom")
+    compared = 0
+    for view in judgments.datasets(paths):
+        assert view.items is not None  # the route item by item is taken
+        gathered = Gathered.of(view)
+        keys = [("item", name, place) for name, q in gathered.questions.items() for place in q.tally.counts().units[:7]]
+        found = disputed_module._located(gathered, keys)
+        assert found == gathered.locate(keys) and len(found) == len(keys)
+        compared += len(keys)
+    assert compared > 20

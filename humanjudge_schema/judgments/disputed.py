@@ -5,8 +5,9 @@ are ranked by what alpha measures, and alpha is their mean weighted by their jud
 
 Ranking costs a few numpy calls a question. Where each item's first answer is, is not kept by the
 statistics' pass (it needs no pointers, docs/performance.md): it is looked up by one more reading
-of the dataset (`Gathered.locate`, ended once every item is found), made only where the dataset's
-files are at most LOCATED_BYTES, so that the lookup stays a small part of any report.
+of the dataset, item by item where the view gives its items (rows made for the wanted items only),
+else row by row (`Gathered.locate`), ended once every item is found; made only where the
+dataset's files are at most LOCATED_BYTES, so that the lookup stays a small part of any report.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any
 
+from ..gcpause import paused
 from .agreement import item_agreement
 from .gather import AnswerSource, Gathered, GatheredQuestion, Key
 from .summary import Disputed, DisputedItem, QuestionStats
+from .view import FIELDS
 
 __all__ = ["LOCATED_BYTES", "disputed", "ranked"]
 
@@ -71,7 +74,7 @@ def disputed(
     places: dict[Key, AnswerSource] = {}
     if located and found:
         keys = [("item", name, (item, option)) for name, (items, _, _) in found.items() for item, option, _, _ in items]
-        places = gathered.locate(keys)
+        places = _located(gathered, keys)
     note = None if located else f"not located: the dataset's files are over {LOCATED_BYTES >> 20} MB"
     out = []
     for q in questions:
@@ -86,6 +89,37 @@ def disputed(
             shown.append(DisputedItem(item, option, agreement, answers, *at))
         out.append(replace(q, disputed=Disputed(tuple(shown), of, below, note)))
     return tuple(out)
+
+
+def _located(gathered: Gathered, keys: list[Key]) -> dict[Key, AnswerSource]:
+    """Where the first answer to each item is: read item by item where the view gives its items
+    (`Judgments.items`: rows are made for the wanted items only), else by a pass over its rows
+    (`Gathered.locate`); either ends once every item is found."""
+    view = gathered.view
+    wanted = set(keys)
+    try:
+        names = {key[2][0] for key in wanted}
+    except TypeError:  # an item that is no key
+        names = None
+    if view.items is None or names is None:
+        return gathered.locate(keys)
+    found: dict[Key, AnswerSource] = {}
+    at = {
+        name: FIELDS.index(name) for name in ("item", "question", "option", "value", "file", "pointer", "line", "role")
+    }
+    with paused():
+        for run in view.by_item().runs:
+            for k in [k for k, item in enumerate(run.items) if item in names]:
+                for batch in run.rows(k, k + 1):
+                    for row in batch.tuples():
+                        key = ("item", row[at["question"]], (row[at["item"]], row[at["option"]]))
+                        if row[at["role"]] != "individual" or row[at["value"]] is None or key not in wanted:
+                            continue
+                        if key not in found:
+                            found[key] = AnswerSource(row[at["file"]], row[at["pointer"]], row[at["line"]], key[1])
+            if len(found) == len(wanted):
+                break
+    return found
 
 
 def _answers(c: Any, unit: int, nominal: bool) -> tuple[tuple[Hashable, int], ...]:
