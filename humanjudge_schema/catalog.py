@@ -126,8 +126,9 @@ class Format:
     # judgments.view.FirstPass). None: the check runs, then the view reads the files again.
     checked: str | None = None
     # "package.module:function" making formats of declaration files, called as
-    # function(paths) with every declaration file in use (`declare`), and returning Formats: a
-    # plug-in whose formats are data (formats/declared). None: the format declares no others.
+    # function(declared) with every declaration file in use (`declare`), as (path, the folder
+    # it applies within, or None), and returning Formats: a plug-in whose formats are data
+    # (formats/declared). None: the format declares no others.
     declares: str | None = None
     # The name of a declaration file beside the data, found as configuration is (`declares`).
     declaration: str | None = None
@@ -139,6 +140,19 @@ class Format:
     origin: str = ""
     # The format whose `declares` made this one; None for a format of an entry point.
     declared_by: str | None = None
+    # The folder whose files alone the format may claim (a declaration beside the data, or the
+    # configuration's folder that names it); None: any folder.
+    within: Path | None = None
+
+    def applies(self, folder: Path) -> bool:
+        """Whether the format may claim files of this folder."""
+        if self.within is None:
+            return True
+        try:
+            folder.resolve().relative_to(self.within)
+        except ValueError:
+            return False
+        return True
 
     @property
     def module(self) -> str:
@@ -204,7 +218,7 @@ def formats() -> dict[str, Format]:
     for maker in [f for f in found.values() if f.declares is not None]:
         assert maker.declares is not None
         try:
-            made = list(load(maker.declares)(tuple(_DECLARED)))
+            made = list(load(maker.declares)(tuple((path, within) for path, (_, within) in _DECLARED.items())))
         except CatalogError:
             raise
         except Exception as exc:  # a plug-in's bug names the plug-in, not a traceback
@@ -217,8 +231,9 @@ def formats() -> dict[str, Format]:
 
 
 # The declaration files in use (configuration's `formats`, files beside the data), each with the
-# size and time of change it was read at: a file changed since is read again.
-_DECLARED: dict[Path, tuple[int, int]] = {}
+# size and time of change it was read at (a file changed since is read again) and the folder its
+# format applies within.
+_DECLARED: dict[Path, tuple[tuple[int, int], Path | None]] = {}
 
 
 def _stamp(path: Path) -> tuple[int, int]:
@@ -229,11 +244,13 @@ def _stamp(path: Path) -> tuple[int, int]:
     return (info.st_size, info.st_mtime_ns)
 
 
-def declare(paths: Iterable[Path]) -> None:
+def declare(paths: Iterable[Path], within: Path | None = None) -> None:
     """Make the formats of these declaration files known (to every plug-in that `declares`
-    formats), beside those already declared. Raises CatalogError, naming the file, for a
-    declaration that cannot be a format; the catalog is then as it was."""
-    new = {p.resolve(): _stamp(p) for p in paths}
+    formats), beside those already declared, each claiming files only within a folder (None:
+    anywhere). Raises CatalogError, naming the file, for a declaration that cannot be a format;
+    the catalog is then as it was."""
+    scope = None if within is None else within.resolve()
+    new = {p.resolve(): (_stamp(p), scope) for p in paths}
     changed = {p: s for p, s in new.items() if _DECLARED.get(p) != s}
     if not changed:
         return

@@ -27,6 +27,10 @@ class ConfigError(ValueError):
     """The configuration cannot be used; the message names the file and the key."""
 
 
+class FormatsError(ConfigError):
+    """The configuration's `formats` name a declaration that cannot be a format."""
+
+
 # The keys of every configuration; each format's name is a key too, for its own options.
 _KEYS = {
     "select",
@@ -181,15 +185,15 @@ def _formats(value: Any, source: Path, where: str) -> tuple[Path, ...]:
     """`formats`: declaration files of formats, each made known to the catalog here, so that the
     rest of the configuration (and every walk after it) may name their formats."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{where}: formats must be a list of declaration files")
+        raise FormatsError(f"{where}: formats must be a list of declaration files")
     paths = tuple(source.parent / v for v in value)
     for given, path in zip(value, paths, strict=True):
         if not path.is_file():
-            raise ConfigError(f"{where}: formats: {given!r} is not a file (paths are relative to {source.name})")
+            raise FormatsError(f"{where}: formats: {given!r} is not a file (paths are relative to {source.name})")
     try:
-        catalog.declare(paths)
+        catalog.declare(paths, within=source.parent)
     except catalog.CatalogError as exc:
-        raise ConfigError(f"{where}: formats: {exc}") from None
+        raise FormatsError(f"{where}: formats: {exc}") from None
     return paths
 
 

@@ -61,9 +61,17 @@ class Survey:
     skipped: list[Skipped] = field(default_factory=list)
 
 
-def format_of_name(name: str) -> str | None:
-    """The folder format a fixed file name belongs to."""
-    return next((fmt.name for fmt in catalog.formats().values() if fmt.file(name) is not None), None)
+def format_of_name(name: str, folder: Path | None = None) -> str | None:
+    """The folder format a fixed file name belongs to (in this folder, where given: a declared
+    format claims files only within its own)."""
+    return next(
+        (
+            fmt.name
+            for fmt in catalog.formats().values()
+            if fmt.file(name) is not None and (folder is None or fmt.applies(folder))
+        ),
+        None,
+    )
 
 
 def head(path: Path, size: int = 65536) -> bytes | None:
@@ -267,10 +275,10 @@ def _units_in_folder(
     present = set(names)
     beside = [folder / n for n in names if n in catalog.declaration_names()]
     if beside:  # a declaration beside the data: its format is known from here on
-        catalog.declare(beside)
+        catalog.declare(beside, within=folder)
     units: list[Unit] = []
     for fmt in catalog.formats().values():
-        if not fmt.files or kind not in (None, fmt.name):
+        if not fmt.files or kind not in (None, fmt.name) or not fmt.applies(folder):
             continue
         mine = _named(fmt, names, present)
         # A name that does not claim the folder alone (config.json) counts when --kind says so,
@@ -335,7 +343,7 @@ def _unit_of_file(path: Path, kind: str | None, links: bool = True, extras: bool
     name, folder = path.name, path.parent
     family = kind
     if family is None:
-        family = format_of_name(name)
+        family = format_of_name(name, folder)
         if family is not None and not catalog.get(family).claims(name):
             siblings = [f.name for f in catalog.get(family).files if f.claims]
             taken = any((folder / s).exists() for s in siblings) or _claims_by_content(catalog.get(family), path, links)

@@ -32,7 +32,7 @@ FORMAT = Format(
     title="Format declarations",
     intro="A format declared in a TOML file, with no Python: the files of a dataset and the JSON Schema "
     "of one record of each, where the judgments are in the records, which stored values recompute "
-    "from them and which other rules hold ([declared formats](declared-formats.md)). A declaration is "
+    "from them and which other rules hold ([declared formats](../declared-formats.md)). A declaration is "
     "checked against its own schema, and every name it maps against its record schemas; each "
     "declaration in use is a format of its own (`humanjudge formats` lists them).",
     check="humanjudge_schema.formats.declared.check:check_declaration",

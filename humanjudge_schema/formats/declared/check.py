@@ -7,6 +7,7 @@ the first step alone."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -15,8 +16,9 @@ from ...engine import Context
 from ...kinds import Unit
 from ...registry import rules_of
 from . import rules as _rules  # noqa: F401  (registers the declared/ rules)
-from .declaration import Declaration, DeclarationError, read
+from .declaration import Block, Declaration, DeclarationError, read
 from .held import declaration
+from .mapping import Mapped
 from .model import Model, Said
 from .records import Reading
 from .records import read as read_records
@@ -27,32 +29,40 @@ _AT_LINE = re.compile(r"\(at line ([0-9]+), column ([0-9]+)\)")
 
 def check(unit: Unit, ctx: Context) -> None:
     decl = declaration(unit.family)
-    if _declaration_ok(decl, ctx):
+    if declaration_ok(decl, ctx):
         _check_data(unit, decl, ctx)
 
 
 def _check_data(unit: Unit, decl: Declaration, ctx: Context) -> None:
-    model = gather(unit, decl, ctx)
-    for rule in rules_of("declared", "dataset"):
-        ctx.run(rule, model)
+    for _ in checking(unit, decl, ctx, lines=False):
+        pass
 
 
-def gather(unit: Unit, decl: Declaration, ctx: Context) -> Model:
-    """Every file of the dataset read once, into the model the rules read."""
+# What a block made of a piece of a file: (the file, the block, its judgments)
+Piece = tuple[Path, Block, Mapped]
+
+
+def checking(unit: Unit, decl: Declaration, ctx: Context, lines: bool = True) -> Iterator[Piece]:
+    """Every file of the dataset read once into the model the rules read, each block's
+    judgments of each piece handed on as they are made (the view's first pass is made of them:
+    judgments.checked); the rules run over the model after the last."""
     model = Model(decl, TomlDocument(decl.path, decl.text), ctx.config.tolerance)
     for role, spec in decl.files.items():
         paths = files_of(unit, spec.name, spec.glob)
         if not paths:
             model.unread.add(role)
         for path in paths:
-            mappers = model.mappers(role)
+            mappers = model.mappers(role, lines)
             reading = Reading()
             for rows in read_records(path, spec, ctx.config.max_document_bytes, ctx, reading):
-                model.take(role, rows, mappers)
-            model.end(mappers)
+                for block, out in model.take(role, rows, mappers):
+                    yield path, block, out
+            for block, out in model.end(mappers):
+                yield path, block, out
             if not reading.complete:
                 model.unread.add(role)
-    return model
+    for rule in rules_of("declared", "dataset"):
+        ctx.run(rule, model)
 
 
 def files_of(unit: Unit, name: str, glob: bool) -> list[Path]:
@@ -64,7 +74,8 @@ def _named(found: str, name: str, glob: bool) -> bool:
     return found == name or (glob and fnmatchcase(found, name))
 
 
-def _declaration_ok(decl: Declaration, ctx: Context) -> bool:
+def declaration_ok(decl: Declaration, ctx: Context) -> bool:
+    """Report a declaration's problems; whether it has none."""
     doc = TomlDocument(decl.path, decl.text)
     ctx.parsed(doc)
     _said(Said(doc, decl.problems), ctx)
@@ -109,7 +120,7 @@ def check_declaration(unit: Unit, ctx: Context) -> None:
         else:
             _said(Said(_At(path, line, column), [("declared/invalid-toml", "", message)]), ctx)
         return
-    if not _declaration_ok(decl, ctx):
+    if not declaration_ok(decl, ctx):
         return
     files = tuple(f for f in unit.files if f != path)
     if files:

@@ -5,15 +5,17 @@ can be placed; what cannot be placed is left out (validation says why)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from ...config import discover
-from ...judgments.view import Batch, Judgments, Parts, Question
+from ...engine import Context
+from ...judgments.view import Batch, FirstPass, Judgments, Parts, Question
 from ...kinds import Unit
 from ...readers.files import display_path
-from .check import files_of
-from .declaration import Declaration
+from .check import checking, declaration_ok, files_of
+from .declaration import Block, Declaration
 from .held import declaration
 from .mapping import Mapped, Mapper
 from .records import read
@@ -22,43 +24,67 @@ _KEPT = ("mean", "majority", "soft-label", "none")  # aggregates on a question's
 
 
 def judgments(unit: Unit) -> Judgments:
+    """The judgments of a declared dataset, read anew by each pass."""
+    decl = declaration(unit.family)
+    return _view(unit, decl, partial(_batches, unit, decl, display_path(unit.root)))
+
+
+def checked(unit: Unit, ctx: Context) -> Judgments:
+    """The dataset checked into ctx and its judgments, in one reading: the view's first pass is
+    made of the judgments the check's blocks make as it reads (check.checking)."""
     decl = declaration(unit.family)
     dataset = display_path(unit.root)
-    seen: dict[str, int] = {"records": 0}
-    limit = discover(unit.root).max_document_bytes
+    again = partial(_batches, unit, decl, dataset)
+    if not declaration_ok(decl, ctx):
+        return _view(unit, decl, again)
+    first = (
+        batch
+        for path, block, out in checking(unit, decl, ctx)
+        if _shown(block)
+        for batch in _batch(decl.name, dataset, display_path(path), out)
+    )
+    return _view(unit, decl, FirstPass(first, again))
 
-    def batches() -> Iterator[Batch]:
-        if decl.problems:
-            return
-        for role, spec in decl.files.items():
-            blocks = [b for b in decl.blocks if b.file == role and (b.kind == "judgments" or b.recompute in _KEPT)]
-            if not blocks:
-                continue
-            for path in files_of(unit, spec.name, spec.glob):
-                file = display_path(path)
-                mappers = [Mapper(decl, b) for b in blocks]
-                for rows in read(path, spec, limit, None):
-                    seen["records"] += len(rows)
-                    for mapper in mappers:
-                        yield from _batch(decl.name, dataset, file, mapper.feed(rows))
-                for mapper in mappers:
-                    if mapper.block.combine is not None:
-                        yield from _batch(decl.name, dataset, file, mapper.end())
 
+def _view(unit: Unit, decl: Declaration, batches: Callable[[], Iterator[Batch]]) -> Judgments:
     def none() -> str | None:
         if decl.problems:
             return "its declaration has errors (humanjudge validate lists them)"
-        return "no record of its files gives a judgment" if seen["records"] else "none of its files holds a record"
+        return "no record of its files gives a judgment"
 
     return Judgments(
         decl.name,
-        dataset,
+        display_path(unit.root),
         questions=questions(decl),
         files=tuple(unit.files),
         raters=_raters(decl),
         batches=batches,
         none=none,
     )
+
+
+def _shown(block: Block) -> bool:
+    """Whether a block's rows are in the view (a stored count or list of raters is no judgment)."""
+    return block.kind == "judgments" or block.recompute in _KEPT
+
+
+def _batches(unit: Unit, decl: Declaration, dataset: str) -> Iterator[Batch]:
+    if decl.problems:
+        return
+    limit = discover(unit.root).max_document_bytes
+    for role, spec in decl.files.items():
+        blocks = [b for b in decl.blocks if b.file == role and _shown(b)]
+        if not blocks:
+            continue
+        for path in files_of(unit, spec.name, spec.glob):
+            file = display_path(path)
+            mappers = [Mapper(decl, b) for b in blocks]
+            for rows in read(path, spec, limit, None):
+                for mapper in mappers:
+                    yield from _batch(decl.name, dataset, file, mapper.feed(rows))
+            for mapper in mappers:
+                if mapper.block.combine is not None:
+                    yield from _batch(decl.name, dataset, file, mapper.end())
 
 
 def questions(decl: Declaration) -> dict[str, Question]:

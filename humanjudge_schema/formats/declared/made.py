@@ -5,6 +5,7 @@ recognition read its declaration."""
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -36,14 +37,16 @@ def _stamp(path: Path) -> tuple[int, int]:
     return (info.st_size, info.st_mtime_ns)
 
 
-def declares(paths: tuple[Path, ...]) -> list[Format]:
-    """The formats of the shipped declarations and of these files. A declaration of a shipped
-    format's name replaces it; two files declaring one name are refused (CatalogError)."""
+def declares(declared: tuple[tuple[Path, Path | None], ...]) -> list[Format]:
+    """The formats of the shipped declarations and of these files, each claiming files within
+    its folder. A declaration of a shipped format's name replaces it; two files declaring one
+    name are refused (CatalogError)."""
     made: dict[str, Declaration] = {}
+    scope: dict[str, Path | None] = {}
     for path in shipped():
         made[_load(path, "shipped with humanjudge-schema").name] = _load(path, "shipped with humanjudge-schema")
     given: dict[str, Path] = {}
-    for path in paths:
+    for path, within in declared:
         origin = (
             f"beside the data: {display_path(path)}" if path.name == BESIDE else f"declared in {display_path(path)}"
         )
@@ -52,9 +55,10 @@ def declares(paths: tuple[Path, ...]) -> list[Format]:
             raise CatalogError(f"{path}: declares the format {decl.name!r}, as {given[decl.name]} does")
         given[decl.name] = path
         made[decl.name] = decl
+        scope[decl.name] = within
     DECLARATIONS.clear()
     DECLARATIONS.update(made)
-    return [format_of(d) for d in made.values()]
+    return [replace(format_of(d), within=scope.get(d.name)) for d in made.values()]
 
 
 def _load(path: Path, origin: str) -> Declaration:
@@ -93,6 +97,7 @@ def format_of(decl: Declaration) -> Format:
         intro=decl.description or f"A format declared in {decl.path.name}.",
         check="humanjudge_schema.formats.declared.check:check",
         judgments="humanjudge_schema.formats.declared.judgments:judgments",
+        checked="humanjudge_schema.formats.declared.judgments:checked",
         files=tuple(files),
         origin=decl.origin,
     )

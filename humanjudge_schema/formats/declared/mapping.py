@@ -9,6 +9,7 @@ when the file ends."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from ...engine import Document
@@ -30,7 +31,11 @@ def item_of(parts: list[Any]) -> Any:
     """An item named by several fields: their values joined by "/" (one field: its value)."""
     if len(parts) == 1:
         return parts[0]
-    return "/".join(str(int(p)) if isinstance(p, float) and p.is_integer() else str(p) for p in parts)
+    return "/".join(map(_text, parts))
+
+
+def _text(part: Any) -> str:
+    return str(int(part)) if isinstance(part, float) and part.is_integer() else str(part)
 
 
 @dataclass
@@ -68,8 +73,9 @@ class Mapped:
 class Mapper:
     """A block's reading of one file."""
 
-    def __init__(self, decl: Declaration, block: Block) -> None:
+    def __init__(self, decl: Declaration, block: Block, lines: bool = True) -> None:
         self.decl, self.block = decl, block
+        self.lines = lines  # whether each judgment's line is wanted (a check without a view's: no)
         self.records = 0  # nodes read (records, or the nodes `each` found)
         self.groups: dict[tuple[Any, Any, str], list[Any]] = {}  # combine: [value, pointer, line]
         self.doc: Document | None = None
@@ -85,7 +91,7 @@ class Mapper:
             return out
         items = _items(block, nodes)
         raters = nodes.values(block.rater) if block.rater is not None else None
-        lines = nodes.lines()
+        lines: list[int | None] = nodes.lines() if self.lines else [None] * len(nodes)
         for answer in block.answers:
             self._answer(answer, nodes, items, raters, lines, out)
         if block.combine is not None:
@@ -132,6 +138,9 @@ class Mapper:
             questions = [answer.question] * n
         if answer.rater is not None:
             raters = [answer.rater] * n
+        if isinstance(answer.question, str) and _plain(values, items, raters):
+            self._plain(answer.question, values, items, raters, pointers, lines, out)
+            return
         aggregate = out.role == "aggregate"
         for i in range(n):
             value = values[i]
@@ -182,6 +191,37 @@ class Mapper:
                 value = self._selected(value, spec.labels)
             out.add(item, rater, question, "", value, pointers[i], lines[i])
 
+    @staticmethod
+    def _plain(
+        question: str,
+        values: list[Any],
+        items: list[Any],
+        raters: list[Any] | None,
+        pointers: list[str],
+        lines: list[int | None],
+        out: Mapped,
+    ) -> None:
+        """The usual rows, a column at a time: every value is one judgment, placed."""
+        keep = [i for i, v in enumerate(values) if v is not ABSENT]
+        if not keep:
+            return
+        pick = itemgetter(*keep)
+        one = len(keep) == 1
+        sources: list[tuple[list[Any], list[Any]]] = [
+            (out.item, items),
+            (out.value, values),
+            (out.pointer, pointers),
+            (out.line, lines),
+        ]
+        if raters is not None:
+            sources.append((out.rater, raters))
+        for column, source in sources:
+            column.extend((pick(source),) if one else pick(source))
+        if raters is None:
+            out.rater.extend([""] * len(keep))
+        out.question.extend([question] * len(keep))
+        out.option.extend([""] * len(keep))
+
     def _listed(
         self,
         item: Any,
@@ -209,7 +249,7 @@ class Mapper:
     @staticmethod
     def _selected(value: list[Any], labels: tuple[str, ...] | None) -> list[Any]:
         """A multi-select answer as a list of 0/1 per option, from the options chosen."""
-        if labels is None or all(v in (0, 1) for v in value):
+        if labels is None or (value and all(v in (0, 1) for v in value)):
             return value
         chosen = {str(v) for v in value}
         return [int(label in chosen) for label in labels]
@@ -287,6 +327,16 @@ class Mapper:
         return values, row
 
 
+def _plain(values: list[Any], items: list[Any], raters: list[Any] | None) -> bool:
+    """Whether rows are the usual ones (no list of values or raters, every item and rater
+    given), decided a column at a time in C."""
+    return (
+        list not in set(map(type, values))
+        and ABSENT not in items
+        and (raters is None or (ABSENT not in raters and list not in set(map(type, raters))))
+    )
+
+
 def _equal(cell: Any, wanted: Any) -> bool:
     return bool(cell == wanted) or (cell is not ABSENT and str(cell) == str(wanted))
 
@@ -297,6 +347,9 @@ def _items(block: Block, nodes: Rows) -> list[Any]:
     parts = [nodes.values(f) for f in block.item]
     if len(parts) == 1:
         return parts[0]
+    if not any(ABSENT in p for p in parts):
+        texts = [p if set(map(type, p)) <= {str} else list(map(_text, p)) for p in parts]
+        return list(map("/".join, zip(*texts, strict=True)))
     return [
         ABSENT if all(p is ABSENT for p in row) else item_of(["" if p is ABSENT else p for p in row])
         for row in zip(*parts, strict=True)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...engine import Where
+from ...judgments.view import hashable
 from .declaration import Block, Declaration, Side
 from .fields import ABSENT, Field
 from .mapping import Mapped, Mapper, item_of
@@ -59,6 +60,27 @@ class Model:
     targets: dict[str, set[Any]] = field(default_factory=dict)
     # the roles with a file that is absent or could not be read whole
     unread: set[str] = field(default_factory=set)
+    # What the rules of the individual judgments need, gathered as they come, each only where
+    # a rule asks for it (the judgments themselves only of the questions with stored aggregates):
+    # a value off its scale; (question, item) -> rater -> where first; a rater's answer again.
+    outside: list[tuple[str, Any, Where, str]] = field(default_factory=list)
+    raters: dict[tuple[str, Any], dict[Any, Spot]] = field(default_factory=dict)
+    again: list[tuple[str, Any, Any, Where, str, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        from .rules.answers import allowed
+
+        rules = self.decl.rules
+        scales = {name: q.values for name, q in self.decl.questions.items() if q.values is not None and not q.multi}
+        self.scales = {name: allowed(v) for name, v in scales.items()} if rules.allowed_values else {}
+        self.per_item = rules.one_answer or rules.raters_per_item is not None
+        self.recomputed = {
+            a.question
+            for b in self.decl.blocks
+            if b.kind == "aggregates" and b.recompute not in (None, "none")
+            for a in b.answers
+            if isinstance(a.question, str)
+        }
 
     def whole(self, side: Side) -> bool:
         """Whether every value of a side was read: its file's, or the judgments' (every file
@@ -67,13 +89,16 @@ class Model:
             return side.file not in self.unread
         return not any(b.file in self.unread for b in self.decl.blocks if b.kind == "judgments")
 
-    def mappers(self, role: str) -> list[Mapper]:
-        """A mapper for each block of a role's file (one per file read)."""
-        return [Mapper(self.decl, b) for b in self.decl.blocks if b.file == role]
+    def mappers(self, role: str, lines: bool) -> list[Mapper]:
+        """A mapper for each block of a role's file (one per file read); `lines`: whether the
+        judgments it hands on need their lines (a view's do)."""
+        return [Mapper(self.decl, b, lines) for b in self.decl.blocks if b.file == role]
 
-    def take(self, role: str, rows: Rows, mappers: list[Mapper]) -> None:
-        for mapper in mappers:
-            self.mapped(mapper.block, mapper.feed(rows))
+    def take(self, role: str, rows: Rows, mappers: list[Mapper]) -> list[tuple[Block, Mapped]]:
+        """A piece of a role's file: what each block makes of it, noted and handed on."""
+        made = [(mapper.block, mapper.feed(rows)) for mapper in mappers]
+        for block, out in made:
+            self.mapped(block, out)
         for at, file, each, key in self.decl.rules.unique:
             if file == role:
                 self._keys(at, rows.below(each), key)
@@ -81,14 +106,19 @@ class Model:
             for side, into in ((source, True), (target, False)):
                 if side.file == role and side.field is not None:
                     self._side(at, side, rows, into)
+        return made
 
-    def end(self, mappers: list[Mapper]) -> None:
-        """A file read to its end: its blocks' combined judgments."""
+    def end(self, mappers: list[Mapper]) -> list[tuple[Block, Mapped]]:
+        """A file read to its end: its blocks' combined judgments, noted and handed on."""
+        made = []
         for mapper in mappers:
             self.records[mapper.block.at] = self.records.get(mapper.block.at, 0) + mapper.records
             self.read[mapper.block.at] = self.read.get(mapper.block.at, 0) + 1
             if mapper.block.combine is not None:
-                self.mapped(mapper.block, mapper.end())
+                out = mapper.end()
+                self.mapped(mapper.block, out)
+                made.append((mapper.block, out))
+        return made
 
     def mapped(self, block: Block, out: Mapped) -> None:
         self.problems += out.problems
@@ -98,10 +128,22 @@ class Model:
             for question, item, value, ptr in zip(out.question, out.item, out.value, out.pointer, strict=True):
                 self.stored.append(Stored(block, question, item, value, doc, ptr))
             return
+        scales, per_item, recomputed = self.scales, self.per_item, self.recomputed
         for question, item, rater, value, ptr in zip(
             out.question, out.item, out.rater, out.value, out.pointer, strict=True
         ):
-            self.judged.setdefault(question, {}).setdefault(item, []).append((rater, value, doc, ptr))
+            if question in recomputed:
+                self.judged.setdefault(question, {}).setdefault(item, []).append((rater, value, doc, ptr))
+            scale = scales.get(question)
+            if scale is not None and not isinstance(value, list) and value not in scale and str(value) not in scale:
+                self.outside.append((question, value, doc, ptr))
+            if per_item and rater != "":
+                seen = self.raters.setdefault((question, item), {})
+                key = hashable(rater)
+                if key in seen:
+                    self.again.append((question, item, rater, doc, ptr, seen[key][1]))
+                else:
+                    seen[key] = (doc, ptr)
         for at, source, target in self.decl.rules.references:
             for side, into in ((source, True), (target, False)):
                 if side.judgments is not None:

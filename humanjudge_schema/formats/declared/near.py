@@ -9,13 +9,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ... import catalog
-from ...config import ConfigError, discover
+from ...config import ConfigError, FormatsError, discover
 from .made import BESIDE
 
 
 def near(paths: Iterable[Path]) -> None:
-    """Make known the formats declared where the paths are. Raises ConfigError as the
-    configuration's discovery does, and for a declaration file that cannot be a format."""
+    """Make known the formats declared where the paths are. Raises ConfigError for a
+    declaration file beside the data that cannot be a format."""
     looked: set[Path] = set()
     for path in paths:
         start = path.resolve()
@@ -23,11 +23,20 @@ def near(paths: Iterable[Path]) -> None:
         if folder in looked:
             continue
         looked.add(folder)
-        discover(folder)  # its `formats` are declared as it is read
+        # Its `formats` are declared as it is read; a declaration they name that cannot be a
+        # format stops the run (FormatsError). Any other error is said by whatever reads the
+        # configuration for its settings (or by nothing where a run is given one: the Action
+        # checks a pull request with its base's).
+        try:
+            discover(folder)
+        except FormatsError:
+            raise
+        except ConfigError:
+            pass
         found = _nearest(folder)
         if found is not None:
             try:
-                catalog.declare([found])
+                catalog.declare([found], within=found.parent)
             except catalog.CatalogError as exc:
                 raise ConfigError(str(exc)) from None
 

@@ -26,18 +26,9 @@ def allowed(values: tuple[Any, ...]) -> set[Any]:
     scope="dataset",
 )
 def allowed_value(model: Model) -> Iterator[Hit]:
-    if not model.decl.rules.allowed_values:
-        return
-    for question, items in model.judged.items():
-        scale = model.decl.question(question).values
-        if scale is None or model.decl.question(question).multi:
-            continue
-        ok = allowed(scale)
-        for judgments in items.values():
-            for _rater, value, doc, ptr in judgments:
-                if isinstance(value, list) or hashable(value) in ok or str(value) in ok:
-                    continue
-                yield doc, ptr, f"{value!r} is not a value of {question} ({', '.join(map(repr, scale))})"
+    for question, value, doc, ptr in model.outside:
+        scale = model.decl.question(question).values or ()
+        yield doc, ptr, f"{value!r} is not a value of {question} ({', '.join(map(repr, scale))})"
 
 
 @rule(
@@ -52,17 +43,8 @@ def allowed_value(model: Model) -> Iterator[Hit]:
 def one_answer(model: Model) -> Iterator[Hit]:
     if not model.decl.rules.one_answer:
         return
-    for question, items in model.judged.items():
-        for item, judgments in items.items():
-            first: dict[Any, str] = {}
-            for rater, _value, doc, ptr in judgments:
-                if rater == "":
-                    continue
-                key = hashable(rater)
-                if key in first:
-                    yield doc, ptr, f"rater {rater!r} answers {question} of item {item!r} again (first at {first[key]})"
-                else:
-                    first[key] = ptr
+    for question, item, rater, doc, ptr, first in model.again:
+        yield doc, ptr, f"rater {rater!r} answers {question} of item {item!r} again (first at {first})"
 
 
 @rule(
@@ -79,10 +61,9 @@ def raters_per_item(model: Model) -> Iterator[Hit]:
     if bounds is None:
         return
     low, high = bounds
-    for question, items in model.judged.items():
-        for item, judgments in items.items():
-            n = len({hashable(r) for r, *_ in judgments})
-            if (low is not None and n < low) or (high is not None and n > high):
-                wanted = f"at least {low}" if high is None else f"at most {high}" if low is None else f"{low} to {high}"
-                doc, ptr = judgments[0][2], judgments[0][3]
-                yield doc, ptr, f"item {item!r} has {n} rater{'s' if n != 1 else ''} of {question}, {wanted} expected"
+    for (question, item), raters in model.raters.items():
+        n = len(raters)
+        if (low is not None and n < low) or (high is not None and n > high):
+            wanted = f"at least {low}" if high is None else f"at most {high}" if low is None else f"{low} to {high}"
+            doc, ptr = next(iter(raters.values()))
+            yield doc, ptr, f"item {item!r} has {n} rater{'s' if n != 1 else ''} of {question}, {wanted} expected"
