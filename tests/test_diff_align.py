@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from humanjudge_schema import diff
 from humanjudge_schema.commands import cli
-from humanjudge_schema.diff import align
+from humanjudge_schema.diff import align, compare
 from humanjudge_schema.judgments.view import Batch, Judgments
 
 from .conftest import corpus
@@ -122,8 +122,8 @@ def test_a_participant_removed_from_the_middle_is_removed(tmp_path: Path) -> Non
         )
     text = _text(old, new)
     assert "Judgments: 38 removed, 0 changed, 0 added;" in text
-    aligned = "  raters aligned: old 5 removed; old 6..39 -> new 5..38 (38 judgments removed, changed or added"
-    assert f"{aligned} aligned, {sum(_counts(by_place)):,} by place)\n" in text
+    aligned = "  raters aligned: old 5 removed; old 6..39 -> new 5..38 (38 judgments removed, changed or added,"
+    assert f"{aligned} against {sum(_counts(by_place)):,} matched by place)\n" in text
     assert "    raters removed: 1: 5\n" in text and "rater 39" not in text
     assert "    removed item trial_3 rater 5: 10.0 (data/human_data_ind.json:17 /trial_3/left_knowledge/5)\n" in text
 
@@ -334,3 +334,44 @@ def test_said() -> None:
     assert found.removed == [1, 2] and found.added == [3, 6]
     assert found.said() == "old 1..2 removed; old 3..4 -> new 1..2; new 3 added; old 5..6 -> new 4..5; new 6 added"
     assert found.said(2) == "old 1..2 removed; old 3..4 -> new 1..2; … (3 more)"
+
+
+# a matching that stops early for an alignment ends where one that does not ends --------------
+
+
+def _both_ways(old: Path, new: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """The diff with the matching by place stopped at its first change, and never stopped: the
+    same answer (asserted), returned."""
+    stopped: list[bool] = []
+    real = compare._Early.__call__
+
+    def asked(self: Any) -> bool:
+        stopped.append(real(self))
+        return stopped[-1]
+
+    monkeypatch.setattr(compare._Early, "__call__", asked)
+    monkeypatch.setattr(compare, "EARLY", 1)
+    monkeypatch.setattr(compare, "EARLY_SHARE", 0.0)
+    early = diff(old, new, samples=20, stats="never").to_json()
+    assert any(stopped)
+    monkeypatch.setattr(compare, "EARLY", 1 << 40)
+    assert diff(old, new, samples=20, stats="never").to_json() == early
+    return early
+
+
+def test_stopped_early_and_aligned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    old, new = _copies(tmp_path, EXAMPLES / "coggym/valid")
+    _edit(new / "data/human_data_ind.json", _participants(lambda a: a.pop(0), 2))
+    assert _dataset(_both_ways(old, new, monkeypatch))["alignment"]["said"] == "old 0 removed; old 1..2 -> new 0..1"
+
+
+def test_stopped_early_and_matched_by_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    old, new = _copies(tmp_path, EXAMPLES / "textjudge/valid")
+    _edit(new / "data/dataset.json", lambda d: [s.__setitem__(0, 9) for s in _lists(d)])
+    found = _both_ways(old, new, monkeypatch)
+    assert found == diff(old, new, samples=20, stats="never", align=False).to_json()
+    assert _counts(found) == (0, 6, 0) and "alignment" not in _dataset(found)
+
+
+def _lists(doc: Any) -> list[list[Any]]:
+    return [a["individual_human_scores"] for inst in doc["instances"] for a in inst["annotations"].values()]

@@ -319,9 +319,9 @@ def test_an_item_named_twice_is_matched_row_by_row(tmp_path: Path, monkeypatch: 
     ways: list[bool] = []
     real = compare._matched
 
-    def told(*args: Any) -> Any:
+    def told(*args: Any, **options: Any) -> Any:
         ways.append(args[-1])
-        return real(*args)
+        return real(*args, **options)
 
     monkeypatch.setattr(compare, "_matched", told)
     (ds,) = compare.compare(old, new, stats="never").to_json()["datasets"]

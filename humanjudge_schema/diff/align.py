@@ -31,9 +31,10 @@ from ..judgments.view import NAN, Batch, Judgments, Needs, hashable
 BAND = 8  # how far (in places) an alignment may stray beyond the difference in the number of places
 MOST_SHIFT = 32  # places removed less places added (or the reverse) at most
 MOST_CELLS = 1 << 24  # (question, item, option) x places tabulated per version at most
-# What the tabulating pass reads: no pointers, any order, answers as the options they name
-# (model.Named), as the matching compares them
-READ = Needs(pointer=False, order=False, positions=False)
+# What the tabulating pass reads: no pointers, any order, answers as stored (the matching
+# compares an answer that stores an option's place by the option it names, model.Named: making
+# those is half the reading, and the matching under the alignment has the last word)
+READ = Needs(pointer=False, order=False, positions=True)
 _INF = 1 << 50
 
 
@@ -85,15 +86,19 @@ class Alignment:
 
     def said(self, most: int = 8) -> str:
         """In words, in the old places' order: "old 5 removed; old 6..39 -> new 5..38"."""
-        parts: list[tuple[int, str]] = []
+        parts: list[tuple[float, str]] = []
         for first, last in _spans(self.removed):
             parts.append((first, f"old {_span(first, last)} removed"))
         for first, last, to in self.moved():
             parts.append((first, f"old {_span(first, last)} -> new {_span(to, to + last - first)}"))
-        old_of = self.old_of()
+        after = [-1] * self.places[1]  # the old place before each new place
+        for k, j in enumerate(self.new_of):
+            if j is not None:
+                after[j] = k
+        for j in range(1, len(after)):
+            after[j] = max(after[j], after[j - 1])
         for first, last in _spans(self.added):
-            before = max((old_of[j] for j in old_of if j < first), default=-1)
-            parts.append((before, f"new {_span(first, last)} added"))
+            parts.append((after[first] + 0.5, f"new {_span(first, last)} added"))
         parts.sort(key=lambda part: part[0])
         shown = [text for _, text in parts[:most]]
         if len(parts) > most:
@@ -138,11 +143,11 @@ def find(old: Judgments, new: Judgments) -> Alignment | None:
 
     keys: defaultdict[tuple[Any, ...], int] = defaultdict(count().__next__)
     values: defaultdict[Any, int] = defaultdict(count().__next__)
-    before = _cells(old, keys, values)
-    after = None if before is None else _cells(new, keys, values)
+    before = _cells(np, old, keys, values)
+    after = None if before is None else _cells(np, new, keys, values)
     if before is None or after is None:
         return None
-    n, m = max(before[1], default=-1) + 1, max(after[1], default=-1) + 1
+    n, m = (int(raters.max(initial=-1)) + 1 for _, raters, _ in (before, after))
     if not n or not m or abs(n - m) > MOST_SHIFT or len(keys) * max(n, m) > MOST_CELLS:
         return None
     a, b = _table(np, len(keys), n, before), _table(np, len(keys), m, after)
@@ -168,32 +173,37 @@ def find(old: Judgments, new: Judgments) -> Alignment | None:
     return Alignment(tuple(new_of), (n, m), (positions, aligned))
 
 
+Cells = tuple[Any, Any, Any]  # numpy arrays of (key, place, value) codes, one per judgment
+
+
 def _cells(
-    view: Judgments, keys: defaultdict[tuple[Any, ...], int], values: defaultdict[Any, int]
-) -> tuple[list[int], list[int], list[int]] | None:
-    """A version's individual judgments as (key, place, value) codes, None where a rater id is
-    not a place."""
-    at: list[int] = []
-    raters: list[int] = []
-    codes: list[int] = []
+    np: Any, view: Judgments, keys: defaultdict[tuple[Any, ...], int], values: defaultdict[Any, int]
+) -> Cells | None:
+    """A version's individual judgments as (key, place, value) codes; None where a rater id is
+    not a place, or where there are more judgments than a table may have cells."""
+    at: list[Any] = []
+    raters: list[Any] = []
+    codes: list[Any] = []
+    rows = 0
     for given in view.in_batches(READ):
         batch = _individual(given)
         if batch is None:
             continue
         who = list(batch.column("rater"))
+        rows += len(who)
         if not who:
             continue
-        if set(map(type, who)) != {int} or min(who) < 0:
+        if set(map(type, who)) != {int} or min(who) < 0 or rows > MOST_CELLS:
             return None
-        raters += who
+        raters.append(np.array(who, dtype=np.int64))
         # a column the batch shares is repeated without end: sliced to the batch's rows
         parts = (islice(batch.column(name), len(who)) for name in ("question", "item", "option"))
-        at += map(keys.__getitem__, zip(*parts, strict=True))
-        said = list(islice(batch.column("value"), len(who)))
-        if not {int, str}.issuperset(map(type, said)):
-            said = list(map(_token, said))
-        codes += map(values.__getitem__, said)
-    return at, raters, codes
+        at.append(np.fromiter(map(keys.__getitem__, zip(*parts, strict=True)), dtype=np.int64, count=len(who)))
+        said = _tokens(list(islice(batch.column("value"), len(who))))
+        codes.append(np.fromiter(map(values.__getitem__, said), dtype=np.int64, count=len(who)))
+    if not rows:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
+    return np.concatenate(at), np.concatenate(raters), np.concatenate(codes)
 
 
 def _individual(batch: Batch) -> Batch | None:
@@ -209,6 +219,19 @@ def _individual(batch: Batch) -> Batch | None:
     return Batch(batch.same, {k: list(compress(v, keep)) for k, v in batch.lists.items()})
 
 
+def _tokens(said: list[Any]) -> list[Any]:
+    """Values as the tabulation tells answers apart (`_token`), most batches without a call per
+    value: numbers and texts are their own keys (1 and 1.0 alike, as `same` has them), lists
+    their tuples."""
+    kinds = set(map(type, said))
+    if kinds <= _KEYS and (float not in kinds or all(map(eq, said, said))):  # no NaN
+        return said if list not in kinds else [tuple(v) if type(v) is list else v for v in said]
+    return list(map(_token, said))
+
+
+_KEYS = frozenset({int, float, str, type(None), list})
+
+
 def _token(value: Any) -> Any:
     """A value as the tabulation tells answers apart: as the matching's `same` does, but for a
     boolean inside a list (an estimate: the matching itself decides what changed)."""
@@ -219,11 +242,11 @@ def _token(value: Any) -> Any:
     return hashable(value)
 
 
-def _table(np: Any, rows: int, places: int, cells: tuple[list[int], list[int], list[int]]) -> Any:
+def _table(np: Any, rows: int, places: int, cells: Cells) -> Any:
     """The codes as a (question, item, option) x place table, -1 where a place has no answer."""
     table = np.full((rows, places), -1, dtype=np.int32)
     at, raters, codes = cells
-    table[np.asarray(at, dtype=np.intp), np.asarray(raters, dtype=np.intp)] = codes
+    table[at, raters] = codes
     return table
 
 

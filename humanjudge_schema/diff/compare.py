@@ -100,10 +100,16 @@ def _dataset(
     if p.old is not None and p.new is not None and identical(p.old, p.new):
         out.status = "unchanged"
         return out
+    early = align and p.old is not None and p.new is not None
     try:
-        parsed, read, old_side, new_side, changes = _matched(p, old_root, new_root, config, examples, by_item)
+        parsed, read, old_side, new_side, changes = _matched(
+            p, old_root, new_root, config, examples, by_item, early=early
+        )
     except Duplicates:  # a version names an item twice: every row matched instead
-        parsed, read, old_side, new_side, changes = _matched(p, old_root, new_root, config, examples, False)
+        by_item = False
+        parsed, read, old_side, new_side, changes = _matched(
+            p, old_root, new_root, config, examples, False, early=early
+        )
     views = [view for view, _ in read]
     kinds = {v.rater_kind for v in views if v is not None}
     out.rater_kind = "position" if "position" in kinds else next(iter(kinds), None)
@@ -113,18 +119,21 @@ def _dataset(
     new_findings = findings_of(read[1][1](), new_root)
     out.judgments = (sum(old_side.counts.values()), sum(new_side.counts.values()))
     out.questions = _questions(old_side, new_side, changes, examples)
-    if align and views[0] is not None and views[1] is not None and _may_shift(out.questions, old_side, new_side):
-        aligned = _aligned((views[0], views[1]), old_root, new_root, changes)
-        if aligned is not None:
-            out.alignment, old_side, new_side, changes = aligned
-            out.questions = _questions(old_side, new_side, changes, examples)
-            _old_places(out.questions, out.alignment)
-            out.notes = [
-                POSITIONS + "; the two versions' positions are aligned by their answers"
-                if n.startswith(POSITIONS)
-                else n
-                for n in out.notes
-            ]
+    both = (views[0], views[1]) if views[0] is not None and views[1] is not None else None
+    if both is not None and (changes.stopped or (align and _may_shift(out.questions, old_side, new_side))):
+        placed = _aligned(both, old_root, new_root, examples, None if changes.stopped else _edits(changes))
+        if placed is not None:
+            out.alignment, old_side, new_side, changes = placed
+        elif changes.stopped:  # no alignment after all: matched by place, to the end
+            old_side, new_side, changes = _by_place(both, old_root, new_root, examples, by_item)
+        out.judgments = (sum(old_side.counts.values()), sum(new_side.counts.values()))
+        out.questions = _questions(old_side, new_side, changes, examples)
+    if out.alignment is not None:
+        _old_places(out.questions, out.alignment)
+        out.notes = [
+            POSITIONS + "; the versions' positions are aligned by their answers" if n.startswith(POSITIONS) else n
+            for n in out.notes
+        ]
     if out.rater_kind == "person" and out.alignment is None and _shifted(out.questions):
         out.notes.append(
             "raters are numbered by their place (0, 1, 2, ...): when a rater other than the last is "
@@ -164,15 +173,28 @@ Read = tuple["Judgments | None", Callable[[], list[Finding]]]
 
 
 def _matched(
-    p: Pair, old_root: Path, new_root: Path, config: Config, examples: int, by_item: bool
+    p: Pair, old_root: Path, new_root: Path, config: Config, examples: int, by_item: bool, early: bool = False
 ) -> tuple[list[Document], list[Read], Side, Side, Changes]:
-    """Both versions read and their judgments matched: item by item where both views give their
-    items (items.py) and `by_item`, else row by row. Each version is checked as the matching pass
-    reads its judgments: its files are read once, and the lines of the examples are found in the
-    documents its check parsed (returned first)."""
+    """Both versions read and their judgments matched (`_match`). Each version is checked as the
+    matching pass reads its judgments: its files are read once, and the lines of the examples are
+    found in the documents its check parsed (returned first)."""
     parsed: list[Document] = []
     read = [_read_checked(u, config, parsed) for u in (p.old, p.new)]
-    views = [view for view, _ in read]
+    views = (read[0][0], read[1][0])
+    return (parsed, read, *_match(views, old_root, new_root, examples, by_item, early))
+
+
+def _match(
+    views: tuple[Judgments | None, Judgments | None],
+    old_root: Path,
+    new_root: Path,
+    examples: int,
+    by_item: bool,
+    early: bool = False,
+) -> tuple[Side, Side, Changes]:
+    """The versions' judgments matched: item by item where both views give their items
+    (items.py) and `by_item`, else row by row. With `early`, the matching stops
+    (`Changes.stopped`) where so many judgments change that places may have shifted (`_Early`)."""
     if by_item and views[0] is not None and views[1] is not None and views[0].items and views[1].items:
         step = Lockstep(views[0].by_item(NAMED), views[1].by_item(NAMED))
         old_side = Side(_shown(step.side(0), old_root), step.places[0])
@@ -181,9 +203,21 @@ def _matched(
         old_side = Side(_shown(_batches(views[0]), old_root))
         new_side = Side(_shown(_batches(views[1]), new_root))
     changes = Changes(examples)
+    matcher = Matcher(old_side, new_side, changes, _Early(old_side, changes) if early else None)
     with paused():  # the pass keeps millions of keys alive (gcpause.py)
-        Matcher(old_side, new_side, changes).run()
-    return parsed, read, old_side, new_side, changes
+        matcher.run()
+    changes.stopped = matcher.stopped
+    return old_side, new_side, changes
+
+
+def _by_place(
+    views: tuple[Judgments, Judgments], old_root: Path, new_root: Path, examples: int, by_item: bool
+) -> tuple[Side, Side, Changes]:
+    """The versions' judgments matched again to the end (the views read anew)."""
+    try:
+        return _match(views, old_root, new_root, examples, by_item)
+    except Duplicates:
+        return _match(views, old_root, new_root, examples, False)
 
 
 def _read_checked(
@@ -214,21 +248,47 @@ def _may_shift(questions: list[QuestionDiff], old: Side, new: Side) -> bool:
 
 
 def _aligned(
-    views: tuple[Judgments, Judgments], old_root: Path, new_root: Path, changes: Changes
+    views: tuple[Judgments, Judgments], old_root: Path, new_root: Path, examples: int, by_place: int | None
 ) -> tuple[Alignment, Side, Side, Changes] | None:
     """The judgments matched again with the old raters' places aligned with the new ones'
-    (align.py), where an alignment needs fewer edits than the places as they are."""
+    (align.py), where that needs fewer edits than the places as they are: `by_place`, as
+    matched, or where that matching stopped early, as tabulated by the alignment."""
     alignment = find(*views)
     if alignment is None:
         return None
     old_side = Side(_shown(renamed(_batches(views[0]), alignment), old_root))
     new_side = Side(_shown(_batches(views[1]), new_root))
-    found = Changes(changes.limit)
+    found = Changes(examples)
     with paused():
         Matcher(old_side, new_side, found).run()
-    if _edits(found) >= _edits(changes):  # the tabulation's estimate, checked by the matching
-        return None
+    if _edits(found) >= (alignment.edits[0] if by_place is None else by_place):
+        return None  # the tabulation's estimate, which the matching has the last word on
     return alignment, old_side, new_side, found
+
+
+# A matching stops early, for an alignment to be looked for, once this many judgments changed,
+# and at least this share of those it compared: a change of values rarely does that, a place
+# removed from the middle always (each later place reads as changed). Stopped, it costs nothing
+# of what it would have spent on every changed judgment; not stopped, the change is looked at once
+# the matching is done (`_may_shift`).
+EARLY, EARLY_SHARE = 1024, 0.25
+
+
+class _Early:
+    """Whether a matching stops early (EARLY): asked at each of its steps, so counters first."""
+
+    def __init__(self, old: Side, changes: Changes) -> None:
+        self.old, self.changes = old, changes
+        self.numbered: bool | None = None
+
+    def __call__(self) -> bool:
+        changed = self.changes.changed
+        if changed < EARLY or changed < EARLY_SHARE * self.old.taken:
+            return False
+        if self.numbered is None:  # raters numbered by place, as the examples so far show
+            found = [e.rater for kinds in self.changes.examples.values() for listed in kinds.values() for e in listed]
+            self.numbered = bool(found) and all(type(r) is int for r in found)
+        return self.numbered
 
 
 def _edits(changes: Changes) -> int:

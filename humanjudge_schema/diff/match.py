@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import compress, repeat
 from operator import eq, is_not, ne, not_, or_
 from typing import Any
@@ -232,6 +232,8 @@ class Changes:
 
     def __init__(self, examples: int) -> None:
         self.limit = examples
+        self.changed = 0  # judgments changed so far, every question
+        self.stopped = False  # the matching stopped early: no answer (Matcher's stop)
         self.counts: dict[str, dict[Kind, int]] = {}
         self._found: dict[str, dict[Kind, list[tuple[Any, Example]]]] = {}  # (ordinal, example)
         # per (kind, question), a sum of the hashes of what was removed or added, whatever the
@@ -247,6 +249,8 @@ class Changes:
         if counts is None:
             counts = self.counts[question] = {"removed": 0, "changed": 0, "added": 0}
         counts[kind] += n
+        if kind == "changed":
+            self.changed += n
 
     @property
     def examples(self) -> dict[str, dict[Kind, list[Example]]]:
@@ -293,16 +297,23 @@ Kept = dict[Key, list[tuple[Any, RowSource]]]
 class Matcher:
     """Match two versions' individual judgments (see the module's docstring)."""
 
-    def __init__(self, old: Side, new: Side, changes: Changes) -> None:
+    def __init__(self, old: Side, new: Side, changes: Changes, stop: Callable[[], bool] | None = None) -> None:
+        """`stop`, asked at each step, ends the matching early (`stopped`): what was found
+        so far is then no answer."""
         self.old, self.new, self.changes = old, new, changes
         self.kept_old: Kept = {}
         self.kept_new: Kept = {}
+        self.stop = stop
+        self.stopped = False
 
     def run(self) -> None:
         old, new = self.old, self.new
         i = j = 0
         span = CHUNK
         while True:
+            if self.stop is not None and self.stop():
+                self.stopped = True
+                return
             if i > 4 * CHUNK:
                 old.drop(i)
                 i = 0

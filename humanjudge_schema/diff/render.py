@@ -135,8 +135,8 @@ def _dataset_lines(found: Diff, d: DatasetDiff) -> list[str]:
     if d.alignment is not None:
         positions, aligned = d.alignment.edits
         lines.append(
-            f"  raters aligned: {d.alignment.said()} ({aligned:,} judgments removed, changed or added aligned, "
-            f"{positions:,} by place)"
+            f"  raters aligned: {d.alignment.said()} ({aligned:,} judgments removed, changed or added, "
+            f"against {positions:,} matched by place)"
         )
     for q in d.questions:
         if not q.empty:
