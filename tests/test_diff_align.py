@@ -126,6 +126,8 @@ def test_a_participant_removed_from_the_middle_is_removed(tmp_path: Path) -> Non
     assert f"{aligned} against {sum(_counts(by_place)):,} matched by place)\n" in text
     assert "    raters removed: 1: 5\n" in text and "rater 39" not in text
     assert "    removed item trial_3 rater 5: 10.0 (data/human_data_ind.json:17 /trial_3/left_knowledge/5)\n" in text
+    markdown = _text(old, new, "--format", "markdown")  # the pull request's job summary, HTML escaped
+    assert "\n  raters aligned: old 5 removed; old 6..39 -&gt; new 5..38 (38 judgments" in markdown
 
 
 def test_a_participant_removed_and_an_answer_changed(tmp_path: Path) -> None:

@@ -193,16 +193,16 @@ def _cells(
         rows += len(who)
         if not who:
             continue
-        if set(map(type, who)) != {int} or min(who) < 0 or rows > MOST_CELLS:
+        if set(map(type, who)) != {int} or min(who) < 0 or max(who) >= MOST_CELLS or rows > MOST_CELLS:
             return None
-        raters.append(np.array(who, dtype=np.int64))
+        raters.append(np.array(who, dtype=np.int32))
         # a column the batch shares is repeated without end: sliced to the batch's rows
         parts = (islice(batch.column(name), len(who)) for name in ("question", "item", "option"))
-        at.append(np.fromiter(map(keys.__getitem__, zip(*parts, strict=True)), dtype=np.int64, count=len(who)))
+        at.append(np.fromiter(map(keys.__getitem__, zip(*parts, strict=True)), dtype=np.int32, count=len(who)))
         said = _tokens(list(islice(batch.column("value"), len(who))))
-        codes.append(np.fromiter(map(values.__getitem__, said), dtype=np.int64, count=len(who)))
+        codes.append(np.fromiter(map(values.__getitem__, said), dtype=np.int32, count=len(who)))
     if not rows:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32)
     return np.concatenate(at), np.concatenate(raters), np.concatenate(codes)
 
 
