@@ -260,10 +260,11 @@ def item_agreement(tally: Tally, level: Level, *, order: Sequence[Hashable] | No
     import numpy as np
 
     pairable = _pairable(tally, level, order)
-    if pairable.estimate(pairable.weights) is None:
+    found = pairable.profile_agreement() if pairable.population else None
+    if found is None:
         return None
     units = np.flatnonzero(tally.counts().sizes >= 2)
-    return units, pairable.profile_agreement()[pairable.items]
+    return units, found[pairable.items]
 
 
 def _pairable(tally: Tally, level: Level, order: Sequence[Hashable] | None) -> _Pairable:
@@ -532,7 +533,8 @@ class _Pairable:
     def profile_agreement(self) -> Any:
         """The agreement of an item of each profile (`item_agreement`), over all the items: the
         profile's part of n D_o is sum n_c n_k delta_ck / (m - 1), so its D_u is that over m;
-        D_e is n (n - 1) D_e (`expected`) over n (n - 1)."""
+        D_e is n (n - 1) D_e (`expected`) over n (n - 1). None where no disagreement is expected
+        (one value only: alpha is None)."""
         import numpy as np
 
         w = np.asarray(self.weights, dtype=np.float64).reshape(1, -1)
@@ -550,8 +552,10 @@ class _Pairable:
             observed, expected = self.observed, total * total - self.matrix.squares(w)
         else:
             observed, expected = self.observed, self._ratio_expected(self.matrix.times(w))
-        n = float(total[0])
-        return 1 - n * (n - 1) * observed / (self.sizes * float(expected[0]))
+        n, chance = float(total[0]), float(expected[0])
+        if not chance > 0:
+            return None
+        return 1 - n * (n - 1) * observed / (self.sizes * chance)
 
     def _two_values(self, w: Any, total: Any) -> Any:
         """Whether each sample (of `total` judgments) holds two values or more: an item of two

@@ -12,7 +12,7 @@ dataset's files are at most LOCATED_BYTES, so that the lookup stays a small part
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -20,13 +20,13 @@ from ..gcpause import paused
 from .agreement import item_agreement
 from .gather import AnswerSource, Gathered, GatheredQuestion, Key
 from .summary import Disputed, DisputedItem, QuestionStats
-from .view import FIELDS
+from .view import Batch, Needs
 
 __all__ = ["LOCATED_BYTES", "disputed", "ranked"]
 
 # Files of a dataset up to this size are read once more to locate its disputed items (a fraction
 # of a second); a larger dataset's items are listed by their names alone.
-LOCATED_BYTES = 16 << 20
+LOCATED_BYTES = 8 << 20
 
 
 def ranked(q: GatheredQuestion, n: int) -> tuple[list[tuple[int, float]], int, int] | None:
@@ -55,6 +55,13 @@ def disputed(
 ) -> tuple[QuestionStats, ...]:
     """The questions, each with alpha given its `n` most disputed items (`Disputed`), located
     where the dataset's files (`size` bytes; None: unknown) are at most LOCATED_BYTES."""
+    with paused():  # a few containers per item, beside the pass's millions (gcpause.py)
+        return _disputed(gathered, questions, n, size)
+
+
+def _disputed(
+    gathered: Gathered, questions: tuple[QuestionStats, ...], n: int, size: int | None
+) -> tuple[QuestionStats, ...]:
     found: dict[str, tuple[list[tuple[Hashable, Hashable, float, tuple[tuple[Hashable, int], ...]]], int, int]] = {}
     for q in questions:
         gq = gathered.questions.get(q.question)
@@ -93,33 +100,60 @@ def disputed(
 
 def _located(gathered: Gathered, keys: list[Key]) -> dict[Key, AnswerSource]:
     """Where the first answer to each item is: read item by item where the view gives its items
-    (`Judgments.items`: rows are made for the wanted items only), else by a pass over its rows
-    (`Gathered.locate`); either ends once every item is found."""
+    (`Judgments.items`: rows are made for the wanted items only), else batch by batch, looking
+    only at the rows of the wanted items; either ends once every item is found."""
     view = gathered.view
     wanted = set(keys)
     try:
         names = {key[2][0] for key in wanted}
     except TypeError:  # an item that is no key
-        names = None
-    if view.items is None or names is None:
         return gathered.locate(keys)
     found: dict[Key, AnswerSource] = {}
-    at = {
-        name: FIELDS.index(name) for name in ("item", "question", "option", "value", "file", "pointer", "line", "role")
-    }
     with paused():
-        for run in view.by_item().runs:
-            for k in [k for k, item in enumerate(run.items) if item in names]:
-                for batch in run.rows(k, k + 1):
-                    for row in batch.tuples():
-                        key = ("item", row[at["question"]], (row[at["item"]], row[at["option"]]))
-                        if row[at["role"]] != "individual" or row[at["value"]] is None or key not in wanted:
-                            continue
-                        if key not in found:
-                            found[key] = AnswerSource(row[at["file"]], row[at["pointer"]], row[at["line"]], key[1])
+        if view.items is not None:
+            for run in view.by_item().runs:
+                for k in [k for k, item in enumerate(run.items) if item in names]:
+                    for batch in run.rows(k, k + 1):
+                        _first(batch, range(batch.size), wanted, found)
+                if len(found) == len(wanted):
+                    break
+            return found
+        # each question's rows in file order is enough: the first answer of an item is its question's
+        for batch in view.in_batches(Needs(pointer=True, order=False)):
+            items = batch.column("item")
+            _first(batch, [i for i, item in enumerate(items) if item in names], wanted, found)
             if len(found) == len(wanted):
                 break
     return found
+
+
+def _first(batch: Batch, rows: Iterable[int], wanted: set[Key], found: dict[Key, AnswerSource]) -> None:
+    """Add to `found` each wanted item's first answer among these rows of the batch."""
+    item, question, option, value, file, pointer, line, role = (_cells(batch, name) for name in _LOCATING)
+    for i in rows:
+        key = ("item", question[i], (item[i], option[i]))
+        if key in wanted and key not in found and value[i] is not None and role[i] == "individual":
+            found[key] = AnswerSource(file[i], pointer[i], line[i], question[i])
+
+
+_LOCATING = ("item", "question", "option", "value", "file", "pointer", "line", "role")
+
+
+def _cells(batch: Batch, name: str) -> Any:
+    """A column's cell by row number, without a list made of a column the batch holds as one value."""
+    if name in batch.same:
+        return _Same(batch.same[name])
+    return batch.listed(name)
+
+
+class _Same:
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __getitem__(self, _: int) -> Any:
+        return self.value
 
 
 def _answers(c: Any, unit: int, nominal: bool) -> tuple[tuple[Hashable, int], ...]:
