@@ -291,6 +291,7 @@ def _units_in_folder(
             refused = () if links else tuple(folder / n for n in mine if not_a_file(folder / n))
             files = tuple(folder / n for n in mine if folder / n not in refused)
             units.append(Unit(fmt.name, folder, files, refused=refused))
+    units = _nearest_declared(units)
     claimed = {f.name for u in units for f in (*u.files, *u.refused)}
     for fmt in _one_file_formats(kind):
         for name in names:
@@ -316,6 +317,20 @@ def _units_in_folder(
             left = [n for n in left if n not in stray]
     skipped = [Skipped(folder / n, _why_left_out(folder / n, kind, links)) for n in left]
     return units, skipped
+
+
+def _nearest_declared(units: list[Unit]) -> list[Unit]:
+    """The units of a folder without those of a format declared for every folder (a shipped
+    declaration) whose files a format declared for this one claims too: the declaration beside
+    the data, or the configuration's, says what they are."""
+    local = {f for u in units if catalog.get(u.family).within is not None for f in u.files}
+    if not local:
+        return units
+    return [
+        u
+        for u in units
+        if not (catalog.get(u.family).declared_by and catalog.get(u.family).within is None and local & set(u.files))
+    ]
 
 
 def _named(fmt: catalog.Format, names: list[str], present: set[str]) -> list[str]:

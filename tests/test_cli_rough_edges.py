@@ -240,11 +240,12 @@ def test_the_format_listing_is_aligned_to_its_longest_name(monkeypatch: pytest.M
     from humanjudge_schema import catalog
 
     def fmt(name: str, title: str) -> SimpleNamespace:
-        return SimpleNamespace(name=name, title=title, files=[SimpleNamespace(name="a.csv")], one_file=None)
+        files = [SimpleNamespace(name="a.csv")]
+        return SimpleNamespace(name=name, title=title, files=files, one_file=None, near=None, origin="built in")
 
     known = {"toy": fmt("toy", "Toy data"), "long": fmt("annotation-campaigns", "Campaigns")}
     monkeypatch.setattr(catalog, "formats", lambda: known)
     assert run("formats", cwd=tmp_path).output.splitlines() == [
-        "toy                   Toy data: a.csv",
-        "annotation-campaigns  Campaigns: a.csv",
+        "toy                   Toy data: a.csv  (built in)",
+        "annotation-campaigns  Campaigns: a.csv  (built in)",
     ]

@@ -47,4 +47,5 @@ FORMAT = Format(
     declares="humanjudge_schema.formats.declared.made:declares",
     near="humanjudge_schema.formats.declared.near:near",
     declaration="humanjudge-format.toml",
+    commands=("humanjudge_schema.formats.declared.command:declare",),
 )

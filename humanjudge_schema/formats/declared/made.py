@@ -39,20 +39,23 @@ def _stamp(path: Path) -> tuple[int, int]:
 
 def declares(declared: tuple[tuple[Path, Path | None], ...]) -> list[Format]:
     """The formats of the shipped declarations and of these files, each claiming files within
-    its folder. A declaration of a shipped format's name replaces it; two files declaring one
-    name are refused (CatalogError)."""
+    its folder. Two files declaring one name, a shipped one's included, are refused
+    (CatalogError): the catalog holds a format by its name, for every folder."""
     made: dict[str, Declaration] = {}
     scope: dict[str, Path | None] = {}
     for path in shipped():
-        made[_load(path, "shipped with humanjudge-schema").name] = _load(path, "shipped with humanjudge-schema")
-    given: dict[str, Path] = {}
+        decl = _load(path, "shipped with humanjudge-schema")
+        made[decl.name] = decl
+    given: dict[str, Path] = {name: decl.path for name, decl in made.items()}
     for path, within in declared:
         origin = (
             f"beside the data: {display_path(path)}" if path.name == BESIDE else f"declared in {display_path(path)}"
         )
         decl = _load(path, origin)
         if decl.name in given and given[decl.name] != path:
-            raise CatalogError(f"{path}: declares the format {decl.name!r}, as {given[decl.name]} does")
+            raise CatalogError(
+                f"{path}: declares the format {decl.name!r}, as {given[decl.name]} does (rename one of them)"
+            )
         given[decl.name] = path
         made[decl.name] = decl
         scope[decl.name] = within

@@ -26,6 +26,11 @@ class Said:
     problems: list[tuple[str, str, str]]
 
 
+def allowed(values: tuple[Any, ...]) -> set[Any]:
+    """The values of a scale, each also as its text: "1" in a file is the scale's 1."""
+    return {hashable(v) for v in values} | {str(v) for v in values}
+
+
 @dataclass(frozen=True)
 class Stored:
     """A value a file stores over raters it does not name."""
@@ -68,8 +73,6 @@ class Model:
     again: list[tuple[str, Any, Any, Where, str, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        from .rules.answers import allowed
-
         rules = self.decl.rules
         scales = {name: q.values for name, q in self.decl.questions.items() if q.values is not None and not q.multi}
         self.scales = {name: allowed(v) for name, v in scales.items()} if rules.allowed_values else {}

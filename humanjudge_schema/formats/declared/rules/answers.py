@@ -3,17 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from ....engine import Hit
-from ....judgments.view import hashable
 from ....registry import rule
 from ..model import Model
-
-
-def allowed(values: tuple[Any, ...]) -> set[Any]:
-    """The values of a scale, each also as its text: "1" in a file is the scale's 1."""
-    return {hashable(v) for v in values} | {str(v) for v in values}
 
 
 @rule(
