@@ -31,10 +31,17 @@ class Field:
     template: str | None = None
     split: str | None = None
     type: str | None = None
+    missing: frozenset[Any] | None = None  # values that mean no answer
 
     @property
     def transforms(self) -> bool:
-        return self.rename is not None or self.template is not None or self.split is not None or self.type is not None
+        return (
+            self.rename is not None
+            or self.template is not None
+            or self.split is not None
+            or self.type is not None
+            or self.missing is not None
+        )
 
     def pointer(self) -> str:
         """The field's path as a pointer below the node (or the record)."""
@@ -44,6 +51,8 @@ class Field:
         """The value as the declaration reads it (ABSENT stays ABSENT)."""
         if value is ABSENT or not self.transforms:
             return value
+        if self.missing is not None and _said(value) in self.missing:
+            return ABSENT
         if self.split is not None:
             if not isinstance(value, str):
                 return value
@@ -60,6 +69,11 @@ class Field:
         if self.template is not None:
             value = self.template.replace("{}", _text(value))
         return value
+
+
+def _said(value: Any) -> str:
+    """A value as it is compared with the `missing` ones: -1 and "-1" alike."""
+    return _text(value) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else repr(value)
 
 
 def _text(value: Any) -> str:
@@ -105,6 +119,7 @@ def parse(spec: Any, at: str, flat: bool) -> Field:
             spec.get("format"),
             spec.get("split"),
             spec.get("type"),
+            frozenset(map(_said, spec["missing"])) if "missing" in spec else None,
         )
     text = str(spec)
     if text == ".":

@@ -171,7 +171,11 @@ def read(
     if spec.flat:
         yield from _csv(path, spec, stem, ctx, reading)
     elif spec.gzip:
-        yield from _gzip(path, spec, stem, ctx, reading)
+        from ...readers.gzjsonl import GzipJsonLines
+
+        yield from _lines(GzipJsonLines(path), path, spec, stem, ctx, reading)
+    elif spec.type == "jsonl":
+        yield from _lines(_PlainLines(path), path, spec, stem, ctx, reading)
     else:
         yield from _json(path, spec, max_bytes, stem, ctx, reading)
 
@@ -240,10 +244,61 @@ def _parsed(value: Any) -> bool:
     return value is not BROKEN
 
 
-def _gzip(path: Path, spec: FileSpec, stem: str, ctx: Context | None, reading: Reading) -> Iterator[Rows]:
-    from ...readers.gzjsonl import GzipJsonLines, StreamedDocument
+class _PlainLines:
+    """The records of a JSON Lines file read a block at a time, as GzipJsonLines reads a gzipped
+    one: (record index, line, value or BROKEN, raw bytes), the problems of the bytes in
+    `problems`, and whether it was read to its end in `complete`. Memory holds a block."""
 
-    stream = GzipJsonLines(path)
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.problems: list[Problem] = []
+        self.complete = True
+
+    def __iter__(self) -> Iterator[tuple[int, int, Any, bytes]]:
+        from ...readers.files import BOM, blank_run, bom_problem, open_regular
+        from ...readers.gzjsonl import parse_record
+
+        f = open_regular(self.path)
+        if isinstance(f, Problem):
+            self.problems.append(f)
+            self.complete = False
+            return
+        index, line, blanks, carry, first = 0, 0, 0, b"", True
+        with f:
+            while True:
+                block = f.read(1 << 20)
+                if first and block.startswith(BOM):
+                    self.problems.append(bom_problem())
+                    block = block[3:]
+                first = False
+                data = carry + block
+                parts = data.split(b"\n")
+                carry = parts.pop() if block else b""
+                if not block and data == b"":
+                    parts = []
+                for raw in parts:
+                    line += 1
+                    raw = raw.rstrip(b"\r")
+                    if not raw.strip():
+                        blanks += 1
+                        continue
+                    if blanks:
+                        self.problems.append(blank_run("parse/blank-line", line - blanks, blanks, "empty", "records"))
+                        blanks = 0
+                    value, problems = parse_record(raw, line)
+                    self.problems += [p._replace(pointer=f"/{index}{p.pointer}") for p in problems]
+                    yield index, line, value, raw
+                    index += 1
+                if not block:
+                    break
+        if index == 0 and not self.problems:
+            self.problems.append(Problem("parse/empty", "the file holds no record"))
+
+
+def _lines(stream: Any, path: Path, spec: FileSpec, stem: str, ctx: Context | None, reading: Reading) -> Iterator[Rows]:
+    """The records of a JSON Lines file, gzipped or not, a chunk of them at a time."""
+    from ...readers.gzjsonl import StreamedDocument
+
     doc = StreamedDocument(path)
     if ctx is not None:
         ctx.parsed(doc)
