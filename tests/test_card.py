@@ -109,10 +109,14 @@ def test_the_card_is_written_the_same_way_twice_keys_sorted_text_unescaped(tmp_p
     assert card["name"] == "Étude ☃ \u2028 line"
 
 
-def test_one_card_per_dataset(tmp_path: Path) -> None:
-    result = _invoke("card", str(EXAMPLES / "halie" / "valid"))
-    assert result.exit_code == 2
-    assert "a card describes one dataset; the paths hold 5" in result.stderr
+def test_a_folder_of_several_datasets_gets_one_card_of_them_all(tmp_path: Path) -> None:
+    result = _invoke("card", str(EXAMPLES / "halie" / "valid"), "-q", "--samples", "20")
+    assert result.exit_code == 0, result.stderr  # it refused a folder of several datasets
+    doc = json.loads(result.stdout)
+    assert [line for line in doc["rai:annotationsPerItem"].splitlines() if line.startswith("dataset ")] == [
+        f'dataset "{name}":' for name in ("crossword", "dialogue", "metaphor", "question", "summarization")
+    ]
+    # tests/test_card_repository.py has the rest
 
 
 def test_a_dataset_without_judgments_gets_a_card_of_its_files_that_says_why(tmp_path: Path) -> None:
@@ -142,7 +146,7 @@ def test_a_git_lfs_pointer_gets_no_card(tmp_path: Path) -> None:
 
 
 def test_the_python_api_gives_the_card_and_the_findings(tmp_path: Path) -> None:
-    from humanjudge_schema.card import CardError, card, check
+    from humanjudge_schema.card import CardError, card, check, dataset
 
     data = _copy("study1", tmp_path)
     doc = card(data, base=tmp_path, samples=50)
@@ -150,8 +154,10 @@ def test_the_python_api_gives_the_card_and_the_findings(tmp_path: Path) -> None:
     out = tmp_path / "c.json"
     out.write_text(json.dumps(doc))
     assert {f.code for f in check(out, data)} == {"card/unfilled"}
-    with pytest.raises(CardError, match="the paths hold 5"):
-        card(EXAMPLES / "halie" / "valid")
+    repository = card(EXAMPLES / "halie" / "valid", samples=20)  # several datasets: one card of them
+    assert {rs["@id"].split("/")[0] for rs in repository["recordSet"]} >= {"question", "dialogue"}
+    with pytest.raises(CardError, match="the paths hold 5"):  # one dataset asked for, five found
+        dataset([EXAMPLES / "halie" / "valid"])
 
 
 def test_the_output_is_refused_as_export_refuses_it(tmp_path: Path) -> None:
@@ -279,16 +285,23 @@ def _plain(value: Any) -> Any:
 
 
 def loaded_and_exported(out: Path, data: Path, mlcroissant: Any) -> Iterator[tuple[str, Counter[Any], Counter[Any]]]:
-    """Per record set of judgments: the records mlcroissant loads and export's rows of the same
-    question and role, each as (item, rater, value) for the fields the record set has. A record
-    with no value (an empty cell) or with a value its description says is not a judgment is no
-    row; a stored aggregate's record set is compared with the rows of its kind."""
-    from humanjudge_schema.card.rai import RECORDS, unquoted
+    """Per record set of judgments (and per question of a record set of a TextJudge file's
+    instances): the records mlcroissant loads and export's rows of the same dataset, question and
+    role, each as (item, rater, value) for the fields the record set has. A record with no value
+    (an empty cell) or with a value its description says is not a judgment is no row; a stored
+    aggregate's record set is compared with the rows of its kind. In a repository's card, a record
+    set's @id begins with its dataset's path, and only that dataset's rows are compared."""
+    from humanjudge_schema.card.rai import COUNTED, RECORDS, unquoted
 
     card = json.loads(out.read_text(encoding="utf-8"))
     dataset = mlcroissant.Dataset(jsonld=str(out))
     rows = [json.loads(line) for line in _invoke("export", str(data), "--to", "jsonl", "-q").stdout.splitlines()]
     for rs in card["recordSet"]:
+        prefix = rs["@id"].rpartition("/")[0]
+        mine = [r for r in rows if not prefix or Path(r["dataset"]).as_posix().endswith(prefix)]
+        if COUNTED.match(rs["description"]) and "per instance" in rs["description"]:
+            yield from _instances(rs, dataset.records(rs["@id"]), mine)
+            continue
         found = RECORDS.match(rs["description"])
         if found is None:
             continue
@@ -307,11 +320,44 @@ def loaded_and_exported(out: Path, data: Path, mlcroissant: Any) -> Iterator[tup
         stored = re.search(r"records \((\w+)\)", rs["description"])
         exported = Counter(
             tuple(_plain(r[n]) if n == "value" else str(r[n]) for n in names)
-            for r in rows
+            for r in mine
             if r["question"] == question and r["role"] == role and r["value"] is not None
             if stored is None or r["pointer"].endswith("/" + stored.group(1))
         )
         yield rs["@id"], loaded, exported
+
+
+_PART = re.compile(r'^the (?P<kind>individual scores|\w+) of (?P<q>".*")$')
+
+
+def _instances(
+    rs: dict[str, Any], records: Any, rows: list[dict[str, Any]]
+) -> Iterator[tuple[str, Counter[Any], Counter[Any]]]:
+    """A record set of a TextJudge file's instances, per question: (item, value) of each score
+    in its lists, or of each stored aggregate of a kind, as loaded and as exported."""
+    from humanjudge_schema.card.rai import unquoted
+
+    item = next(f["@id"] for f in rs["field"] if f["name"] == "item")
+    parts = [(f["@id"], _PART.match(f["description"])) for f in rs["field"] if f["name"] != "item"]
+    loaded: dict[str, Counter[Any]] = {ident: Counter() for ident, _ in parts}
+    for record in records:
+        for ident, _ in parts:
+            value = record[ident]
+            for v in value if isinstance(value, (list, tuple)) else [value]:
+                if _plain(v) is not None:
+                    loaded[ident][(str(_plain(record[item])), _plain(v))] += 1
+    for ident, found in parts:
+        assert found is not None, ident
+        question, kind = unquoted(found["q"]), found["kind"]
+        individual = kind == "individual scores"
+        exported = Counter(
+            (str(r["item"]), _plain(r["value"]))
+            for r in rows
+            if r["question"] == question and r["value"] is not None
+            if r["role"] == ("individual" if individual else "aggregate")
+            if individual or r["pointer"].endswith("/" + kind)
+        )
+        yield ident, loaded[ident], exported
 
 
 @THEIRS

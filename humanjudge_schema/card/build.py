@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ..judgments.view import Judgments
 from ..kinds import Unit
 from ..readers.files import Problem, display_path
-from . import rai
+from . import rai, repository
 from .errors import CardError
-from .facts import Facts
 from .files import file_object
-from .layouts import layout
+from .parts import Part, part
 
 # The context of Croissant 1.0 (as its examples and mlcroissant write it), with the RAI prefix.
 CONTEXT: dict[str, Any] = {
@@ -61,36 +61,45 @@ def build(unit: Unit, view: Judgments, *, base: Path, samples: int = 1000, seed:
     """The card of one dataset: `unit` its files, `view` its judgments, `base` the folder the card
     is written in (its files are named relative to it); the bootstrap's `samples` and `seed` are
     those of `humanjudge stats`, whose figures the card states."""
+    return build_parts([part(unit, view, None, samples=samples, seed=seed)], base=base)
+
+
+def build_parts(parts: list[Part], *, base: Path, left: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
+    """The card of its parts (parts.py): one dataset's own, or a repository's of several, a record
+    set per dataset and role where Croissant can read its judgments, each file named once in the
+    distribution; `left`, the datasets under the folder it leaves out and why (a Git LFS pointer),
+    which its description names."""
     from .._version import __version__
 
-    objects, ids = [], {}
-    for path in unit.files:
-        found = file_object(path, unit.root, base)
-        if isinstance(found, Problem):
-            raise CardError(f"{display_path(path)}: {found.message}")
-        objects.append(found)
-        ids[path] = found["@id"]
-    facts = Facts.of(view, samples=samples, seed=seed)
-    shape = layout(unit, facts, ids)
-    by_id = {o["@id"]: o for o in objects}
-    for copy, original in shape.copies.items():
-        said = f"The file {original} again, read by one record set: mlcroissant reads a JSON file once per FileObject."
-        objects.append({**by_id[original], "@id": copy, "name": copy, "description": said})
-    record_sets = _unique(shape.record_sets)
-    description = shape.metadata.pop("description")
-    if shape.note:
-        description = f"{description}\n\n{shape.note}"
-    card: dict[str, Any] = {
+    objects = []
+    for p in parts:
+        for path in p.unit.files:
+            found = file_object(path, p.ids[path], base)
+            if isinstance(found, Problem):
+                raise CardError(f"{display_path(path)}: {found.message}")
+            objects.append(found)
+    record_sets = _unique([rs for p in parts for rs in p.shape.record_sets])
+    if len(parts) == 1 and parts[0].name is None:
+        shape = parts[0].shape
+        metadata = dict(shape.metadata)
+        description = metadata.pop("description")
+        if shape.note:
+            description = f"{description}\n\n{shape.note}"
+        computed = rai.fields(parts[0].facts, shape.participants, __version__)
+    else:
+        metadata = repository.metadata(parts, left)
+        description = metadata.pop("description")
+        computed = repository.rai_fields(parts, __version__)
+    return {
         "@context": CONTEXT,
         "@type": "sc:Dataset",
         "conformsTo": CONFORMS_TO,
-        **{k: v for k, v in shape.metadata.items() if v not in (None, [], "")},
+        **{k: v for k, v in metadata.items() if v not in (None, [], "")},
         "description": description,
         "distribution": objects,
         "recordSet": record_sets,
-        **rai.fields(facts, shape.participants, __version__),
+        **computed,
     }
-    return card
 
 
 def _unique(record_sets: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -103,7 +112,7 @@ def _unique(record_sets: list[dict[str, Any]]) -> list[dict[str, Any]]:
             n += 1
             rs["@id"] = rs["name"] = f"{base}_{n}"
             for f in rs["field"]:
-                f["@id"] = f"{rs['@id']}/{f['name']}"
+                f["@id"] = rs["@id"] + f["@id"][len(base) :]
         seen.add(rs["@id"])
     return record_sets
 

@@ -27,8 +27,8 @@ from . import codes as _codes  # noqa: F401  (the card/ codes are registered bef
 from . import rai
 from .codes import PLACEHOLDER
 from .facts import Facts
-from .files import digest, file_id
-from .layouts import layout
+from .files import digest
+from .parts import Part, part, sections
 from .source import Field, read_card
 
 # What a card needs beside the RAI figures, and what `humanjudge card` leaves to its author.
@@ -69,21 +69,32 @@ def compare(
     The card is read as validate reads a JSON file, within `max_document_bytes` (the dataset's
     configuration gives it: commands/card.py); the placeholders listed are at most
     `max_per_code`, the rest counted in one more finding."""
+    parts = [part(unit, view, None, samples=samples, seed=0)]
+    return compare_parts(card, parts, max_document_bytes=max_document_bytes, max_per_code=max_per_code)
+
+
+def compare_parts(
+    card: Path,
+    parts: list[Part],
+    *,
+    max_document_bytes: int = DEFAULT_MAX_DOCUMENT,
+    max_per_code: int = DEFAULT_MAX_PER_CODE,
+) -> list[Finding]:
+    """`compare` of a card with the datasets it describes (parts.py): one dataset's own card, or a
+    repository's, whose computed RAI fields have a section per dataset, each compared with its
+    dataset's figures."""
     read = read_card(card, max_document_bytes)
     found = [_finding(card, p.code, p.pointer, p.message, p.line, p.column) for p in read.problems]
     if read.doc is None:
         return sorted(found, key=Finding.sort_key)
     doc = read.doc
-    facts = Facts.of(view, samples=samples, seed=0)
-    ids = {path: file_id(path, unit.root) for path in unit.files}
-    shape = layout(unit, facts, ids)
     unfilled, more = _unfilled(doc, max_per_code, len(read.text))
     hits = [
-        *_files(doc, card, unit),
-        *_per_item(doc, facts),
-        *_annotators(doc, facts, shape.participants),
-        *_records(doc, facts),
-        *_missing(doc, facts),
+        *_files(doc, card, parts),
+        *_per_item(doc, parts),
+        *_annotators(doc, parts),
+        *_records(doc, parts),
+        *_missing(doc, parts),
         *unfilled,
     ]
     # locate's cost grows with the square of a pointer's depth: a finding deeper in the card than
@@ -116,12 +127,13 @@ def _types(node: dict[str, Any]) -> set[str]:
     return {t.split(":")[-1] for t in (found if isinstance(found, list) else [found]) if isinstance(t, str)}
 
 
-def _files(doc: dict[str, Any], card: Path, unit: Unit) -> Iterator[Hit]:
+def _files(doc: dict[str, Any], card: Path, parts: list[Part]) -> Iterator[Hit]:
     entries = doc.get("distribution")
     entries = entries if isinstance(entries, list) else []
-    named = {_place(path): path for path in unit.files}
+    files = [(path, p.ids[path]) for p in parts for path in p.unit.files]
+    named = {_place(path): path for path, _ in files}
     by_name: dict[str, list[Path]] = {}
-    for path in unit.files:
+    for path, _ in files:
         by_name.setdefault(path.name, []).append(path)
     seen: set[Path] = set()
     # each file read once, however many FileObjects name it
@@ -152,9 +164,9 @@ def _files(doc: dict[str, Any], card: Path, unit: Unit) -> Iterator[Hit]:
             value = entry.get(key)
             if value is not None and (not isinstance(value, str) or value.strip().lower() != actual):
                 yield "card/file-hash", _at("distribution", i, key), f"{_said(value)}, the file's {key} is {actual}"
-    for path in unit.files:
+    for path, name in files:
         if path not in seen:
-            yield "card/unlisted-file", "/distribution", f"{file_id(path, unit.root)} is a file of the dataset"
+            yield "card/unlisted-file", "/distribution", f"{name} is a file of the dataset"
 
 
 def _place(path: Path | str) -> str:
@@ -229,9 +241,14 @@ def _name(quoted: str) -> str:
         return quoted[1:-1]
 
 
-def _per_item(doc: dict[str, Any], facts: Facts) -> Iterator[Hit]:
+def _per_item(doc: dict[str, Any], parts: list[Part]) -> Iterator[Hit]:
     field = Field.of(doc, "rai:annotationsPerItem")
-    lines = list(rai.PER_ITEM.finditer(field.text))
+    for p, start, end in sections(field.text, parts):
+        yield from _per_item_of(field, start, end, p.facts)
+
+
+def _per_item_of(field: Field, start: int, end: int, facts: Facts) -> Iterator[Hit]:
+    lines = list(rai.PER_ITEM.finditer(field.text, start, end))
     for line in lines:
         name = _name(line["q"])
         q = facts.question(name)
@@ -249,7 +266,7 @@ def _per_item(doc: dict[str, Any], facts: Facts) -> Iterator[Hit]:
     if lines:
         return
     spreads = [q.raters_per_item for q in facts.questions() if q.raters_per_item]
-    for found in rai.PROSE_PER_ITEM.finditer(field.text):
+    for found in rai.PROSE_PER_ITEM.finditer(field.text, start, end):
         n = _count(found.group(1))
         if spreads and (n is None or not any(s.min <= n <= s.max for s in spreads)):
             low, high = min(s.min for s in spreads), max(s.max for s in spreads)
@@ -266,27 +283,41 @@ def annotator_count(facts: Facts, participants: dict[str, Any] | None) -> int | 
     return count if isinstance(count, int) and not isinstance(count, bool) else None
 
 
-def _annotators(doc: dict[str, Any], facts: Facts, participants: dict[str, Any] | None) -> Iterator[Hit]:
-    actual = annotator_count(facts, participants)
-    if actual is None:
-        return
+def _annotators(doc: dict[str, Any], parts: list[Part]) -> Iterator[Hit]:
     field = Field.of(doc, "rai:annotatorDemographics")
-    stated = [(m["n"], m.start(), m.end()) for m in rai.ANNOTATORS.finditer(field.text)]
-    if not stated:
-        stated = [(n.replace(",", ""), start, end) for n, start, end in rai.prose_annotators(field.text)]
-    for digits, start, end in stated:
-        if _count(digits) != actual:
-            said = f"the card states {_stated(digits)}; the data has {actual}"
-            yield "card/annotator-count", field.pointer(start, end), said
+    for p, start, end in sections(field.text, parts):
+        actual = annotator_count(p.facts, p.shape.participants)
+        if actual is None:
+            continue
+        stated = [(m["n"], m.start(), m.end()) for m in rai.ANNOTATORS.finditer(field.text, start, end)]
+        if not stated:
+            prose = rai.prose_annotators(field.text[start:end])
+            stated = [(n.replace(",", ""), start + a, start + b) for n, a, b in prose]
+        for digits, a, b in stated:
+            if _count(digits) != actual:
+                said = f"the card states {_stated(digits)}; the data has {actual}"
+                yield "card/annotator-count", field.pointer(a, b), said
 
 
-def _records(doc: dict[str, Any], facts: Facts) -> Iterator[Hit]:
+def _records(doc: dict[str, Any], parts: list[Part]) -> Iterator[Hit]:
     record_sets = doc.get("recordSet")
     for i, rs in enumerate(record_sets if isinstance(record_sets, list) else []):
         description = rs.get("description") if isinstance(rs, dict) else None
-        found = rai.RECORDS.match(description) if isinstance(description, str) else None
-        if found is None:
+        if not isinstance(description, str):
             continue
+        ident = rs.get("@id")
+        counted = next((p.shape.records[ident] for p in parts if ident in p.shape.records), None)
+        found = rai.COUNTED.match(description) if counted is not None else None
+        if found is not None:  # a record set the layout counts the records of (one per instance)
+            if _count(found["n"]) != counted:
+                said = f"{_said(ident)}: the card states {_stated(found['n'])} records; the data has {counted}"
+                yield "card/record-count", _at("recordSet", i, "description"), said
+            continue
+        found = rai.RECORDS.match(description)
+        owner = _owner(ident, parts)
+        if found is None or owner is None:
+            continue
+        facts = owner.facts
         name, stated = _name(found["q"]), _count(found["n"])
         role = "individual" if found["role"] == "judgment" else "aggregate"
         if role == "individual":
@@ -299,16 +330,27 @@ def _records(doc: dict[str, Any], facts: Facts) -> Iterator[Hit]:
             yield "card/record-count", _at("recordSet", i, "description"), said
 
 
-def _missing(doc: dict[str, Any], facts: Facts) -> Iterator[Hit]:
+def _owner(ident: Any, parts: list[Part]) -> Part | None:
+    """The dataset a record set of the card is of: the one of a dataset's own card, else the one
+    its @id begins with."""
+    if len(parts) == 1 and not parts[0].prefix:
+        return parts[0]
+    if not isinstance(ident, str):
+        return None
+    return max((p for p in parts if ident.startswith(p.prefix)), key=lambda p: len(p.prefix), default=None)
+
+
+def _missing(doc: dict[str, Any], parts: list[Part]) -> Iterator[Hit]:
     field = Field.of(doc, "rai:dataCollectionMissingData")
-    for found in rai.MISSING.finditer(field.text):
-        name = _name(found["q"])
-        q = facts.question(name)
-        actual = None if q is None else q.missing
-        if actual != _count(found["missing"]):
-            has = "no such question" if actual is None else f"{actual} missing"
-            said = f"{_said(name)}: the card states {_stated(found['missing'])} missing answers; the data has {has}"
-            yield "card/missing-answers", field.pointer(found.start(), found.end()), said
+    for p, start, end in sections(field.text, parts):
+        for found in rai.MISSING.finditer(field.text, start, end):
+            name = _name(found["q"])
+            q = p.facts.question(name)
+            actual = None if q is None else q.missing
+            if actual != _count(found["missing"]):
+                has = "no such question" if actual is None else f"{actual} missing"
+                said = f"{_said(name)}: the card states {_stated(found['missing'])} missing answers; the data has {has}"
+                yield "card/missing-answers", field.pointer(found.start(), found.end()), said
 
 
 def _unfilled(doc: dict[str, Any], limit: int, budget: int) -> tuple[list[Hit], int]:

@@ -67,13 +67,13 @@ def _same(a: str, b: Path) -> bool:
         return False
 
 
-def file_object(path: Path, root: Path, base: Path) -> dict[str, Any] | Problem:
-    """The `cr:FileObject` of one data file, or why the file cannot be read."""
+def file_object(path: Path, name: str, base: Path) -> dict[str, Any] | Problem:
+    """The `cr:FileObject` of one data file, `name` its `@id` (`file_id`), or why the file cannot
+    be read."""
     found = digest(path)
     if isinstance(found, Problem):
         return found
     size, sha256, _ = found
-    name = file_id(path, root)
     return {
         "@type": "cr:FileObject",
         "@id": name,

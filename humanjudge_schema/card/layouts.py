@@ -14,9 +14,12 @@ returns values, never object keys or array positions, and steps back up with `pa
 - HALIE: the survey's answers (item = session_id, rater = worker_id; dialogue's turn ratings,
   whose item is the session and the turn together, are not) and the question task's answers
   (item = question_id); the event blocks' other judgments have an item made of two columns.
-- TextJudge: each metric's individual scores (item = the instance's id, found by stepping up from
-  the score) and stored aggregates; a score's rater is its position in its list, which JSONPath
-  cannot give, so the records have no rater field.
+- TextJudge: a record per instance, in two record sets (one per role): the instance's id, and per
+  metric its individual scores (a list, a score per rater position) or its stored aggregates.
+  Every field reads the same JSONPath (`$.instances[*]`, one value per instance) and picks its
+  part with a transform: mlcroissant reads a JSON file into one table for all the record sets
+  that read it, whose columns must then be of one length, so the file is named once in the
+  distribution. A score's rater is its position in its list, which JSONPath cannot give.
 - CogGym: none. An item is a stimulus id that is an object key in human_data_ind.json and a
   rater is a position in an array; JSONPath gives neither. The card describes the trials
   (trial.jsonl, one record per trial) and says that `humanjudge export` gives the judgments.
@@ -46,10 +49,9 @@ class Layout:
     participants: dict[str, Any] | None = None  # a CogGym experiment's participants_info
     # where the judgments are, when no record set can read them
     note: str | None = None
-    # FileObjects that name a file of the distribution again (@id -> the file's @id): mlcroissant
-    # reads a JSON file into one table for all the record sets that read it, whose JSONPaths must
-    # then match alike many values, so each record set of a JSON file reads a FileObject of its own
-    copies: dict[str, str] = field(default_factory=dict)
+    # the records of each record set that holds other than one per judgment (@id -> how many),
+    # which `card --check` compares with the number its description states
+    records: dict[str, int] = field(default_factory=dict)
 
 
 # HALIE survey cells whose value says the question was not asked (the crossword task's `joy`)
@@ -147,37 +149,59 @@ def _textjudge(unit: Unit, facts: Facts, ids: dict[Path, str]) -> Layout:
     }
     out = Layout(metadata)
     file_id = ids.get(path)
-    for q in facts.questions():
-        metric = q.question
-        if file_id is None or ("'" in metric and '"' in metric):
-            continue
-        key = f"'{metric}'" if "'" not in metric else f'"{metric}"'
-        scores = f"$.instances[*].annotations[{key}].individual_human_scores[*]"
-        item = scores + ".`parent`" * 4 + ".id"  # the score's list, metric, annotations, instance
-        if facts.individual[metric]:
-            places = {"item": item, "value": scores}
-            out.record_sets.append(_judgments(facts, metric, "individual", _copy(out, file_id, metric), places))
-        for stored in ("mean_human", "majority_human"):
-            path_ = f"$.instances[*].annotations[{key}].{stored}"
-            places = {"item": path_ + ".`parent`" * 3 + ".id", "value": path_}
-            if facts.aggregates[metric] and _stores(top, metric, stored):
-                copy = _copy(out, file_id, f"{metric}.{stored}")
-                out.record_sets.append(_judgments(facts, metric, "aggregate", copy, places, stored))
+    instances = top.get("instances")
+    if file_id is None or not isinstance(instances, list):
+        return out
+    metrics = [q.question for q in facts.questions() if not ("'" in q.question and '"' in q.question)]
+    scores = [(m, "individual_human_scores") for m in metrics if facts.individual[m]]
+    stored = [
+        (m, kind)
+        for m in metrics
+        for kind in ("mean_human", "majority_human")
+        if facts.aggregates[m] and _stores(top, m, kind)
+    ]
+    for role, parts in (("individual", scores), ("aggregate", stored)):
+        if parts:
+            rs = _instances(facts, role, file_id, parts, len(instances))
+            out.record_sets.append(rs)
+            out.records[rs["@id"]] = len(instances)
     return out
 
 
-def _copy(out: Layout, file_id: str, reader: str) -> str:
-    """The @id of a FileObject naming the file again for one record set (Layout.copies); the
-    first record set reads the file's own."""
-    if not out.record_sets:
-        return file_id
-    copy = f"{file_id}#{_safe(reader)}"
-    n = 1
-    while copy in out.copies:
-        n += 1
-        copy = f"{file_id}#{_safe(reader)}_{n}"
-    out.copies[copy] = file_id
-    return copy
+# What a TextJudge file's record sets are called, per role.
+INSTANCE_SETS = {"individual": "judgments", "aggregate": "aggregates"}
+
+
+def _instances(facts: Facts, role: str, file_id: str, parts: list[tuple[str, str]], n: int) -> dict[str, Any]:
+    """The record set of one role of a TextJudge file: a record per instance, its id and a field
+    per (metric, what of it); each field reads the instance and picks its part with a transform."""
+    rs = INSTANCE_SETS[role]
+    individual = role == "individual"
+    what = "its individual scores (a list, a score per rater position)" if individual else "its stored aggregates"
+    description = (
+        f"One record per instance: {n} records. Fields: item (the instance's id) and, per metric, {what}; "
+        "`humanjudge export` writes the same values one row per " + ("judgment." if individual else "stored aggregate.")
+    )
+    source = {"fileObject": {"@id": file_id}, "extract": {"jsonPath": "$.instances[*]"}}
+    fields = [_field(rs, "item", "sc:Text", {**source, "transform": {"jsonPath": "id"}}, "the instance's id")]
+    taken = {"item"}
+    for metric, kind in parts:
+        key = f"'{metric}'" if "'" not in metric else f'"{metric}"'
+        name = metric if individual else f"{metric}.{kind}"
+        unique, k = _safe(name), 1
+        while unique in taken:
+            k += 1
+            unique = f"{_safe(name)}_{k}"
+        taken.add(unique)
+        typed = _data_type(facts.types.get((metric, role), set()))
+        about = f"the individual scores of {quoted(metric)}" if individual else f"the {kind} of {quoted(metric)}"
+        found = {**source, "transform": {"jsonPath": f"annotations.{key}.{kind}"}}
+        made = _field(rs, unique, typed, found, about)
+        made["name"] = name
+        if individual:
+            made["repeated"] = True
+        fields.append(made)
+    return {"@type": "cr:RecordSet", "@id": rs, "name": rs, "description": description, "field": fields}
 
 
 def _stores(top: dict[str, Any], metric: str, stored: str) -> bool:

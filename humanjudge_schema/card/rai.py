@@ -46,6 +46,8 @@ RECORDS = re.compile(
     rf"^One record per (?P<role>judgment|stored aggregate) of (?P<q>{_NAME}): (?P<n>\d+) records?"
     r"(?: \((?P<stored>[^)]+)\))?"
 )
+# A record set whose records are not one per judgment (a TextJudge file's: one per instance)
+COUNTED = re.compile(r"^One record per [^:]+: (?P<n>\d+) records?")
 # What a card written by hand may say instead: "3 annotations per item", "46 annotators".
 _WHO = r"(?:annotators|raters|participants|workers|crowdworkers)"
 PROSE_PER_ITEM = re.compile(

@@ -12,8 +12,7 @@ import click
 from .common import FormatName, bootstrap_options, check_output, fail, force_option
 
 if TYPE_CHECKING:
-    from ..judgments.view import Judgments
-    from ..kinds import Unit
+    from ..card import Described
 
 
 @click.command()
@@ -65,10 +64,14 @@ def card(
     samples: int,
     seed: int,
 ) -> None:
-    """Write a Croissant 1.0 card (JSON-LD, with the Responsible-AI fields) for one dataset.
+    """Write a Croissant 1.0 card (JSON-LD, with the Responsible-AI fields) for a dataset, or for a
+    repository of datasets.
 
-    One card per dataset: the paths must hold exactly one (an experiment folder, a task folder,
-    a file set or a file); run it once per dataset. The card has the dataset's name, description,
+    Paths that hold one dataset (an experiment folder, a task folder, a file set or a file) get
+    its card; paths that hold several (a folder of experiments, of TextJudge files) get one card
+    of them all: each file once in its distribution, each dataset's record sets named under its
+    path, and each computed RAI field a section per dataset. A dataset whose data is not there
+    (a Git LFS pointer) is left out, and said to be. The card has the dataset's name, description,
     citation and URL where its files state them and a `FILL IN:` placeholder where they do not,
     one FileObject per data file (size, SHA-256), record sets that read the judgments from the
     original files where Croissant can express their layout, and rai:annotationsPerItem,
@@ -95,33 +98,37 @@ def card(
         if why := missing("mlcroissant", "card", "--validate"):
             fail(why)
     try:
-        unit, view = _one(paths, kind)
+        found = _described(paths, kind)
         if card is not None:
-            _check(card, unit, view, fmt, strict)
-        _write(unit, view, paths, kind, output, force, quiet, samples, seed, validate_card)
+            _check(card, found, fmt, strict)
+        _write(found, paths, kind, output, force, quiet, samples, seed, validate_card)
     except (UsageError, ConfigError) as exc:
         fail(str(exc))
 
 
-def _one(paths: tuple[Path, ...], kind: str | None) -> tuple[Unit, Judgments]:
-    """The one dataset under the paths and its judgments; anything else is a usage error."""
-    from ..card import CardError, dataset
+def _described(paths: tuple[Path, ...], kind: str | None) -> Described:
+    """The dataset under the paths, or the repository of datasets; anything else is a usage error."""
+    from ..card import CardError, datasets
 
     try:
-        return dataset(list(paths), kind)
+        return datasets(list(paths), kind)
     except CardError as exc:
         fail(str(exc))
 
 
-def _check(card: Path, unit: Unit, view: Judgments, fmt: str, strict: bool) -> None:
-    from ..card.compare import compare
+def _check(card: Path, found: Described, fmt: str, strict: bool) -> None:
+    from ..card.compare import compare_parts
+    from ..card.parts import part
     from ..config import discover
     from ..report import render
     from ..validation import Result
 
-    config = discover(unit.root)
-    findings = compare(card, unit, view, max_document_bytes=config.max_document_bytes, max_per_code=config.max_per_code)
-    result = Result(findings, files=1 + len(unit.files))
+    config = discover(found.datasets[0][0].root if found.folder is None else found.folder)
+    parts = [part(u, v, found.folder, samples=1, seed=0) for u, v in found.datasets]
+    findings = compare_parts(
+        card, parts, max_document_bytes=config.max_document_bytes, max_per_code=config.max_per_code
+    )
+    result = Result(findings, files=1 + sum(len(u.files) for u, _ in found.datasets))
     click.echo(render(result, fmt), nl=False)
     if fmt == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
         from ..report.github import append_to, summary
@@ -131,8 +138,7 @@ def _check(card: Path, unit: Unit, view: Judgments, fmt: str, strict: bool) -> N
 
 
 def _write(
-    unit: Unit,
-    view: Judgments,
+    found: Described,
     paths: tuple[Path, ...],
     kind: str | None,
     output: Path | None,
@@ -143,14 +149,16 @@ def _write(
     validate_card: bool,
 ) -> None:
     from ..card import CardError
-    from ..card.build import build, dumps
+    from ..card.build import build_parts, dumps
+    from ..card.parts import part
     from ..finding import escape_control
     from ..readers.files import display_path
     from ..validation import validate as run
     from ..writing import WriteError, write_atomic
 
+    inputs = [f for unit, _ in found.datasets for f in unit.files]
     if output is not None:
-        check_output(output, unit.files, force)
+        check_output(output, inputs, force)
     result = run(list(paths), kind=kind)
     if not quiet and result.findings:
         from dataclasses import replace
@@ -160,7 +168,8 @@ def _write(
         click.echo(render(replace(result, skipped=()), "text"), nl=False, err=True)
     base = output.parent if output is not None else Path.cwd()
     try:
-        text = dumps(build(unit, view, base=base, samples=samples, seed=seed))
+        parts = [part(u, v, found.folder, samples=samples, seed=seed) for u, v in found.datasets]
+        text = dumps(build_parts(parts, base=base, left=found.left))
     except CardError as exc:
         fail(str(exc))
     if output is None:
@@ -168,12 +177,17 @@ def _write(
         sys.stdout.flush()
     else:
         try:
-            write_atomic(output, text.encode("utf-8"), unit.files)
+            write_atomic(output, text.encode("utf-8"), inputs)
         except WriteError as exc:
             fail(str(exc))
         if not quiet:
-            said = f"wrote the card of {display_path(unit.root)} to {output}"
-            click.echo(escape_control(said), err=True)
+            lines = [f"wrote the card of {display_path(found.datasets[0][0].root)} to {output}"]
+            if found.folder is not None:
+                under = display_path(found.folder)
+                lines = [f"wrote the card of {len(found.datasets)} datasets under {under} to {output}"]
+                lines += [f"left out {name}: {why}" for name, why in found.left]
+            for said in lines:
+                click.echo(escape_control(said), err=True)
     failed = bool(result.errors)
     if validate_card and output is not None:
         failed = _validated(output) or failed
