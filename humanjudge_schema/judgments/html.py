@@ -86,12 +86,13 @@ h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2.5rem; border-bot
 h3 { font-size: 1rem; margin: 0 0 .3rem; }
 h1, h2, h3, li, p, dd { overflow-wrap: anywhere; } td { overflow-wrap: break-word; }
 a.top { font-size: .8rem; font-weight: normal; margin-left: .5rem; }
-#contents { font-size: .85rem; padding: .5rem 1rem; border-bottom: 1px solid #d8dde6; background: #f8f9fb; }
+#contents { font-size: .85rem; padding: .5rem 1rem; border-bottom: 1px solid #d8dde6; background: #f8f9fb;
+            max-height: 40vh; overflow-y: auto; }
 #contents h2 { margin: .5rem 0; border: 0; font-size: 1rem; } #contents h2 a { color: inherit; text-decoration: none; }
 #contents ul, #contents ol { padding-left: 1.1rem; margin: .3rem 0; } #contents li { margin: .15rem 0; }
 #contents ol ol { font-size: .8rem; padding-left: 1rem; }
 @media (min-width: 64rem) {
-  #contents { position: fixed; top: 0; bottom: 0; left: 0; width: 16rem; overflow-y: auto; box-sizing: border-box;
+  #contents { position: fixed; top: 0; bottom: 0; left: 0; width: 16rem; max-height: none; box-sizing: border-box;
               border-bottom: 0; border-right: 1px solid #d8dde6; }
   main { margin-left: 16rem; }
 }
@@ -101,6 +102,7 @@ ul.samples { margin: .2rem 0; padding-left: 1.2rem; } ul.samples li { margin: .1
 .summary td, table.found td { vertical-align: top; }
 table { border-collapse: collapse; } tr:nth-child(even) { background: #f4f6f9; }
 table.summary { width: 100%; } table.summary td.name { overflow-wrap: anywhere; }
+div.scroll { overflow-x: auto; }  /* a narrow screen scrolls the summary, not the page */
 table.summary td.n, table.summary td.fmt { white-space: nowrap; } table.summary th { vertical-align: bottom; }
 th button { font: inherit; font-weight: 600; color: inherit; background: none; border: 0; padding: 0; cursor: pointer; }
 th button { text-align: left; } th button::after { content: "\\a0\\2195"; color: #8a94a6; font-weight: normal; }

@@ -105,8 +105,8 @@ def summary(entries: Sequence[Entry], prefix: str, other: tuple[int, int] | None
     )
     return (
         f'<section id="summary"><h2>Summary</h2>{under}{box}'
-        f'<table class="summary sortable" id="datasets"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{rows}</tbody>{foot}</table></section>"
+        f'<div class="scroll"><table class="summary sortable" id="datasets"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{rows}</tbody>{foot}</table></div></section>"
     )
 
 
