@@ -140,19 +140,16 @@ class Format:
     origin: str = ""
     # The format whose `declares` made this one; None for a format of an entry point.
     declared_by: str | None = None
-    # The folder whose files alone the format may claim (a declaration beside the data, or the
-    # configuration's folder that names it); None: any folder.
-    within: Path | None = None
+    # The folders whose files alone the format may claim (where a declaration beside the data
+    # sits, or the configuration that names it); None: any folder.
+    within: tuple[Path, ...] | None = None
 
     def applies(self, folder: Path) -> bool:
         """Whether the format may claim files of this folder."""
         if self.within is None:
             return True
-        try:
-            folder.resolve().relative_to(self.within)
-        except ValueError:
-            return False
-        return True
+        at = folder.resolve()
+        return any(at == w or w in at.parents for w in self.within)
 
     @property
     def module(self) -> str:

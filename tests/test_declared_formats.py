@@ -113,12 +113,33 @@ def test_a_declaration_that_cannot_be_a_format_is_one_line_and_exit_2(tmp_path: 
     assert done.stderr.count("\n") == 1 and "invalid TOML" in done.stderr and "broken.toml" in done.stderr
 
 
-def test_two_declarations_of_one_name_are_refused(tmp_path: Path) -> None:
+def test_one_name_declared_in_two_folders_reads_each_with_its_own(tmp_path: Path) -> None:
+    """Two versions of a dataset, each with its declaration (a diff of two folders, or of a
+    commit): each folder's files are read by the declaration beside them."""
+    old = _dataset(tmp_path / "old", "versions")
+    (old / "humanjudge-format.toml").write_text(DECLARATION.format(name="two-versions", rater="rater"))
+    new = tmp_path / "new"
+    new.mkdir()
+    (new / "ratings.csv").write_text(RATINGS.replace("item,rater,label", "item,worker,label"))
+    declared = DECLARATION.format(name="two-versions", rater="worker").replace(
+        'properties.rater = { type = "string" }', 'properties.worker = { type = "string" }'
+    )
+    (new / "humanjudge-format.toml").write_text(
+        declared.replace('"item", "rater", "label"', '"item", "worker", "label"')
+    )
+    assert validate([old, new]).findings == []
+    assert [r.rater for r in rows([old])] == [r.rater for r in rows([new])] == ["r1", "r2", "r1", "r2"]
+    done = _cli("diff", "old", "new", cwd=tmp_path)
+    assert done.returncode == 0 and "No judgment or stored aggregate changed" in done.stdout
+
+
+def test_two_declarations_of_one_name_for_one_folder_are_refused(tmp_path: Path) -> None:
     for k in (1, 2):
-        data = _dataset(tmp_path / f"data{k}", "twice")
-        (data / "humanjudge-format.toml").write_text(DECLARATION.format(name="declared-twice", rater="rater"))
-    done = _cli("validate", ".", cwd=tmp_path)
-    assert done.returncode == 2 and "declared-twice" in done.stderr and "as" in done.stderr
+        (tmp_path / f"ratings{k}.toml").write_text(DECLARATION.format(name="declared-twice", rater="rater"))
+    (tmp_path / "humanjudge.toml").write_text('formats = ["ratings1.toml", "ratings2.toml"]\n')
+    _dataset(tmp_path / "data", "twice")
+    done = _cli("validate", "data", cwd=tmp_path)
+    assert done.returncode == 2 and "declared-twice" in done.stderr and "rename one of them" in done.stderr
 
 
 def test_a_declaration_may_not_take_an_installed_formats_name(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ _AT_LINE = re.compile(r"\(at line ([0-9]+), column ([0-9]+)\)")
 
 
 def check(unit: Unit, ctx: Context) -> None:
-    decl = declaration(unit.family)
+    decl = declaration(unit.family, unit.root)
     if declaration_ok(decl, ctx):
         _check_data(unit, decl, ctx)
 

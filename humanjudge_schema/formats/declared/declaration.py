@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import difflib
+import hashlib
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -282,7 +283,9 @@ class _Reader:
         record = self.record(at, spec)
         if record is None:
             return None
-        schema = f"{self.decl.name}/v1/{role}"
+        # One name per declaration file: two versions of a dataset may declare one format.
+        digest = hashlib.sha1(str(self.decl.path.resolve()).encode()).hexdigest()[:8]
+        schema = f"{self.decl.name}/v1/{role}@{digest}"
         from ...schemas import compile_schema, hold
 
         try:

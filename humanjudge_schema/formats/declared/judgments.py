@@ -25,14 +25,14 @@ _KEPT = ("mean", "majority", "soft-label", "none")  # aggregates on a question's
 
 def judgments(unit: Unit) -> Judgments:
     """The judgments of a declared dataset, read anew by each pass."""
-    decl = declaration(unit.family)
+    decl = declaration(unit.family, unit.root)
     return _view(unit, decl, partial(_batches, unit, decl, display_path(unit.root)))
 
 
 def checked(unit: Unit, ctx: Context) -> Judgments:
     """The dataset checked into ctx and its judgments, in one reading: the view's first pass is
     made of the judgments the check's blocks make as it reads (check.checking)."""
-    decl = declaration(unit.family)
+    decl = declaration(unit.family, unit.root)
     dataset = display_path(unit.root)
     again = partial(_batches, unit, decl, dataset)
     if not declaration_ok(decl, ctx):

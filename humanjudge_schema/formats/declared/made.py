@@ -5,7 +5,6 @@ recognition read its declaration."""
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -38,30 +37,26 @@ def _stamp(path: Path) -> tuple[int, int]:
 
 
 def declares(declared: tuple[tuple[Path, Path | None], ...]) -> list[Format]:
-    """The formats of the shipped declarations and of these files, each claiming files within
-    its folder. Two files declaring one name, a shipped one's included, are refused
-    (CatalogError): the catalog holds a format by its name, for every folder."""
-    made: dict[str, Declaration] = {}
-    scope: dict[str, Path | None] = {}
+    """The formats of the shipped declarations and of these files, each declaration applying
+    within its folder. One name may be declared for several folders (each reads its own, the
+    nearest; a shipped one's where none is nearer), not twice for one (CatalogError)."""
+    by_name: dict[str, list[tuple[Path | None, Declaration]]] = {}
     for path in shipped():
         decl = _load(path, "shipped with humanjudge-schema")
-        made[decl.name] = decl
-    given: dict[str, Path] = {name: decl.path for name, decl in made.items()}
+        by_name.setdefault(decl.name, []).append((None, decl))
     for path, within in declared:
         origin = (
             f"beside the data: {display_path(path)}" if path.name == BESIDE else f"declared in {display_path(path)}"
         )
         decl = _load(path, origin)
-        if decl.name in given and given[decl.name] != path:
-            raise CatalogError(
-                f"{path}: declares the format {decl.name!r}, as {given[decl.name]} does (rename one of them)"
-            )
-        given[decl.name] = path
-        made[decl.name] = decl
-        scope[decl.name] = within
+        entries = by_name.setdefault(decl.name, [])
+        twice = next((d for scope, d in entries if scope == within and d.path != path), None)
+        if twice is not None:
+            raise CatalogError(f"{path}: declares the format {decl.name!r}, as {twice.path} does (rename one of them)")
+        entries[:] = [(scope, d) for scope, d in entries if d.path != path] + [(within, decl)]
     DECLARATIONS.clear()
-    DECLARATIONS.update(made)
-    return [replace(format_of(d), within=scope.get(d.name)) for d in made.values()]
+    DECLARATIONS.update(by_name)
+    return [format_of(entries) for entries in by_name.values()]
 
 
 def _load(path: Path, origin: str) -> Declaration:
@@ -71,14 +66,18 @@ def _load(path: Path, origin: str) -> Declaration:
         raise CatalogError(str(exc)) from None
 
 
-def format_of(decl: Declaration) -> Format:
-    """The catalog's format of a declaration."""
-    files = []
-    for role, (name, glob, required) in decl.names.items():
-        spec = decl.files.get(role)
-        flat = spec is None or spec.flat
-        files.append(
-            DatasetFile(
+def format_of(entries: list[tuple[Path | None, Declaration]]) -> Format:
+    """The catalog's format of a name's declarations: the files any of them names, each
+    recognised by the declaration of its folder."""
+    decl = entries[0][1]
+    files: dict[str, DatasetFile] = {}
+    for _, each in entries:
+        for role, (name, glob, required) in each.names.items():
+            if name in files:
+                continue
+            spec = each.files.get(role)
+            flat = spec is None or spec.flat
+            files[name] = DatasetFile(
                 name,
                 spec.schema if spec is not None else SCHEMA,
                 "each row" if flat else "each record",
@@ -86,14 +85,12 @@ def format_of(decl: Declaration) -> Format:
                 without="nothing of the dataset could be checked" if required else None,
                 claims=False,
                 glob=glob,
-                looks_like=functools.partial(recognised, decl.name, role),
+                looks_like=functools.partial(recognised, decl.name, name),
             )
-        )
-    if decl.path.name == BESIDE:  # the declaration, and its record schemas, are part of the dataset
-        files.append(DatasetFile(BESIDE, SCHEMA, "the whole file", claims=False, looks_like=_never))
-        for name in decl.schema_files:
-            if "/" not in name:
-                files.append(DatasetFile(name, SCHEMA, "the whole file", claims=False, looks_like=_never))
+        if each.path.name == BESIDE:  # the declaration, and its record schemas, are part of the dataset
+            for name in (BESIDE, *(n for n in each.schema_files if "/" not in n)):
+                files.setdefault(name, DatasetFile(name, SCHEMA, "the whole file", claims=False, looks_like=_never))
+    scopes = [scope for scope, _ in entries]
     return Format(
         name=decl.name,
         title=decl.title,
@@ -101,8 +98,9 @@ def format_of(decl: Declaration) -> Format:
         check="humanjudge_schema.formats.declared.check:check",
         judgments="humanjudge_schema.formats.declared.judgments:judgments",
         checked="humanjudge_schema.formats.declared.judgments:checked",
-        files=tuple(files),
-        origin=decl.origin,
+        files=tuple(files.values()),
+        origin="; ".join(dict.fromkeys(d.origin for _, d in entries)),
+        within=None if None in scopes else tuple(s for s in scopes if s is not None),
     )
 
 

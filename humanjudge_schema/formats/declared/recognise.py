@@ -14,11 +14,17 @@ from .held import declaration
 from .records import dialect_of
 
 
-def recognised(name: str, role: str, path: Path) -> bool:
+def recognised(name: str, file: str, path: Path) -> bool:
+    """Whether a file named as the declaration's `file` (a name, or a glob) holds what the
+    declaration of its folder says."""
     try:
-        spec = declaration(name).files.get(role)
+        decl = declaration(name, path.parent)
     except KeyError:
         return False
+    role = next((r for r, (n, _, _) in decl.names.items() if n == file), None)
+    if role is None:  # another folder's declaration names it: not this one's
+        return False
+    spec = decl.files.get(role)
     if spec is None:  # the declaration is broken: its check says how; the name alone decides
         return True
     fields = list((spec.record.get("properties") or {}).keys())

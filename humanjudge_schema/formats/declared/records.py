@@ -23,13 +23,19 @@ from .fields import ABSENT, Field, resolve
 
 CHUNK = 4096  # rows of a CSV file typed and mapped at a time
 
+
+def _role(schema: str) -> str:
+    """The role a record schema's name is of ("ratings" of "example/v1/ratings@3f2a9c1d")."""
+    return schema.rpartition("/")[2].partition("@")[0]
+
+
 COLUMNS = Columns(
     missing="declared/missing-column",
     unknown="declared/unknown-column",
     missing_message=lambda column, schema: (
-        f"required column {column!r} is missing (the record schema {schema} requires it)"
+        f"required column {column!r} is missing ({_role(schema)}'s record schema requires it)"
     ),
-    unknown_message=lambda column, schema: f"column {column!r} is not a column of the record schema {schema}",
+    unknown_message=lambda column, schema: f"column {column!r} is not in {_role(schema)}'s record schema",
 )
 
 
