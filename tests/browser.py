@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import base64
-import fcntl
 import json
 import os
 import shutil
@@ -33,6 +32,8 @@ class Page:
     """One page in a headless browser of its own (a context manager: the browser ends with it)."""
 
     def __init__(self, url: str, *, width: int = 1280, height: int = 900, timeout: float = 30) -> None:
+        import fcntl  # POSIX: the pipes are handed to the browser as descriptors 3 and 4
+
         assert BROWSER is not None, "no Chromium installed"
         to_browser, ours_out = os.pipe()  # our end writes ours_out, the browser reads fd 3
         ours_in, from_browser = os.pipe()  # the browser writes fd 4, our end reads ours_in
