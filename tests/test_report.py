@@ -21,11 +21,21 @@ from .conftest import CORPUS, ROOT
 EXAMPLES = ROOT / "examples"
 
 
-def _report(tmp_path: Path, *paths: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
+def _report(tmp_path: Path, *paths: Path, samples: int = 1000) -> tuple[subprocess.CompletedProcess[str], Path]:
     tmp_path.mkdir(parents=True, exist_ok=True)
     out = tmp_path / "report.html"
     proc = subprocess.run(
-        [sys.executable, "-m", "humanjudge_schema", "report", *map(str, paths), "-o", str(out)],
+        [
+            sys.executable,
+            "-m",
+            "humanjudge_schema",
+            "report",
+            *map(str, paths),
+            "-o",
+            str(out),
+            "--samples",
+            str(samples),
+        ],
         capture_output=True,
         text=True,
         timeout=300,
@@ -99,12 +109,12 @@ def test_the_report_opens_in_a_browser_without_errors(
     assert shot.stat().st_size > 20_000 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"  # not a blank page
 
 
-def _pages(tmp_path: Path) -> list[Path]:
+def _pages(tmp_path: Path, examples: Path) -> list[Path]:
     """The report of the examples, and of JUDGE-BENCH and CogGym where the corpus is there (long
     names, many datasets, experiments without judgments)."""
-    pages = [_report(tmp_path / "examples", EXAMPLES)[1]]
+    pages = [examples]
     if (CORPUS / "judgebench").exists() and (CORPUS / "coggym").exists():
-        pages.append(_report(tmp_path / "corpus", CORPUS / "judgebench", CORPUS / "coggym")[1])
+        pages.append(_report(tmp_path / "corpus", CORPUS / "judgebench", CORPUS / "coggym", samples=20)[1])
     return pages
 
 
@@ -136,8 +146,10 @@ _OVERFLOW = """(() => {
 
 
 @pytest.mark.skipif(BROWSER is None, reason="no Chromium installed (apt-get install chromium)")
-def test_the_report_navigates_sorts_filters_and_fits_1280_pixels(tmp_path: Path) -> None:
-    for out in _pages(tmp_path):
+def test_the_report_navigates_sorts_filters_and_fits_1280_pixels(
+    example_report: tuple[subprocess.CompletedProcess[str], Path], tmp_path: Path
+) -> None:
+    for out in _pages(tmp_path, example_report[1]):
         with Page(out.as_uri(), width=1280, height=900) as page:
             assert page.errors() == []
             # the contents stay beside the page as it scrolls, and lead to each dataset
