@@ -45,17 +45,21 @@ OFFLINE = {
 
 # Every file of fixed name whose schema is known from its name, from the catalog: JSON, JSON Lines
 # and gzip JSON Lines (check-jsonschema reads no CSV, so HALIE is left out).
+# A declared format's record schemas are held in memory, and a declaration is TOML: neither is
+# a file check-jsonschema reads.
+SHIPPED = {
+    name: fmt
+    for name, fmt in catalog.formats().items()
+    if not fmt.schemas and fmt.declared_by is None and (fmt.one_file is None or fmt.one_file.suffix == ".json")
+}
 BY_NAME = {
     f.name: f.schema
-    for fmt in catalog.formats().values()
-    if not fmt.schemas  # the formats whose schemas ship with humanjudge-schema
+    for fmt in SHIPPED.values()  # the formats whose schemas ship with humanjudge-schema
     for f in fmt.files
     if "*" not in f.schema and f.name.endswith((".json", ".jsonl", ".jsonl.gz"))
 }
 FAMILIES = tuple(
-    name
-    for name, fmt in catalog.formats().items()
-    if not fmt.schemas and (fmt.one_file is not None or any(f.name in BY_NAME for f in fmt.files))
+    name for name, fmt in SHIPPED.items() if fmt.one_file is not None or any(f.name in BY_NAME for f in fmt.files)
 )
 
 
