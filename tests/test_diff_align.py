@@ -377,3 +377,11 @@ def test_stopped_early_and_matched_by_place(tmp_path: Path, monkeypatch: pytest.
 
 def _lists(doc: Any) -> list[list[Any]]:
     return [a["individual_human_scores"] for inst in doc["instances"] for a in inst["annotations"].values()]
+
+
+def test_answers_of_every_shape_are_tabulated() -> None:
+    # lists within lists, booleans, NaN: told apart as the matching tells them (an estimate)
+    nan = float("nan")
+    rows = [[[1, [2]], True, nan, "a"], [[1, [3]], 1, nan, "b"], [[0, [2]], False, 2.0, None]]
+    found = align.find(_view(rows), _view(rows[1:]))
+    assert found is not None and found.removed == [0] and found.edits == (3 + 4 + 4, 4)  # NaN is NaN; true is not 1

@@ -198,9 +198,16 @@ def _cells(
         raters.append(np.array(who, dtype=np.int32))
         # a column the batch shares is repeated without end: sliced to the batch's rows
         parts = (islice(batch.column(name), len(who)) for name in ("question", "item", "option"))
-        at.append(np.fromiter(map(keys.__getitem__, zip(*parts, strict=True)), dtype=np.int32, count=len(who)))
-        said = _tokens(list(islice(batch.column("value"), len(who))))
-        codes.append(np.fromiter(map(values.__getitem__, said), dtype=np.int32, count=len(who)))
+        said = list(islice(batch.column("value"), len(who)))
+        try:
+            at.append(np.fromiter(map(keys.__getitem__, zip(*parts, strict=True)), dtype=np.int32, count=len(who)))
+            try:
+                coded = np.fromiter(map(values.__getitem__, _tokens(said)), dtype=np.int32, count=len(who))
+            except TypeError:  # a list within a list: every value made a key on its own
+                coded = np.fromiter(map(values.__getitem__, map(_token, said)), dtype=np.int32, count=len(who))
+        except TypeError:  # an item or option that is no key: nothing to align by
+            return None
+        codes.append(coded)
     if not rows:
         return np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32)
     return np.concatenate(at), np.concatenate(raters), np.concatenate(codes)
