@@ -770,9 +770,10 @@ def test_runs_of_names_are_the_runs_or_none() -> None:
 def test_columns_given_as_their_runs_are_gathered_as_their_rows(raters: Any) -> None:
     """A batch's items given as their runs (view.Repeated), its places as runs counting from 0
     (view.Counting) keep what the same columns as plain lists keep: the same values first, in
-    the same order (1, 1.0 and True are one value: the first given is kept), the same raters; also where some batches give them as
-    plain lists, or other raters, or one rater for the batch, among batches of runs (a view's
-    first batch is made before the pass says what it needs)."""
+    the same order (1, 1.0 and True are one value: the first given is kept), the same raters;
+    also where some batches give them as plain lists, or other raters, or one rater for the
+    batch, among batches of runs (a view's first batch is made before the pass says what it
+    needs)."""
     from humanjudge_schema.judgments.gather import Gathered
     from humanjudge_schema.judgments.view import Batch, Counting, Judgments, Question, Repeated
 
