@@ -31,7 +31,7 @@ def _reference_table(batch: Batch) -> Any:
     option through str, integers in value_number through float (past the largest double: inf)."""
     types = {"line": pa.int64(), "value_number": pa.float64(), "value_bool": pa.bool_()}
     schema = pa.schema([(name, types.get(name, pa.string())) for name in COLUMNS])
-    columns = {name: list(batch.column(name)) for name in COLUMNS}
+    columns = {name: batch.rows(name) for name in COLUMNS}
     columns["value"] = list(map(export.as_text, columns["value"]))
     if int in set(map(type, columns["value_number"])):
         columns["value_number"] = [None if v is None else _float(v) for v in columns["value_number"]]
@@ -212,7 +212,7 @@ def _random_batch(rng: random.Random, size: int) -> Batch:
 def test_equal_on_random_batches(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(26)
     batches = [_random_batch(rng, rng.choice([1, 2, 5, 40])) for _ in range(300)]
-    kinds = {type(v) for b in batches for v in b.column("value")}
+    kinds = {type(v) for b in batches for v in b.rows("value")}
     assert {int, float, bool, str, list, type(None)} <= kinds
     _assert_same(batches)
     _assert_same_text(batches, monkeypatch)

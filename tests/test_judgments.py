@@ -439,7 +439,7 @@ def _shared(batch: Any, rng: random.Random) -> Any:
     """The batch with some of the columns that hold one value given once."""
     from humanjudge_schema.judgments.view import Batch
 
-    batch = Batch({}, {name: list(batch.column(name)) for name in judgments.FIELDS})  # every column a list
+    batch = Batch({}, {name: batch.rows(name) for name in judgments.FIELDS})  # every column a list
     for name in judgments.FIELDS:
         column = batch.lists[name]
         if len(batch.lists) > 1 and column.count(column[0]) == len(column) and rng.random() < 0.7:
@@ -574,15 +574,16 @@ def test_one_pass_over_column_batches_keeps_what_a_row_by_row_pass_keeps(
 ) -> None:
     """The pass counts a batch's columns in C; what it keeps, in order, must be the definition's:
     whether values are coded a row or 7 rows at a time (gather._CHUNK) and a batch's questions
-    cut into runs always or never (gather._LONG)."""
-    from humanjudge_schema.judgments import gather
+    cut into runs always or never (view.LONG)."""
+    from humanjudge_schema.judgments import gather, view
     from humanjudge_schema.judgments.gather import Gathered
     from humanjudge_schema.judgments.view import Batch, Judgments, Question
 
     if chunk is not None:
         monkeypatch.setattr(gather, "_CHUNK", chunk)
-        monkeypatch.setattr(gather, "_LONG", long)
-        monkeypatch.setattr(gather, "_RUNS", 0 if long == 1 else 16)
+        for module in (gather, view):
+            monkeypatch.setattr(module, "LONG", long)
+            monkeypatch.setattr(module, "RUNS", 0 if long == 1 else 16)
 
     rng = random.Random(11)
     for trial in range(60):
@@ -735,11 +736,11 @@ def test_rows_given_one_at_a_time_share_only_columns_of_one_text() -> None:
 
 
 def test_runs_of_names_are_the_runs_or_none() -> None:
-    """gather._long_runs finds each run's end with a few comparisons: it gives the runs exactly, or
+    """view.long_runs finds each run's end with a few comparisons: it gives the runs exactly, or
     None where a name comes back inside what looked like a run, or the runs are short."""
     from itertools import groupby
 
-    from humanjudge_schema.judgments import gather
+    from humanjudge_schema.judgments import view
 
     rng = random.Random(5)
     found = 0
@@ -747,7 +748,7 @@ def test_runs_of_names_are_the_runs_or_none() -> None:
         names = []
         for _ in range(rng.randint(1, 12)):
             names += [rng.choice("abc")] * rng.choice([1, 2, 3, 40, 300])
-        runs = gather._long_runs(names)
+        runs = view.long_runs(names)
         want, at = [], 0
         for _, group in groupby(names):
             n = len(list(group))
@@ -756,27 +757,25 @@ def test_runs_of_names_are_the_runs_or_none() -> None:
         if runs is not None:
             found += 1
             assert runs == want
-        elif len(want) <= gather._RUNS:  # few runs: only a name coming back in a skipped stretch
+        elif len(want) <= view.RUNS:  # few runs: only a name coming back in a skipped stretch
             assert any(b - a > 2 for a, b in want)
     assert found > 2000
     # a name back inside a stretch the doubling steps over: seen by the count
-    assert gather._long_runs(["a"] * 3 + ["b"] + ["a"] * 60) in (None, [(0, 3), (3, 4), (4, 64)])
-    assert gather._long_runs(["a"] * 5 + ["b"] + ["a"] * 2 + ["c"] * 56) in (None, [(0, 5), (5, 6), (6, 8), (8, 64)])
-    assert gather._long_runs(["a", "b"] * 100) is None  # many short runs
+    assert view.long_runs(["a"] * 3 + ["b"] + ["a"] * 60) in (None, [(0, 3), (3, 4), (4, 64)])
+    assert view.long_runs(["a"] * 5 + ["b"] + ["a"] * 2 + ["c"] * 56) in (None, [(0, 5), (5, 6), (6, 8), (8, 64)])
+    assert view.long_runs(["a", "b"] * 100) is None  # many short runs
 
 
 @pytest.mark.parametrize("raters", [True, "position"])
 def test_columns_given_as_their_runs_are_gathered_as_their_rows(raters: Any) -> None:
     """A batch's items given as their runs (view.Repeated), its places as runs counting from 0
-    (view.Counting) and its values as the lists they came in (view.Joined) keep what the same
-    columns as plain lists keep: the same values first, in the same order (1, 1.0 and True are
-    one value: the first given is kept), the same raters; also where some batches give them as
-    plain lists, or other raters, or one rater for the batch, among batches of runs (a view's
-    first batch is made before the pass says what it needs)."""
-    from itertools import accumulate
-
+    (view.Counting) keep what the same columns as plain lists keep: the same values first, in
+    the same order (1, 1.0 and True are one value: the first given is kept), the same raters;
+    also where some batches give them as plain lists, or other raters, or one rater for the
+    batch, among batches of runs (a view's first batch is made before the pass says what it
+    needs)."""
     from humanjudge_schema.judgments.gather import Gathered
-    from humanjudge_schema.judgments.view import Batch, Counting, Joined, Judgments, Question, Repeated
+    from humanjudge_schema.judgments.view import Batch, Counting, Judgments, Question, Repeated
 
     rng = random.Random(5)
     for trial in range(40):
@@ -793,10 +792,6 @@ def test_columns_given_as_their_runs_are_gathered_as_their_rows(raters: Any) -> 
             same |= {"question": rng.choice(["q1", "q2"]), "option": "", "role": "individual", "rater_kind": ""}
             rows = [i for i, n in zip(items, lengths, strict=True) for _ in range(n)]
             given: dict[str, Any] = {"item": Repeated(items, lengths), "rater": Counting(lengths), "value": values}
-            if rng.random() < 0.6:  # the values as the lists they came in
-                ends = list(accumulate(lengths))
-                given["value"] = Joined([values[e - n : e] for e, n in zip(ends, lengths, strict=True)], lengths)
-                assert given["value"].rows() == values
             assert list(given["item"]) == rows and given["rater"].rows() == [r for n in lengths for r in range(n)]
             assert len(given["item"]) == len(given["rater"]) == len(rows)
             if rng.random() < 0.3:  # a batch of plain rows among batches of runs
@@ -825,24 +820,34 @@ def test_columns_given_as_their_runs_are_gathered_as_their_rows(raters: Any) -> 
             assert list(q.by_rater.items()) == list(w.by_rater.items()), trial
 
 
-def test_a_column_of_runs_cut_where_runs_begin_and_end_keeps_its_runs() -> None:
-    """Runs.part: the rows of the cut, as runs (Counting, Repeated) with the runs it holds where
-    the cut begins and ends where runs do, else as a plain list."""
-    from humanjudge_schema.judgments.view import Counting, Repeated
+def test_every_form_of_a_column_answers_as_its_rows_do() -> None:
+    """A column given as its runs (Counting, Repeated) answers `rows`, `runs`, `factorize` and
+    `part` as the plain list of its rows does (Listed, the reference): its runs are its rows, its
+    codes and distinct values the same, and a cut keeps its runs where it begins and ends where
+    runs do, else is the rows of the cut."""
+    from humanjudge_schema.judgments.view import Counting, Listed, Repeated
 
     rng = random.Random(3)
-    for trial in range(600):
+    for trial in range(900):
         lengths = [rng.randint(0, 4) for _ in range(rng.randint(0, 8))]
-        column = Counting(lengths) if trial % 2 else Repeated([rng.choice("abc") for _ in lengths], lengths)
+        values = [rng.choice(["a", "b", 1, 1.0, True]) for _ in lengths]
+        column = [Counting(lengths), Repeated(values, lengths), Listed(Repeated(values, lengths).rows())][trial % 3]
+        rows = column.rows()
+        plain = Listed(list(rows))
+        heads, runs = column.runs()
+        assert (heads if runs is None else [v for v, n in zip(heads, runs, strict=True) for _ in range(n)]) == rows
+        codes, distinct = column.factorize()
+        want_codes, want_distinct = plain.factorize()
+        assert codes.tolist() == want_codes.tolist() and distinct == want_distinct, trial
         ends = [sum(lengths[:k]) for k in range(len(lengths) + 1)]
         start = rng.randint(0, len(column))
         stop = rng.randint(start, len(column))
         cut = column.part(start, stop)
-        assert list(cut) == column.rows()[start:stop]
-        if start in ends and stop in ends:
+        assert cut.rows() == rows[start:stop]
+        if (start in ends and stop in ends) or type(column) is Listed:
             assert type(cut) is type(column) and len(cut) == stop - start
         else:
-            assert type(cut) is list
+            assert type(cut) is Listed
 
 
 def test_coggym_batches_give_their_participants_as_runs(tmp_path: Path) -> None:
@@ -850,11 +855,11 @@ def test_coggym_batches_give_their_participants_as_runs(tmp_path: Path) -> None:
     their runs (view.Counting), the same rows; a click slider's raters (a response's place for
     each of its clicks) are not, and come as a plain list."""
     from humanjudge_schema.judgments import datasets
-    from humanjudge_schema.judgments.view import Counting
+    from humanjudge_schema.judgments.view import Counting, Listed
 
     example = ROOT / "examples" / "coggym" / "valid"
     batches = [b for v in datasets([example], kind="coggym") for b in v.in_batches() if "rater" in b.lists]
-    assert {type(b.given("rater")) for b in batches} == {list}  # it has a slider of three clicks
+    assert {type(b.column("rater")) for b in batches} == {Listed}  # it has a slider of three clicks
     # the same experiment with every click slider made one of one click (its first)
     folder = tmp_path / "one-click"
     folder.mkdir()
@@ -872,7 +877,7 @@ def test_coggym_batches_give_their_participants_as_runs(tmp_path: Path) -> None:
     (folder / "trial.jsonl").write_text("".join(json.dumps(t) + "\n" for t in trials))
     (folder / "human_data_ind.json").write_text(json.dumps(ind))
     batches = [b for v in datasets([folder], kind="coggym") for b in v.in_batches() if "rater" not in b.same]
-    assert batches and {type(b.given("rater")) for b in batches} == {Counting}
+    assert batches and {type(b.column("rater")) for b in batches} == {Counting}
     for batch in batches:
-        raters = batch.given("rater")
+        raters = batch.column("rater")
         assert isinstance(raters, Counting) and batch.lists["rater"] == [r for n in raters.lengths for r in range(n)]

@@ -284,7 +284,7 @@ def test_a_list_is_only_in_value_and_a_batch_of_one_type_shares_its_list() -> No
 
     rows = [("f", "d", 1, 0, "q", "", [1, 0], "x", "/0", None), ("f", "d", 1, 1, "q", "", 3, "x", "/1", None)]
     batch = typed(Batch.of_rows(rows))
-    assert [list(batch.column(name)) for name in ("value_number", "value_bool", "value_text")] == [
+    assert [batch.rows(name) for name in ("value_number", "value_bool", "value_text")] == [
         [None, 3],
         [None, None],
         [None, None],

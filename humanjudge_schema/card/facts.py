@@ -50,13 +50,13 @@ class Facts:
         with paused():  # a batch is many small containers (gcpause.py)
             for batch in view.in_batches():
                 columns = zip(
-                    batch.column("question"),
-                    batch.column("role"),
-                    batch.column("rater"),
-                    batch.column("rater_kind"),
-                    batch.column("file"),
-                    batch.column("value"),
-                    batch.column("pointer"),
+                    batch.rows("question"),
+                    batch.rows("role"),
+                    batch.rows("rater"),
+                    batch.rows("rater_kind"),
+                    batch.rows("file"),
+                    batch.rows("value"),
+                    batch.rows("pointer"),
                     strict=True,
                 )
                 for question, role, rater, kind, file, value, at in columns:

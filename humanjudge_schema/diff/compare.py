@@ -360,13 +360,13 @@ def _shown(batches: Iterator[Batch | JudgmentCounts | Rest], root: Path) -> Iter
             f = batch.same["file"]
             if f not in shown:
                 shown[f] = relative(Path(os.path.abspath(f)), root)
-            yield Batch({**batch.same, "file": shown[f]}, batch.given_columns())
+            yield Batch({**batch.same, "file": shown[f]}, batch.columns)
         else:
             files = batch.lists["file"]
             for f in set(files):
                 if f not in shown:
                     shown[f] = relative(Path(os.path.abspath(f)), root)
-            yield Batch(batch.same, {**batch.given_columns(), "file": [shown[f] for f in files]})
+            yield Batch(batch.same, {**batch.columns, "file": [shown[f] for f in files]})
 
 
 def _questions(old: Side, new: Side, changes: Changes, examples: int) -> list[QuestionDiff]:

@@ -166,17 +166,17 @@ class Side:
         elif role != "individual":
             self._aggregates(batch, None)
             return
-        questions = list(batch.column("question"))
-        items, raters = batch.column("item"), batch.column("rater")
+        questions = list(batch.rows("question"))
+        items, raters = batch.rows("item"), batch.rows("rater")
         self.questions.extend(questions)
         self.items.extend(items)
         self.raters.extend(raters)
-        self.options.extend(batch.column("option"))
-        self.values.extend(batch.column("value"))
-        self.files.extend(batch.column("file"))
-        self.pointers.extend(batch.column("pointer"))
-        self.lines.extend(batch.column("line"))
-        self.ordinals.extend(self._ordinals(batch.column("item"), len(questions)))
+        self.options.extend(batch.rows("option"))
+        self.values.extend(batch.rows("value"))
+        self.files.extend(batch.rows("file"))
+        self.pointers.extend(batch.rows("pointer"))
+        self.lines.extend(batch.rows("line"))
+        self.ordinals.extend(self._ordinals(batch.rows("item"), len(questions)))
         sets = [("item", items, self.item_set)]
         if self.places is None or self.after:  # else the tallies count them
             self.counts.update(questions)
@@ -206,7 +206,7 @@ class Side:
 
     def _aggregates(self, batch: Batch, mask: list[bool] | None) -> None:
         def col(name: str) -> list[Any]:
-            values = batch.column(name)
+            values = batch.rows(name)
             return list(values) if mask is None else list(compress(values, mask))
 
         pointers = col("pointer")

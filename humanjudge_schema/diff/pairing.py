@@ -152,5 +152,5 @@ def _items(unit: Unit) -> set[tuple[Any, Any]]:
         return out
     with paused():
         for batch in view.in_batches():
-            out.update(zip(batch.column("question"), batch.column("item"), strict=True))
+            out.update(zip(batch.rows("question"), batch.rows("item"), strict=True))
     return out

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from ..gcpause import paused
 from .agreement import Tally
 from .columns import array, code, counts, renumber, unique
-from .view import Batch, Counting, Joined, Judgments, Level, Needs, Repeated, Runs, hashable
+from .view import LONG, RUNS, Batch, Column, Judgments, Level, Listed, Needs, hashable, long_runs
 
 Place = tuple[Any, Any]  # (item, option): what raters judged together
 # A judgment a finding is about, to be located: the first judgment of a question
@@ -139,97 +139,70 @@ class _Columns:
 
 
 class _RunLengths:
-    """A column as runs: a run of one value as (value, length), runs given together as they were
-    (view.Repeated), a part of long runs as its runs (a multi-slider's labels under one item),
-    another part as its list."""
+    """A column kept as its runs (`Column.runs`: an answer array's item on each of its rows is
+    one run), coded at the end: the runs' values coded, then repeated."""
 
     __slots__ = ("parts",)
 
     def __init__(self) -> None:
-        self.parts: list[tuple[Any, int] | Repeated | list[Any]] = []
+        self.parts: list[tuple[list[Any], list[int] | None]] = []
 
-    def add(self, part: list[Any] | Runs | None, same: Any, n: int) -> None:
+    def add(self, part: Column | None, same: Any, n: int) -> None:
         """Add n rows: `part`, or `same` n times where part is None."""
-        if part is None:
-            self.parts.append((same, n))
-            return
-        if type(part) is Repeated:  # given as its runs
-            self.parts.append(part)
-            return
-        if isinstance(part, Runs):
-            part = part.rows()
-        first, last = part[0], part[-1]
-        if (last is first or last == first) and part.count(first) == n:
-            self.parts.append((first, n))
-            return
-        runs = _long_runs(part) if n >= _LONG and part[_LONG - 1] == first else None  # a long first run
-        if runs is None:
-            self.parts.append(part)
-        else:
-            self.parts += [(part[a], b - a) for a, b in runs]
+        self.parts.append(([same], [n]) if part is None else part.runs())
 
     def result(self) -> tuple[Any, list[Any]]:
-        """`code` of the column: its runs' values coded, then repeated, where it holds runs (a
-        part given row by row then counts as runs of one row each: a view's first batch, made
-        before the pass said what it needs, may be such a part among runs)."""
+        """`code` of the column."""
         import numpy as np
 
         parts = self.parts
-        if all(type(p) is list for p in parts):
-            return code(list(chain.from_iterable(parts)))
-        heads = chain.from_iterable(
-            p.values if isinstance(p, Repeated) else p if isinstance(p, list) else (p[0],) for p in parts
-        )
-        lengths = chain.from_iterable(
-            p.lengths if isinstance(p, Repeated) else repeat(1, len(p)) if isinstance(p, list) else (p[1],)
-            for p in parts
-        )
-        runs, values = code(list(heads))
+        if all(lengths is None for _, lengths in parts):
+            return code(list(chain.from_iterable(values for values, _ in parts)))
+        runs, values = code(list(chain.from_iterable(values for values, _ in parts)))
+        lengths = chain.from_iterable(repeat(1, len(v)) if n is None else n for v, n in parts)
         return np.repeat(runs, list(lengths)), values
 
 
 class _Raters:
-    """A column of raters as it comes: lists, and places given as their runs (view.Counting: a
-    score's place in its list), coded without a look at each row where every part is such."""
+    """A column of raters, coded at the end: its rows held, and the parts that code themselves
+    (`Column.factorizes`: places counting from 0) joined; each stretch of either coded at once,
+    the codes then numbered across the stretches in the order their values first come."""
 
-    __slots__ = ("parts",)
+    __slots__ = ("codes", "held", "index", "joined")
 
     def __init__(self) -> None:
-        self.parts: list[Any] = []
+        self.codes: list[Any] = []
+        self.held: list[Any] = []
+        self.joined: list[Column] = []
+        self.index = _Index([], none=False)
 
-    def add(self, part: list[Any] | Runs | None, same: Any, n: int) -> None:
+    def add(self, part: Column | None, same: Any, n: int) -> None:
         """Add n rows: `part`, or `same` n times where part is None."""
-        if part is None:
-            self.parts.append([same] * n)
-        else:
-            self.parts.append(part.rows() if isinstance(part, Runs) and type(part) is not Counting else part)
+        if part is not None and part.factorizes and (not self.joined or type(part) is type(self.joined[0])):
+            self._flush()
+            self.joined.append(part)
+            return
+        self._flush_joined()
+        self.held += repeat(same, n) if part is None else part.rows()
+
+    def _flush(self) -> None:
+        if self.held:
+            self.codes.append(_in(self.index, *code(self.held)))
+            self.held = []
+
+    def _flush_joined(self) -> None:
+        if self.joined:
+            self.codes.append(_in(self.index, *self.joined[0].join(self.joined).factorize()))
+            self.joined = []
 
     def result(self) -> tuple[Any, list[Any]]:
-        """`code` of the column: where every part counts from 0, the places themselves; else
-        each part coded on its own (`code`, or its places), then numbered across the parts in
-        the order their values first come (a view's first batch, made before the pass said what
-        it needs, may give its places as a list among Counting parts)."""
         import numpy as np
 
-        parts = self.parts
-        if not parts or not any(type(p) is Counting for p in parts):
-            return code(list(chain.from_iterable(parts)))
-        if all(type(p) is Counting for p in parts):
-            return _places(parts)
-        index = _Index([], none=False)
-        coded = [_in(index, *(_places([p]) if type(p) is Counting else code(p))) for p in parts]
-        return np.concatenate(coded), index.order
-
-
-def _places(parts: list[Counting]) -> tuple[Any, list[int]]:
-    """`code` of places given as runs each counting from 0: each place first comes in its own
-    order, so its code is the place itself, from 0 to the longest run's end."""
-    import numpy as np
-
-    lengths = np.concatenate([np.asarray(p.lengths, dtype=np.int64) for p in parts])
-    starts = np.cumsum(lengths) - lengths
-    codes = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(starts, lengths)
-    return codes, list(range(int(lengths.max()) if len(lengths) else 0))
+        if not self.codes and not self.joined:
+            return code(self.held)
+        self._flush()
+        self._flush_joined()
+        return np.concatenate(self.codes), self.index.order
 
 
 def _in(index: _Index, local: Any, distinct: list[Any]) -> Any:
@@ -239,7 +212,11 @@ def _in(index: _Index, local: Any, distinct: list[Any]) -> Any:
     import numpy as np
 
     start = len(index.order)
-    if start and any(map(index.__contains__, distinct)):
+    if not start:  # the first part: its codes are the column's
+        index.update(zip(distinct, range(len(distinct)), strict=True))
+        index.order.extend(distinct)
+        return local
+    if any(map(index.__contains__, distinct)):
         remap = list(map(index.__getitem__, distinct))
     else:  # every value new (a column of distinct floats): numbered at once, not one call each
         index.update(zip(distinct, range(start, start + len(distinct)), strict=True))
@@ -282,17 +259,9 @@ class _Coded:
         self.index = _Index(self.values, none)
         self.none = none
 
-    def add(self, part: list[Any] | Runs | None, same: Any, n: int) -> None:
+    def add(self, part: Column | None, same: Any, n: int) -> None:
         """Add n rows: `part`, or `same` n times where part is None."""
-        if part is None:
-            self.held += repeat(same, n)
-        elif type(part) is Joined and part.lists and part.lists[0] and type(part.lists[0][0]) is str:  # labels
-            self._flush()  # the rows before, first
-            if self._texts(chain.from_iterable(part.lists), n):
-                return
-            self.held += part.rows()
-        else:
-            self.held += part.rows() if isinstance(part, Runs) else part
+        self.held += repeat(same, n) if part is None else part.rows()
         if len(self.held) >= _CHUNK:
             self._flush()
 
@@ -300,11 +269,11 @@ class _Coded:
         held, self.held = self.held, []
         if not held:
             return
-        # a multi-select's rows, or numbers: one numpy array, which a None, a text or a list
-        # among numbers refuses (they are then coded through a dict)
-        found = array(held) if type(held[0]) in _ARRAYS else None
-        if found is None and type(held[0]) is str and self._texts(held, len(held)):
+        # labels: each looked up once (in C); a multi-select's rows, or numbers: one numpy
+        # array, which a None, a text or a list among numbers refuses (then coded through a dict)
+        if type(held[0]) is str and self._texts(held, len(held)):
             return
+        found = array(held) if type(held[0]) in _ARRAYS else None
         if found is None:
             found = code(_as_keys(held) if self.none else held, none=self.none)
         self.codes.append(_in(self.index, *found))
@@ -490,7 +459,7 @@ class Gathered:
                 mine = _individual(batch)[0] if batch.size else None
                 if mine is None:
                     continue
-                names = list(mine.column("question"))
+                names = mine.rows("question")
                 while wanted is not None and wanted[0] < seen + mine.size:
                     n, name, rater, place = wanted
                     out.append(Repeat(name, rater, place, _where(mine, names, n - seen)))
@@ -536,46 +505,9 @@ def _first_answers(pairs: Any, value: Any) -> Any:
     return keep
 
 
-# A batch whose questions change more often than this is split by question row by row (compress),
-# not run by run (a TextJudge instance's scores alternate questions every few rows).
-_RUNS = 16
-_LONG = 32  # rows a run holds on average, from which the runs are sliced rather than sorted
-
-
-def _long_runs(names: list[Any]) -> list[tuple[int, int]] | None:
-    """The runs of equal names, as (start, stop), where they are long: each run's end found by
-    doubling a step and then halving it (a few comparisons a run, not one a row), and checked
-    by counting its rows (in C): a name that comes back inside a run is seen. None where the
-    runs are many and short (the batch's names are then coded row by row, `_rows_of`), or a run
-    was not one."""
-    n = len(names)
-    out: list[tuple[int, int]] = []
-    a = 0
-    while a < n:
-        q = names[a]
-        good, step = a, 1  # names[good] is q
-        bad = a + 1
-        while bad < n and names[bad] == q:
-            good, step = bad, step * 2
-            bad = min(a + step, n)
-        while bad - good > 1:  # names[good] is q, names[bad] is not (or bad is n)
-            mid = (good + bad) // 2
-            if names[mid] == q:
-                good = mid
-            else:
-                bad = mid
-        if names[a:bad].count(q) != bad - a:
-            return None
-        out.append((a, bad))
-        a = bad
-        if len(out) > _RUNS and a < _LONG * len(out):  # short runs: coding the rows costs less
-            return None
-    return out
-
-
 def _rows_of(batch: Batch) -> list[tuple[str, range | Any]]:
     """The batch's rows of each question, the questions in the order they first come: runs of
-    one question as ranges, in order (found by `_long_runs`, else from the questions coded row by
+    one question as ranges, in order (found by `view.long_runs`, else from the questions coded row by
     row); where runs are many and short, a question's rows as their indices (an array, in
     order), cut from one stable sort of the batch's question codes: work in proportion to the
     rows, not to the rows times the questions (3,000 questions of a few rows each in one batch)."""
@@ -583,29 +515,27 @@ def _rows_of(batch: Batch) -> list[tuple[str, range | Any]]:
 
     if "question" in batch.same:
         return [(batch.same["question"], range(batch.size))]
-    names = batch.listed("question")
-    runs = _long_runs(names)
+    names = batch.rows("question")
+    runs = long_runs(names)
     if runs is not None:
         return [(names[a], range(a, b)) for a, b in runs]
     index = {name: k for k, name in enumerate(dict.fromkeys(names))}
     codes = np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names))
     cuts = (np.flatnonzero(codes[1:] != codes[:-1]) + 1).tolist()
-    if len(cuts) < _RUNS or len(names) >= _LONG * (len(cuts) + 1):  # few runs, or long ones: slices
+    if len(cuts) < RUNS or len(names) >= LONG * (len(cuts) + 1):  # few runs, or long ones: slices
         return [(names[a], range(a, b)) for a, b in zip([0, *cuts], [*cuts, batch.size], strict=True)]
     order = np.argsort(codes, kind="stable")
     bounds = np.searchsorted(codes[order], np.arange(len(index) + 1)).tolist()
     return [(name, order[bounds[k] : bounds[k + 1]]) for k, name in enumerate(index)]
 
 
-def _part(batch: Batch, column: str, rows: range | Any) -> list[Any] | Runs:
+def _part(batch: Batch, column: str, rows: range | Any) -> Column:
     """A column's values on some rows (`_rows_of`), of a column the batch does not hold as one
-    value: as it was given (a list, or its runs: `view.Runs`, cut where its runs begin and end)."""
-    given = batch.given(column)
+    value (cut where its runs begin and end, where it holds runs)."""
+    given = batch.column(column)
     if isinstance(rows, range):
-        if rows.start == 0 and rows.stop == len(given):
-            return given
-        return given.part(rows.start, rows.stop) if isinstance(given, Runs) else given[rows.start : rows.stop]
-    return list(map(batch.listed(column).__getitem__, rows.tolist()))
+        return given.part(rows.start, rows.stop)
+    return Listed(list(map(given.rows().__getitem__, rows.tolist())))
 
 
 def _as_keys(values: list[Any]) -> list[Any]:
@@ -626,9 +556,9 @@ def _individual(batch: Batch) -> tuple[Batch | None, list[str]]:
     if role == "individual":
         return batch, []
     if role is not None:
-        return None, list(batch.column("question"))
-    mine = [r == "individual" for r in batch.lists["role"]]
-    names = list(batch.column("question"))
+        return None, batch.rows("question")
+    mine = [r == "individual" for r in batch.rows("role")]
+    names = batch.rows("question")
     aggregates = [name for name, m in zip(names, mine, strict=True) if not m]
     if not aggregates:
         return batch, []
@@ -644,21 +574,21 @@ def _firsts(batch: Batch, wanted: set[Key], raters: bool) -> dict[Key, AnswerSou
     if mine is None:
         return {}
     batch = mine
-    names = list(batch.column("question"))
+    names = batch.rows("question")
     rows: dict[Key, int] = {}
     if any(key[0] == "question" for key in wanted):
         rows.update(_first_rows(zip(repeat("question"), names), range(batch.size)))
-    given = list(map(is_not, batch.column("value"), repeat(None)))
+    given = list(map(is_not, batch.rows("value"), repeat(None)))
     if any(key[0] == "item" for key in wanted):
-        places = zip(batch.column("item"), batch.column("option"), strict=True)
+        places = zip(batch.rows("item"), batch.rows("option"), strict=True)
         rows.update(_first_rows(zip(repeat("item"), names, places), range(batch.size), given))
     if raters and any(key[0] == "rater" for key in wanted):
-        known = list(map(is_not, batch.column("rater"), repeat("")))
+        known = list(map(is_not, batch.rows("rater"), repeat("")))
         keep = list(map(bool.__and__, given, known))
-        rows.update(_first_rows(zip(repeat("rater"), names, batch.column("rater")), range(batch.size), keep))
+        rows.update(_first_rows(zip(repeat("rater"), names, batch.rows("rater")), range(batch.size), keep))
     if raters and any(key[0] == "answer" for key in wanted):  # the answer that counts: first_answers
-        places = zip(batch.column("item"), batch.column("option"), strict=True)
-        answers = zip(repeat("answer"), names, batch.column("rater"), places)
+        places = zip(batch.rows("item"), batch.rows("option"), strict=True)
+        answers = zip(repeat("answer"), names, batch.rows("rater"), places)
         rows.update(_first_rows(answers, range(batch.size), given))
     return {key: _where(batch, names, rows[key]) for key in wanted if key in rows}
 
@@ -674,7 +604,6 @@ def _first_rows(keys: Iterable[Key], indices: Iterable[int], keep: list[bool] | 
 
 def _where(batch: Batch, names: list[str], i: int) -> AnswerSource:
     def cell(name: str) -> Any:
-        column = batch.lists.get(name)
-        return batch.same[name] if column is None else column[i]
+        return batch.same[name] if name in batch.same else batch.column(name).rows()[i]
 
     return AnswerSource(cell("file"), cell("pointer"), cell("line"), names[i])

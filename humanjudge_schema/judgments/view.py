@@ -26,6 +26,8 @@ from itertools import accumulate, chain, islice, repeat
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
+from .columns import code
+
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
 Role = Literal["individual", "aggregate"]
 # What a rater id means: a person across the whole dataset (a worker id), a position within one
@@ -108,52 +110,114 @@ class Question:
     why: str | None = None
 
 
-class Runs:
-    """A batch's column given as its runs rather than row by row: a pass that can count runs
-    reads them (`Batch.given`); any other reader gets its rows (`Batch.lists`), made when first
-    read. Its length is its rows'."""
+class Column:
+    """A batch's column that is not one value on every row, read the same way whatever holds it:
+    `rows()`, one value per row; `runs()`, its run-length encoding (the values of its runs, and
+    their lengths; None where every run is one row long); `factorize()`, an integer code per row
+    and the distinct values in the order they first come (`columns.code`); `part(start, stop)`,
+    some of its rows, as a column. A reader gives a column as a plain list (the batch makes it a
+    `Listed`) or, where it holds it so, as its runs (`Repeated`, `Counting`), which answer the
+    same questions without making every row."""
 
-    __slots__ = ("_ends", "_rows", "lengths")
-
-    def __init__(self, lengths: list[int]) -> None:
-        self.lengths = lengths
-        self._rows: list[Any] | None = None
-        self._ends: list[int] | None = None
+    __slots__ = ()
+    # whether `factorize` is faster than coding the rows (Counting), for columns of one form
+    # joined first (`join`)
+    factorizes = False
 
     def __len__(self) -> int:
-        return sum(self.lengths)
+        raise NotImplementedError
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self.rows())
 
     def rows(self) -> list[Any]:
-        """The column row by row (made once)."""
-        if self._rows is None:
-            self._rows = self._make()
+        raise NotImplementedError
+
+    def runs(self) -> tuple[list[Any], list[int] | None]:
+        return self.rows(), None
+
+    def factorize(self) -> tuple[Any, list[Any]]:
+        return code(self.rows())
+
+    def part(self, start: int, stop: int) -> Column:
+        return Listed(self.rows()[start:stop])
+
+    @classmethod
+    def join(cls, columns: list[Column]) -> Column:
+        """Columns of this form one after another, as one column."""
+        return Listed(list(chain.from_iterable(c.rows() for c in columns)))
+
+
+class Listed(Column):
+    """A column given row by row."""
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, rows: list[Any]) -> None:
+        self._rows = rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def rows(self) -> list[Any]:
         return self._rows
 
-    def part(self, start: int, stop: int) -> Runs | list[Any]:
-        """Rows start to stop: as runs where they begin and end where runs do (a question's
-        run of rows in a batch of several), else as a list."""
-        ends = self._cuts()
-        i, j = bisect_right(ends, start), bisect_right(ends, stop)
-        if start != (ends[i - 1] if i else 0) or stop != (ends[j - 1] if j else 0):
-            return self.rows()[start:stop]
-        return self._slice(i, j)
+    def runs(self) -> tuple[list[Any], list[int] | None]:
+        """One run where every row is one value, runs where they are long (`long_runs`: an
+        answer array's item on each of its rows), else a run a row."""
+        rows = self._rows
+        n = len(rows)
+        if not n:
+            return rows, None
+        first, last = rows[0], rows[-1]
+        if (last is first or last == first) and rows.count(first) == n:
+            return [first], [n]
+        found = long_runs(rows) if n >= LONG and rows[LONG - 1] == first else None
+        if found is None:
+            return rows, None
+        return [rows[a] for a, _ in found], [b - a for a, b in found]
 
-    def _cuts(self) -> list[int]:
+    def part(self, start: int, stop: int) -> Column:
+        return self if start == 0 and stop == len(self._rows) else Listed(self._rows[start:stop])
+
+
+class _RunLength(Column):
+    """A column held as runs of rows, `lengths[k]` rows each: its rows made when first asked for."""
+
+    __slots__ = ("_ends", "_made", "lengths")
+
+    def __init__(self, lengths: list[int]) -> None:
+        self.lengths = lengths
+        self._made: list[Any] | None = None
+        self._ends: list[int] | None = None
+
+    def __len__(self) -> int:
+        return sum(self.lengths)
+
+    def rows(self) -> list[Any]:
+        if self._made is None:
+            self._made = self._make()
+        return self._made
+
+    def part(self, start: int, stop: int) -> Column:
+        """Rows start to stop: as runs where they begin and end where runs do (a question's
+        rows in a batch of several), else row by row."""
         if self._ends is None:
             self._ends = list(accumulate(self.lengths))
-        return self._ends
+        ends = self._ends
+        i, j = bisect_right(ends, start), bisect_right(ends, stop)
+        if start != (ends[i - 1] if i else 0) or stop != (ends[j - 1] if j else 0):
+            return Listed(self.rows()[start:stop])
+        return self._slice(i, j)
 
     def _make(self) -> list[Any]:
         raise NotImplementedError
 
-    def _slice(self, i: int, j: int) -> Runs:
+    def _slice(self, i: int, j: int) -> Column:
         raise NotImplementedError
 
 
-class Repeated(Runs):
+class Repeated(_RunLength):
     """Runs of one value: `values[k]`, `lengths[k]` times (a TextJudge metric's items, an
     instance's id once per score)."""
 
@@ -163,89 +227,119 @@ class Repeated(Runs):
         super().__init__(lengths)
         self.values = values
 
+    def runs(self) -> tuple[list[Any], list[int] | None]:
+        return self.values, self.lengths
+
     def _make(self) -> list[Any]:
         return list(chain.from_iterable(map(repeat, self.values, self.lengths)))
 
-    def _slice(self, i: int, j: int) -> Repeated:
+    def _slice(self, i: int, j: int) -> Column:
         return Repeated(self.values[i:j], self.lengths[i:j])
 
 
-class Counting(Runs):
+class Counting(_RunLength):
     """Places, each run counting 0, 1, ... `lengths[k]` - 1 (a score's place in its list, a
-    participant's in a response array)."""
+    participant's in a response array): coded without a look at each row, since each place
+    first comes in its own order and so is its own code."""
 
     __slots__ = ()
+    factorizes = True
+
+    def factorize(self) -> tuple[Any, list[Any]]:
+        import numpy as np
+
+        lengths = np.asarray(self.lengths, dtype=np.int64)
+        starts = np.cumsum(lengths) - lengths
+        codes = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(starts, lengths)
+        return codes, list(range(int(lengths.max()) if len(lengths) else 0))
 
     def _make(self) -> list[Any]:
         return list(chain.from_iterable(map(range, self.lengths)))
 
-    def _slice(self, i: int, j: int) -> Counting:
+    def _slice(self, i: int, j: int) -> Column:
         return Counting(self.lengths[i:j])
 
+    @classmethod
+    def join(cls, columns: list[Column]) -> Column:
+        return Counting(list(chain.from_iterable(c.lengths for c in columns if isinstance(c, Counting))))
 
-class Joined(Runs):
-    """Lists joined: `lists[k]`, of `lengths[k]` values each (a TextJudge metric's score lists):
-    a pass may read the values list by list instead of a list made of them."""
 
-    __slots__ = ("lists",)
+# A list whose first LONG rows are one value is looked at for long runs (Listed.runs), and a
+# batch whose questions change more often than RUNS times, in runs shorter than LONG rows on
+# average, is parted by question row by row (`long_runs`).
+LONG = 32
+RUNS = 16
 
-    def __init__(self, lists: list[list[Any]], lengths: list[int]) -> None:
-        super().__init__(lengths)
-        self.lists = lists
 
-    def _make(self) -> list[Any]:
-        return list(chain.from_iterable(self.lists))
-
-    def _slice(self, i: int, j: int) -> Joined:
-        return Joined(self.lists[i:j], self.lengths[i:j])
+def long_runs(rows: list[Any]) -> list[tuple[int, int]] | None:
+    """The runs of equal values, as (start, stop), where they are long: each run's end found by
+    doubling a step and then halving it (a few comparisons a run, not one a row), and checked
+    by counting its rows (in C): a value that comes back inside a run is seen. None where the
+    runs are many and short, or a run was not one."""
+    n = len(rows)
+    out: list[tuple[int, int]] = []
+    a = 0
+    while a < n:
+        q = rows[a]
+        good, step = a, 1  # rows[good] is q
+        bad = a + 1
+        while bad < n and rows[bad] == q:
+            good, step = bad, step * 2
+            bad = min(a + step, n)
+        while bad - good > 1:  # rows[good] is q, rows[bad] is not (or bad is n)
+            mid = (good + bad) // 2
+            if rows[mid] == q:
+                good = mid
+            else:
+                bad = mid
+        if rows[a:bad].count(q) != bad - a:
+            return None
+        out.append((a, bad))
+        a = bad
+        if len(out) > RUNS and a < LONG * len(out):  # short runs: coding the rows costs less
+            return None
+    return out
 
 
 class Batch:
     """Judgments column by column: a column every row of the batch shares is one value (`same`:
-    the format, the dataset, the file), the others are lists of one value per row (`lists`).
-    A view builds a batch with a few list.extend calls per list of answers, and a writer turns a
-    column into text at once: on millions of judgments this costs a fraction of a tuple per row."""
+    the format, the dataset, the file), each other one a `Column` (a reader may give a plain
+    list). A view builds a batch with a few list.extend calls per list of answers, and a writer
+    turns a column into text at once: on millions of judgments this costs a fraction of a tuple
+    per row."""
 
-    __slots__ = ("_given", "_has_runs", "same", "size")
+    __slots__ = ("_columns", "same", "size")
 
-    def __init__(self, same: dict[str, Any], lists: Mapping[str, list[Any] | Runs]) -> None:
-        missing = [name for name in DEFAULTS if name not in same and name not in lists]
+    def __init__(self, same: dict[str, Any], columns: Mapping[str, list[Any] | Column]) -> None:
+        missing = [name for name in DEFAULTS if name not in same and name not in columns]
         if missing:  # a batch of an earlier shape: individual judgments
             same = {**same, **{name: DEFAULTS[name] for name in missing}}
-        sizes = set(map(len, lists.values()))
-        names = sorted([*same, *lists])
-        if not lists or len(sizes) != 1 or (names != sorted(FIELDS) and names != sorted(COLUMNS)):
+        sizes = set(map(len, columns.values()))
+        names = sorted([*same, *columns])
+        if not columns or len(sizes) != 1 or (names != sorted(FIELDS) and names != sorted(COLUMNS)):
             raise ValueError("a batch has every field once, and at least one list, all of one length")
-        self.same, self._given = same, dict(lists)
-        self._has_runs = any(isinstance(column, Runs) for column in lists.values())
+        self.same = same
+        self._columns = {n: c if isinstance(c, Column) else Listed(c) for n, c in columns.items()}
         self.size = sizes.pop()
 
     @property
+    def columns(self) -> dict[str, Column]:
+        """The columns that are not the same on every row (a batch made of another keeps them)."""
+        return dict(self._columns)
+
+    def column(self, name: str) -> Column:
+        """A column that is not the same on every row."""
+        return self._columns[name]
+
+    def rows(self, name: str) -> list[Any]:
+        """Any column, one value per row."""
+        column = self._columns.get(name)
+        return [self.same[name]] * self.size if column is None else column.rows()
+
+    @property
     def lists(self) -> dict[str, list[Any]]:
-        """The columns that are not the same on every row, row by row (those given as their runs
-        made into rows when first asked for)."""
-        if self._has_runs:
-            for name, column in self._given.items():
-                if isinstance(column, Runs):
-                    self._given[name] = column.rows()
-            self._has_runs = False
-        return self._given  # type: ignore[return-value]  # every column a list now
-
-    def given(self, name: str) -> list[Any] | Runs:
-        """A column that is not the same on every row, as the view gave it: a list, or its runs
-        (`Runs`), for a pass that counts runs instead of rows."""
-        return self._given[name]
-
-    def listed(self, name: str) -> list[Any]:
-        """A column that is not the same on every row, row by row (only its own runs, where it
-        was given as them, made into rows)."""
-        given = self._given[name]
-        return given.rows() if isinstance(given, Runs) else given
-
-    def given_columns(self) -> dict[str, list[Any] | Runs]:
-        """Every column that is not the same on every row, as the view gave it (a batch made of
-        another one keeps the runs its columns were given as)."""
-        return dict(self._given)
+        """Every column that is not the same on every row, row by row."""
+        return {name: column.rows() for name, column in self._columns.items()}
 
     @classmethod
     def of_rows(cls, rows: Sequence[tuple[Any, ...]]) -> Batch:
@@ -266,15 +360,11 @@ class Batch:
         """How many rows of the batch have this role ("individual", "aggregate"), counted in C."""
         if "role" in self.same:
             return self.size if self.same["role"] == role else 0
-        return self.lists["role"].count(role)
-
-    def column(self, name: str) -> Iterable[Any]:
-        """One value per row (only this column's rows made, where it was given as its runs)."""
-        return self.listed(name) if name in self._given else repeat(self.same[name], self.size)
+        return self.rows("role").count(role)
 
     def tuples(self) -> Iterator[tuple[Any, ...]]:
         """The rows, in FIELDS order."""
-        return zip(*map(self.column, FIELDS), strict=True)
+        return zip(*map(self.rows, FIELDS), strict=True)
 
 
 # The types whose == is identity of value: 1 == True and 0.0 == -0.0 would make a column of
@@ -428,22 +518,22 @@ class Judgments:
         """The batch with its rater kinds filled in where it leaves them to the view."""
         kinds = batch.same.get("rater_kind")
         if kinds is None:  # one per row
-            given_kinds = batch.column("rater_kind")
+            given_kinds = batch.rows("rater_kind")
             if "" in given_kinds:
-                filled = list(map(self._kind_of, batch.column("role"), batch.column("rater")))
+                filled = list(map(self._kind_of, batch.rows("role"), batch.rows("rater")))
                 kinds_of = [k or f for k, f in zip(given_kinds, filled, strict=True)]
-                return Batch(batch.same, {**batch.given_columns(), "rater_kind": kinds_of})
+                return Batch(batch.same, {**batch.columns, "rater_kind": kinds_of})
             return batch
         if kinds != "":
             return batch
         same = {k: v for k, v in batch.same.items() if k != "rater_kind"}
         if "role" in batch.same and "rater" in batch.same:
             kind = self._kind_of(batch.same["role"], batch.same["rater"])
-            return Batch({**same, "rater_kind": kind}, batch.given_columns())
+            return Batch({**same, "rater_kind": kind}, batch.columns)
         if batch.same.get("role") == "aggregate":
-            return Batch({**same, "rater_kind": "none"}, batch.given_columns())
-        filled = list(map(self._kind_of, batch.column("role"), batch.column("rater")))
-        return Batch(same, {**batch.given_columns(), "rater_kind": filled})
+            return Batch({**same, "rater_kind": "none"}, batch.columns)
+        filled = list(map(self._kind_of, batch.rows("role"), batch.rows("rater")))
+        return Batch(same, {**batch.columns, "rater_kind": filled})
 
 
 def batched(rows: Iterator[Judgment], size: int = 4096) -> Iterator[Batch]:
@@ -518,7 +608,7 @@ def tally_of(batches: Iterable[Batch]) -> JudgmentCounts:
     for batch in batches:
         if batch.of_role("individual") == 0:
             continue
-        rows = zip(batch.column("question"), batch.column("rater"), batch.column("role"), strict=True)
+        rows = zip(batch.rows("question"), batch.rows("rater"), batch.rows("role"), strict=True)
         for question, rater, role in rows:
             if role == "individual":
                 counts[question] = counts.get(question, 0) + 1

@@ -37,6 +37,7 @@ from ...judgments.view import (
     EVERY,
     Batch,
     ByItem,
+    Column,
     Counting,
     ItemRun,
     JudgmentCounts,
@@ -46,7 +47,6 @@ from ...judgments.view import (
     Parts,
     Question,
     RaterKind,
-    Runs,
     positions,
 )
 from ...kinds import Unit
@@ -312,7 +312,7 @@ def _batches(exp: Experiment, kind: str, sids: list[str], needs: Needs = EVERY) 
         located = lists["pointer"].extend if "pointer" in lists else None
         return (*(lists[name].append if name == "rater" else lists[name].extend for name in names), located)
 
-    def done(lists: dict[str, list[Any]], counted: list[int] | None) -> dict[str, list[Any] | Runs]:
+    def done(lists: dict[str, list[Any]], counted: list[int] | None) -> dict[str, list[Any] | Column]:
         parts = lists["rater"]
         return {**lists, "rater": list(chain.from_iterable(parts)) if counted is None else Counting(counted)}
 

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from ...finding import escape_token
-from ...judgments.view import Counting, Joined, JudgmentCounts, Repeated, Runs, positions
+from ...judgments.view import Column, Counting, JudgmentCounts, Repeated, positions
 
 _ANNOTATIONS = itemgetter("annotations")
 _IDS = frozenset({int, str})
@@ -30,7 +30,7 @@ AGGREGATES = ("mean_human", "majority_human")  # what a score object stores besi
 _ABSENT = object()
 
 Columns = dict[str, list[Any]]
-Given = dict[str, list[Any] | Runs]  # columns of which some are given as their runs
+Given = dict[str, list[Any] | Column]  # columns of which some are given as their runs
 
 
 class _Shape(NamedTuple):
@@ -141,7 +141,7 @@ def by_metric(instances: list[Any]) -> tuple[list[tuple[str, Given]], Columns] |
                 {  # the items, places and scores as their runs: the pass codes an object, not a row
                     "item": Repeated(list(map(obj_items.__getitem__, ks)), sizes),
                     "rater": Counting(sizes),
-                    "value": Joined(list(map(lists.__getitem__, ks)), sizes),
+                    "value": list(chain.from_iterable(map(lists.__getitem__, ks))),
                 },
             )
         )
