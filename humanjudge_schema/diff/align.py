@@ -189,7 +189,7 @@ def _cells(
         batch = _individual(given)
         if batch is None:
             continue
-        who = list(batch.column("rater"))
+        who = list(batch.rows("rater"))
         rows += len(who)
         if not who:
             continue
@@ -197,8 +197,8 @@ def _cells(
             return None
         raters.append(np.array(who, dtype=np.int32))
         # a column the batch shares is repeated without end: sliced to the batch's rows
-        parts = (islice(batch.column(name), len(who)) for name in ("question", "item", "option"))
-        said = list(islice(batch.column("value"), len(who)))
+        parts = (islice(batch.rows(name), len(who)) for name in ("question", "item", "option"))
+        said = list(islice(batch.rows("value"), len(who)))
         try:
             at.append(np.fromiter(map(keys.__getitem__, zip(*parts, strict=True)), dtype=np.int32, count=len(who)))
             try:
@@ -316,9 +316,7 @@ def renamed(batches: Iterator[Batch], alignment: Alignment) -> Iterator[Batch]:
     names: dict[Any, Any] = {k: alignment.rater(k) for k in range(len(alignment.new_of))}
     for batch in batches:
         if "rater" in batch.same:
-            yield Batch(
-                {**batch.same, "rater": names.get(batch.same["rater"], batch.same["rater"])}, batch.given_columns()
-            )
+            yield Batch({**batch.same, "rater": names.get(batch.same["rater"], batch.same["rater"])}, batch.columns)
         else:
-            raters = batch.listed("rater")
-            yield Batch(batch.same, {**batch.given_columns(), "rater": list(map(names.get, raters, raters))})
+            raters = batch.rows("rater")
+            yield Batch(batch.same, {**batch.columns, "rater": list(map(names.get, raters, raters))})

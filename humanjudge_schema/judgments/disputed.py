@@ -120,7 +120,7 @@ def _located(gathered: Gathered, keys: list[Key]) -> dict[Key, AnswerSource]:
             return found
         # each question's rows in file order is enough: the first answer of an item is its question's
         for batch in view.in_batches(Needs(pointer=True, order=False)):
-            items = batch.column("item")
+            items = batch.rows("item")
             _first(batch, [i for i, item in enumerate(items) if item in names], wanted, found)
             if len(found) == len(wanted):
                 break
@@ -143,7 +143,7 @@ def _cells(batch: Batch, name: str) -> Any:
     """A column's cell by row number, without a list made of a column the batch holds as one value."""
     if name in batch.same:
         return _Same(batch.same[name])
-    return batch.listed(name)
+    return batch.rows(name)
 
 
 class _Same:
