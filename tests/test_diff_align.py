@@ -240,6 +240,16 @@ def test_answers_that_no_order_explains(tmp_path: Path) -> None:
     _same_as_by_place(old, new)
 
 
+@pytest.mark.parametrize("experiment", [ABOODY, ("coggym", "lance-ying__coggym", "EML", "sosa2021Moral", "exp1")])
+def test_participants_in_reverse_order(tmp_path: Path, experiment: tuple[str, ...]) -> None:
+    # a few edits fewer by a participant "removed" and one "added" around a run that moved, whose
+    # answers differ from their new places' as much as from their old: places are kept
+    old, new = _copies(tmp_path, corpus(*experiment))
+    count = json.loads((old / "data/human_data_ind.json").read_text())["participants_info"]["count"]
+    _edit(new / "data/human_data_ind.json", _participants(lambda a: a.reverse(), count))
+    assert _counts(_same_as_by_place(old, new))[1] > 0
+
+
 def test_unchanged_versions(tmp_path: Path) -> None:
     old, new = _copies(tmp_path, EXAMPLES / "coggym/valid")
     assert _same_as_by_place(old, new)["summary"]["judgments_unchanged"]

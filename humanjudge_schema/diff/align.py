@@ -170,7 +170,22 @@ def find(old: Judgments, new: Judgments) -> Alignment | None:
     for k, j in pairs:
         new_of[start + k] = start + j
     new_of += range(m - end, m)
-    return Alignment(tuple(new_of), (n, m), (positions, aligned))
+    found = Alignment(tuple(new_of), (n, m), (positions, aligned))
+    return found if all(_identified(np, a, b, run) for run in found.moved()) else None
+
+
+def _identified(np: Any, a: Any, b: Any, run: tuple[int, int, int]) -> bool:
+    """Whether the answers of a run of old places that moved identify them in their new places:
+    they differ there in at most half as many answers as the places they span (old and new) do
+    matched by number. Places reordered, or answers edited throughout, do not pass; a place moved
+    past a removed one does, its answers the same. The same test either way round."""
+    first, last, to = run
+    moved = int((a[:, first : last + 1] != b[:, to : to + last - first + 1]).sum())
+    low, high = min(first, to), max(last, to + last - first) + 1
+    both = min(high, a.shape[1], b.shape[1])
+    kept = int((a[:, low:both] != b[:, low:both]).sum())
+    kept += int((a[:, max(both, low) : high] != -1).sum()) + int((b[:, max(both, low) : high] != -1).sum())
+    return 2 * moved <= kept
 
 
 Cells = tuple[Any, Any, Any]  # numpy arrays of (key, place, value) codes, one per judgment
