@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import compress, count, islice, repeat
+from itertools import compress, count, repeat
 from operator import eq
 from typing import Any, NamedTuple
 
@@ -211,9 +211,8 @@ def _cells(
         if set(map(type, who)) != {int} or min(who) < 0 or max(who) >= MOST_CELLS or rows > MOST_CELLS:
             return None
         raters.append(np.array(who, dtype=np.int32))
-        # a column the batch shares is repeated without end: sliced to the batch's rows
-        parts = (islice(batch.rows(name), len(who)) for name in ("question", "item", "option"))
-        said = list(islice(batch.rows("value"), len(who)))
+        parts = (batch.rows(name) for name in ("question", "item", "option"))
+        said = batch.rows("value")
         try:
             at.append(np.fromiter(map(keys.__getitem__, zip(*parts, strict=True)), dtype=np.int32, count=len(who)))
             try:
