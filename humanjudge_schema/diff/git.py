@@ -244,7 +244,10 @@ def _plan(top: Path, sha: str, paths: list[str]) -> _Plan:
     plan = _Plan()
     pattern = re.compile(file_pattern())
     for e in _listing(top, sha, listed):
-        if e.kind == "blob" and e.path != NOWHERE and under(e.path) and (e.path in specs or pattern.search(e.path)):
+        # a configuration file is no dataset of its own (a declaration's suffix matches it): it is
+        # written as the configuration on the way to the datasets, not as data with its folder
+        named = e.path in specs or (pattern.search(e.path) and posixpath.basename(e.path) not in _CONFIGS)
+        if e.kind == "blob" and e.path != NOWHERE and under(e.path) and named:
             _check(e)
             if e.mode == _LINK:
                 plan.links.append(e)
