@@ -248,6 +248,8 @@ def declare(paths: Iterable[Path], within: Path | None = None) -> None:
     the catalog is then as it was."""
     scope = None if within is None else within.resolve()
     new = {p.resolve(): (_stamp(p), scope) for p in paths}
+    for gone in [p for p in _DECLARED if not p.is_file()]:  # a declaration deleted since (a temporary folder)
+        del _DECLARED[gone]
     changed = {p: s for p, s in new.items() if _DECLARED.get(p) != s}
     if not changed:
         return

@@ -273,10 +273,16 @@ def _units_in_folder(
     """The units of one folder, and the data files left out. With `extras` (no --kind), a data
     file in a dataset's folder that no format claims is that dataset's (Unit.extras)."""
     present = set(names)
-    beside = [folder / n for n in names if n in catalog.declaration_names()]
-    if beside:  # a declaration beside the data: its format is known from here on
-        catalog.declare(beside, within=folder)
     units: list[Unit] = []
+    for name in [n for n in names if n in catalog.declaration_names()]:
+        # a declaration beside the data: its format is known from here on; one that cannot be a
+        # format is a dataset of the format that declares such files, whose check says why
+        try:
+            catalog.declare([folder / name], within=folder)
+        except catalog.CatalogError:
+            owner = next(f for f in catalog.formats().values() if f.declaration == name)
+            if kind in (None, owner.name):
+                units.append(Unit(owner.name, folder / name, (folder / name,)))
     for fmt in catalog.formats().values():
         if not fmt.files or kind not in (None, fmt.name) or not fmt.applies(folder):
             continue

@@ -145,8 +145,9 @@ def test_two_declarations_of_one_name_for_one_folder_are_refused(tmp_path: Path)
 def test_a_declaration_may_not_take_an_installed_formats_name(tmp_path: Path) -> None:
     data = _dataset(tmp_path / "data", "halie")
     (data / "humanjudge-format.toml").write_text(DECLARATION.format(name="halie", rater="rater"))
-    done = _cli("validate", "data", cwd=tmp_path)
-    assert done.returncode == 2 and "installed format's name" in done.stderr
+    (finding,) = validate([data]).findings
+    assert (finding.code, finding.pointer, finding.line) == ("declared/name-taken", "/name", 2)
+    assert "installed format" in finding.message
 
 
 # --- each layout's rows -----------------------------------------------------------------------

@@ -30,6 +30,7 @@ import math
 import os
 import re
 import shutil
+import sys
 import tempfile
 import zlib
 from collections.abc import Callable, Iterator
@@ -48,6 +49,11 @@ from humanjudge_schema.rulebook import load_all
 from humanjudge_schema.schemas import available, load_schema, validator
 
 from .conftest import CASES, ROOT
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 EXAMPLES = int(os.environ.get("HUMANJUDGE_FUZZ_EXAMPLES", "12"))
 FUZZ = settings(
@@ -300,6 +306,11 @@ def parsed(path: Path) -> Any:
     raw = raw.removeprefix(b"\xef\xbb\xbf")
     if path.name.endswith((".jsonl", ".jsonl.gz")):
         return _records(raw)
+    if path.name.endswith(".toml"):  # a declaration: findings point into its keys
+        try:
+            return tomllib.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+            return BROKEN
     if path.name.endswith(".csv"):
         text = raw.decode("utf-8", "replace")
         try:
@@ -470,7 +481,8 @@ def _data_files(folder: Path) -> list[str]:
 def _valid_sets() -> list[tuple[Path, str]]:
     """Every valid case of every format of the catalog, and its valid example (the folder, or
     each folder in it when it holds datasets rather than files: HALIE's tasks)."""
-    out = [(p, p.parts[-3]) for p in sorted(CASES.glob("*/valid/*")) if p.is_dir()]
+    # (a declared format's case whose files are all TSV has nothing the mutations read)
+    out = [(p, p.parts[-3]) for p in sorted(CASES.glob("*/valid/*")) if p.is_dir() and _data_files(p)]
     for family in catalog.names():
         example = ROOT / "examples" / family / "valid"
         folders = sorted(p for p in example.iterdir() if p.is_dir()) if example.is_dir() else []
@@ -641,9 +653,12 @@ def test_mutations_of_valid_datasets(folder: Path, family: str, data: st.DataObj
         copy = Path(tmp) / "data"
         shutil.copytree(folder, copy)
         (copy / name).write_bytes(mutate_file(data.draw, copy / name))
-        # a one-file format's file is named: a mutated one may no longer look like a dataset to a walk
-        one_file = catalog.get(family).one_file is not None
-        check_findings([copy / name if one_file else copy], family, Path(tmp))
+        # a one-file format's file is named: a mutated one may no longer look like a dataset to a walk;
+        # a format whose file has companions (a declaration, and the data it declares) is named by it
+        found = catalog.get(family).one_file
+        if found is not None and found.companions is not None:
+            name = next(p.name for p in sorted(copy.iterdir()) if p.name.endswith(found.suffix))
+        check_findings([copy / name if found is not None else copy], family, Path(tmp))
 
 
 # --- what the fuzzing found, kept as tests --------------------------------------------------------------

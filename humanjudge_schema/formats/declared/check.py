@@ -120,6 +120,12 @@ def check_declaration(unit: Unit, ctx: Context) -> None:
         else:
             _said(Said(_At(path, line, column), [("declared/invalid-toml", "", message)]), ctx)
         return
+    from ... import catalog
+
+    taken = catalog.formats().get(decl.name)
+    if taken is not None and taken.declared_by is None:
+        message = f"{decl.name!r} is the name of an installed format ({taken.origin}): rename the declaration's format"
+        decl.problems = [*decl.problems, ("declared/name-taken", "/name", message)]
     if not declaration_ok(decl, ctx):
         return
     files = tuple(f for f in unit.files if f != path)

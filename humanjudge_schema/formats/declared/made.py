@@ -45,6 +45,8 @@ def declares(declared: tuple[tuple[Path, Path | None], ...]) -> list[Format]:
         decl = _load(path, "shipped with humanjudge-schema")
         by_name.setdefault(decl.name, []).append((None, decl))
     for path, within in declared:
+        if not path.is_file():  # deleted since it was declared
+            continue
         origin = (
             f"beside the data: {display_path(path)}" if path.name == BESIDE else f"declared in {display_path(path)}"
         )

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
+import orjson
+
 from ...engine import Document
 from .declaration import Answer, Block, Declaration, MultiHot, OneHot, Weights
 from .fields import ABSENT, Field
@@ -90,7 +92,7 @@ class Mapper:
         if not len(nodes):
             return out
         items = _items(block, nodes)
-        raters = nodes.values(block.rater) if block.rater is not None else None
+        raters = _raters(nodes.values(block.rater)) if block.rater is not None else None
         lines: list[int | None] = nodes.lines() if self.lines else [None] * len(nodes)
         for answer in block.answers:
             self._answer(answer, nodes, items, raters, lines, out)
@@ -327,6 +329,13 @@ class Mapper:
         return values, row
 
 
+def _raters(values: list[Any]) -> list[Any]:
+    """Raters as keys: a list of them stays a list (raters listed for one value), of keys."""
+    if list not in set(map(type, values)):
+        return keyed(values)
+    return [keyed(v) if isinstance(v, list) else keyed([v])[0] for v in values]
+
+
 def _plain(values: list[Any], items: list[Any], raters: list[Any] | None) -> bool:
     """Whether rows are the usual ones (no list of values or raters, every item and rater
     given), decided a column at a time in C."""
@@ -341,10 +350,23 @@ def _equal(cell: Any, wanted: Any) -> bool:
     return bool(cell == wanted) or (cell is not ABSENT and str(cell) == str(wanted))
 
 
+_IDS = frozenset({str, int, float, bool})
+
+
+def keyed(values: list[Any]) -> list[Any]:
+    """Ids as keys: a value that is no text or number (an object where an id should be, which
+    the record schema reports) as its JSON text."""
+    if set(map(type, values)) <= _IDS or all(type(v) in _IDS or v is ABSENT for v in values):
+        return values
+    return [
+        v if type(v) in _IDS or v is ABSENT else orjson.dumps(v, option=orjson.OPT_SORT_KEYS).decode() for v in values
+    ]
+
+
 def _items(block: Block, nodes: Rows) -> list[Any]:
     """Each node's item; of several fields, one that is empty is "" (a first turn has no
     previous one), all of them empty is no item."""
-    parts = [nodes.values(f) for f in block.item]
+    parts = [keyed(nodes.values(f)) for f in block.item]
     if len(parts) == 1:
         return parts[0]
     if not any(ABSENT in p for p in parts):

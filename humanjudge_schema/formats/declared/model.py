@@ -26,6 +26,15 @@ class Said:
     problems: list[tuple[str, str, str]]
 
 
+def _within(value: Any, scale: set[Any]) -> bool:
+    """Whether a value is on a scale (a list, a multi-select answer, is not checked here)."""
+    if isinstance(value, list):
+        return True
+    if isinstance(value, dict):
+        return False
+    return value in scale or str(value) in scale
+
+
 def allowed(values: tuple[Any, ...]) -> set[Any]:
     """The values of a scale, each also as its text: "1" in a file is the scale's 1."""
     return {hashable(v) for v in values} | {str(v) for v in values}
@@ -138,7 +147,12 @@ class Model:
             if question in recomputed:
                 self.judged.setdefault(question, {}).setdefault(item, []).append((rater, value, doc, ptr))
             scale = scales.get(question)
-            if scale is not None and not isinstance(value, list) and value not in scale and str(value) not in scale:
+            if (
+                scale is not None
+                and not isinstance(value, (list, dict))
+                and value not in scale
+                and str(value) not in scale
+            ):
                 self.outside.append((question, value, doc, ptr))
             if per_item and rater != "":
                 seen = self.raters.setdefault((question, item), {})

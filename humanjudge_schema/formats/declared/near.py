@@ -6,6 +6,7 @@ file at or above each path (`humanjudge-format.toml`). A walk reads those it mee
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import suppress
 from pathlib import Path
 
 from ... import catalog
@@ -14,8 +15,8 @@ from .made import BESIDE
 
 
 def near(paths: Iterable[Path]) -> None:
-    """Make known the formats declared where the paths are. Raises ConfigError for a
-    declaration file beside the data that cannot be a format."""
+    """Make known the formats declared where the paths are. Raises ConfigError (FormatsError)
+    for a declaration the configuration names that cannot be a format."""
     looked: set[Path] = set()
     for path in paths:
         start = path.resolve()
@@ -35,10 +36,9 @@ def near(paths: Iterable[Path]) -> None:
             pass
         found = _nearest(folder)
         if found is not None:
-            try:
+            # One that cannot be a format is a dataset of its own, which a walk reports (kinds.py).
+            with suppress(catalog.CatalogError):
                 catalog.declare([found], within=found.parent)
-            except catalog.CatalogError as exc:
-                raise ConfigError(str(exc)) from None
 
 
 def _nearest(folder: Path) -> Path | None:

@@ -56,6 +56,20 @@ def record_schema(said: Said) -> Iterator[Hit]:
     yield from _said(said, "declared/record-schema")
 
 
+@rule(
+    "declared/name-taken",
+    "a declaration names its format as an installed format is named",
+    why="A format's name is its `--kind`, its configuration table and the prefix its rows are "
+    "exported under: a declaration cannot take the name of a format installed as a plug-in or "
+    "built in; it is checked on its own, as a declaration, until it is renamed.",
+    bad='name = "halie"',
+    good='name = "halie-survey"',
+    scope="declaration",
+)
+def name_taken(said: Said) -> Iterator[Hit]:
+    yield from _said(said, "declared/name-taken")
+
+
 register(
     "declared/missing-column",
     "a column the record schema requires is missing from the header",
