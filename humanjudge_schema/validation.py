@@ -97,8 +97,11 @@ def _quality(view: Any, unit: Unit, ctx: Context) -> None:
     from .judgments.quality import check
 
     files = {display_path(f): f for f in unit.files}
+    # The documents are those the check parsed, known once the pass has run: a view read as its
+    # dataset is checked (Format.checked) parses its files during the pass itself.
+    found = list(check(view))
     documents = {getattr(doc, "path", None): doc for doc in ctx.documents}
-    for code, where, message in check(view):
+    for code, where, message in found:
         path = files.get(where.file)
         if path is None or not ctx.config.wants(code, path):
             continue
