@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import compress, count, repeat
+from itertools import count
 from operator import eq
 from typing import Any, NamedTuple
 
@@ -201,7 +201,7 @@ def _cells(
     codes: list[Any] = []
     rows = 0
     for given in view.in_batches(READ):
-        batch = _individual(given)
+        batch = given.individual()
         if batch is None:
             continue
         who = list(batch.rows("rater"))
@@ -225,19 +225,6 @@ def _cells(
     if not rows:
         return np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32)
     return np.concatenate(at), np.concatenate(raters), np.concatenate(codes)
-
-
-def _individual(batch: Batch) -> Batch | None:
-    """The batch's individual judgments only (None: it has none)."""
-    role = batch.same.get("role")
-    if role is not None:
-        return batch if role == "individual" else None
-    keep = list(map(eq, batch.lists["role"], repeat("individual")))
-    if not any(keep):
-        return None
-    if all(keep):
-        return batch
-    return Batch(batch.same, {k: list(compress(v, keep)) for k, v in batch.lists.items()})
 
 
 def _tokens(said: list[Any]) -> list[Any]:

@@ -113,8 +113,6 @@ def _dataset(
     views = [view for view, _ in read]
     kinds = {v.rater_kind for v in views if v is not None}
     out.rater_kind = "position" if "position" in kinds else next(iter(kinds), None)
-    if out.rater_kind == "position":
-        out.notes.append(POSITIONS + ", and a score removed from the middle of an item moves the later ones")
     old_findings = findings_of(read[0][1](), old_root)
     new_findings = findings_of(read[1][1](), new_root)
     out.judgments = (sum(old_side.counts.values()), sum(new_side.counts.values()))
@@ -130,10 +128,10 @@ def _dataset(
         out.questions = _questions(old_side, new_side, changes, examples)
     if out.alignment is not None:
         _old_places(out.questions, out.alignment)
-        out.notes = [
-            POSITIONS + "; the versions' positions are aligned by their answers" if n.startswith(POSITIONS) else n
-            for n in out.notes
-        ]
+    if out.rater_kind == "position":
+        aligned = "; the versions' positions are aligned by their answers"
+        shifts = ", and a score removed from the middle of an item moves the later ones"
+        out.notes.append(POSITIONS + (aligned if out.alignment is not None else shifts))
     if out.rater_kind == "person" and out.alignment is None and _shifted(out.questions):
         out.notes.append(
             "raters are numbered by their place (0, 1, 2, ...): when a rater other than the last is "

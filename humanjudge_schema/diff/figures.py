@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import replace
-from itertools import compress
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +49,7 @@ def _only(view: Judgments, questions: set[str]) -> Iterator[Batch]:
         if all(keep):
             yield batch
         elif any(keep):
-            yield Batch(batch.same, {k: list(compress(v, keep)) for k, v in batch.lists.items()})
+            yield batch.kept(keep)
 
 
 def tvd(old: dict[Any, int], new: dict[Any, int]) -> float | None:

@@ -162,7 +162,7 @@ class Side:
                 self._aggregates(batch, list(map(not_, individual)))
                 if not any(individual):
                     return
-                batch = Batch(batch.same, {k: list(compress(v, individual)) for k, v in batch.lists.items()})
+                batch = batch.kept(individual)
         elif role != "individual":
             self._aggregates(batch, None)
             return

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from itertools import chain, compress, repeat
-from operator import is_not
+from operator import eq, is_not, not_
 from typing import Any, NamedTuple
 
 from ..gcpause import paused
@@ -456,7 +456,7 @@ class Gathered:
         seen = 0
         with paused():
             for batch in self.view.in_batches():
-                mine = _individual(batch)[0] if batch.size else None
+                mine = batch.individual() if batch.size else None
                 if mine is None:
                     continue
                 names = mine.rows("question")
@@ -550,27 +550,21 @@ def _as_keys(values: list[Any]) -> list[Any]:
 
 
 def _individual(batch: Batch) -> tuple[Batch | None, list[str]]:
-    """The batch's individual judgments (None: it has none), and the question of each of its
+    """The batch's individual judgments (`Batch.individual`), and the question of each of its
     aggregate rows."""
     role = batch.same.get("role")
-    if role == "individual":
-        return batch, []
     if role is not None:
-        return None, batch.rows("question")
-    mine = [r == "individual" for r in batch.rows("role")]
-    names = batch.rows("question")
-    aggregates = [name for name, m in zip(names, mine, strict=True) if not m]
+        return (batch, []) if role == "individual" else (None, batch.rows("question"))
+    mine = list(map(eq, batch.rows("role"), repeat("individual")))
+    aggregates = list(compress(batch.rows("question"), map(not_, mine)))
     if not aggregates:
         return batch, []
-    if not any(mine):
-        return None, aggregates
-    lists = {name: list(compress(column, mine)) for name, column in batch.lists.items()}
-    return Batch(batch.same, lists), aggregates
+    return (batch.kept(mine) if any(mine) else None), aggregates
 
 
 def _firsts(batch: Batch, wanted: set[Key], raters: bool) -> dict[Key, AnswerSource]:
     """Where in the batch each wanted key first is, among its individual judgments."""
-    mine, _ = _individual(batch)
+    mine = batch.individual()
     if mine is None:
         return {}
     batch = mine

@@ -22,7 +22,8 @@ import math
 from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate, chain, islice, repeat
+from itertools import accumulate, chain, compress, islice, repeat
+from operator import eq
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
@@ -355,6 +356,18 @@ class Batch:
 
     def __len__(self) -> int:
         return self.size
+
+    def kept(self, keep: list[bool]) -> Batch:
+        """The rows where `keep` (one bool a row) is true, as a batch."""
+        return Batch(self.same, {name: list(compress(column.rows(), keep)) for name, column in self._columns.items()})
+
+    def individual(self) -> Batch | None:
+        """The batch's individual judgments (None: it has none)."""
+        role = self.same.get("role")
+        if role is not None:
+            return self if role == "individual" else None
+        keep = list(map(eq, self.rows("role"), repeat("individual")))  # in C
+        return self if all(keep) else self.kept(keep) if any(keep) else None
 
     def of_role(self, role: str) -> int:
         """How many rows of the batch have this role ("individual", "aggregate"), counted in C."""
