@@ -58,6 +58,22 @@ def test_a_repository_has_one_card_each_file_once_a_record_set_per_dataset_and_r
     assert card["name"].startswith("FILL IN:") and "4 datasets" in card["description"]
 
 
+def test_a_repository_named_by_a_relative_path_has_the_same_card(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # two experiments whose files have the same names: each must keep its own @id
+    repo = tmp_path / "repo"
+    for name in ("exp1", "exp2"):
+        shutil.copytree(EXAMPLES / "coggym" / "valid", repo / name)
+    _, absolute = _written(tmp_path, repo)
+    monkeypatch.chdir(tmp_path)
+    _, relative = _written(tmp_path, Path("repo"))
+    assert relative == absolute
+    ids = [entry["@id"] for entry in relative["distribution"]]
+    assert len(ids) == len(set(ids)) and all(i.startswith(("exp1/", "exp2/")) for i in ids)
+    assert {rs["@id"].partition("/")[0] for rs in relative["recordSet"]} == {"exp1", "exp2"}
+
+
 def test_a_textjudge_file_is_named_once_whatever_its_questions(tmp_path: Path) -> None:
     data = tmp_path / "data.json"
     shutil.copy(EXAMPLES / "textjudge" / "valid" / "dataset.json", data)

@@ -38,10 +38,12 @@ def digest(path: Path) -> tuple[int, str, str] | Problem:
 
 
 def file_id(path: Path, root: Path) -> str:
-    """A file's name in the card: its path under the dataset's folder (a one-file dataset: its name)."""
+    """A file's name in the card: its path under the folder the card describes (a one-file
+    dataset: its name). Both are made absolute first, links not followed: a repository's folder
+    is absolute (the folder its paths share), its datasets' files are as the paths gave them."""
     if root.is_dir():
         try:
-            return path.relative_to(root).as_posix()
+            return Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
         except ValueError:
             pass
     return path.name

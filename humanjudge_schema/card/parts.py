@@ -9,6 +9,7 @@ back to compare each section with its dataset.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,7 +53,7 @@ def part(unit: Unit, view: Judgments, folder: Path | None, *, samples: int, seed
     shape = layout(unit, facts, ids)
     name, prefix = None, ""
     if folder is not None:
-        name = file_id(unit.root, folder) if unit.root != folder else unit.root.name
+        name = file_id(unit.root, folder) if os.path.abspath(unit.root) != os.path.abspath(folder) else unit.root.name
         prefix = re.sub(r"[^A-Za-z0-9_./-]", "_", name) + "/"
         for rs in shape.record_sets:
             rs["@id"] = rs["name"] = prefix + rs["@id"]
