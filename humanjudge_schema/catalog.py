@@ -233,7 +233,8 @@ def formats() -> dict[str, Format]:
 _DECLARED: dict[Path, tuple[tuple[int, int], Path | None]] = {}
 
 
-def _stamp(path: Path) -> tuple[int, int]:
+def stamp(path: Path) -> tuple[int, int]:
+    """A file's size and time of change: a file whose stamp changed is read again."""
     try:
         info = path.stat()
     except OSError:
@@ -247,7 +248,7 @@ def declare(paths: Iterable[Path], within: Path | None = None) -> None:
     anywhere). Raises CatalogError, naming the file, for a declaration that cannot be a format;
     the catalog is then as it was."""
     scope = None if within is None else within.resolve()
-    new = {p.resolve(): (_stamp(p), scope) for p in paths}
+    new = {p.resolve(): (stamp(p), scope) for p in paths}
     for gone in [p for p in _DECLARED if not p.is_file()]:  # a declaration deleted since (a temporary folder)
         del _DECLARED[gone]
     changed = {p: s for p, s in new.items() if _DECLARED.get(p) != s}

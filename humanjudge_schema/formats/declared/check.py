@@ -6,8 +6,9 @@ the first step alone."""
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -16,8 +17,9 @@ from ...engine import Context
 from ...kinds import Unit
 from ...registry import rules_of
 from . import rules as _rules  # noqa: F401  (registers the declared/ rules)
-from .declaration import Block, Declaration, DeclarationError, read
-from .held import declaration
+from .declaration import Block, Declaration, DeclarationError, FileSpec, closest
+from .held import declaration, load
+from .made import BESIDE
 from .mapping import Mapped
 from .model import Model, Said
 from .records import Reading
@@ -74,12 +76,13 @@ def _named(found: str, name: str, glob: bool) -> bool:
     return found == name or (glob and fnmatchcase(found, name))
 
 
-def declaration_ok(decl: Declaration, ctx: Context) -> bool:
-    """Report a declaration's problems; whether it has none."""
+def declaration_ok(decl: Declaration, ctx: Context, more: Sequence[tuple[str, str, str]] = ()) -> bool:
+    """Report a declaration's problems (and `more` of them, found beyond it); whether it has none."""
     doc = TomlDocument(decl.path, decl.text)
     ctx.parsed(doc)
-    _said(Said(doc, decl.problems), ctx)
-    return not decl.problems
+    problems = [*decl.problems, *more]
+    _said(Said(doc, problems), ctx)
+    return not problems
 
 
 def _said(said: Said, ctx: Context) -> None:
@@ -107,12 +110,15 @@ class _At:
 def check_declaration(unit: Unit, ctx: Context) -> None:
     """A declaration file on its own: its TOML, its schema, and its names against the record
     schemas it gives; then the files it declares that sit beside it, as their dataset
-    (`--kind declared` on a folder checks each declaration with its data)."""
+    (`--kind declared` on a folder checks each declaration with its data). A file it requires
+    that is not there is a finding where there is a dataset (files beside it), and where the
+    declaration is the one beside the data (humanjudge-format.toml) and names no file in its
+    folder or below: a misspelt name or a glob that matches nothing never passes unseen."""
     path = unit.root
     try:
-        decl = read(path, "checked")
+        decl = load(path)
     except DeclarationError as exc:
-        message = str(exc).removeprefix(f"{path}: ")
+        message = str(exc).removeprefix(f"{path.resolve()}: ").removeprefix(f"{path}: ")
         at = _AT_LINE.search(message)
         line, column = (int(at.group(1)), int(at.group(2))) if at else (None, None)
         if "names its format" in message:
@@ -123,21 +129,76 @@ def check_declaration(unit: Unit, ctx: Context) -> None:
     from ... import catalog
 
     taken = catalog.formats().get(decl.name)
+    more = []
     if taken is not None and taken.declared_by is None:
         message = f"{decl.name!r} is the name of an installed format ({taken.origin}): rename the declaration's format"
-        decl.problems = [*decl.problems, ("declared/name-taken", "/name", message)]
-    if not declaration_ok(decl, ctx):
+        more.append(("declared/name-taken", "/name", message))
+    if not declaration_ok(decl, ctx, more):
         return
     files = tuple(f for f in unit.files if f != path)
+    if files or path.name == BESIDE:
+        _absent(decl, files, ctx)
     if files:
         _check_data(Unit(decl.name, path.parent, files), decl, ctx)
+
+
+def _absent(decl: Declaration, files: tuple[Path, ...], ctx: Context) -> None:
+    """The files a declaration requires that its dataset lacks: those not beside it where some
+    are, else (a declaration beside the data with nothing of its dataset beside it: the datasets
+    may be in folders below) those of which no file is there or below."""
+    below = not files
+    # nothing of a dataset is no dataset: where none is beside the declaration, its files are
+    # wanted, optional or not, when it requires none
+    wanted = {role: spec for role, spec in decl.files.items() if spec.required} or (decl.files if below else {})
+    if not wanted:
+        return
+    names = sorted(f.name for f in files)
+    folder = decl.path.parent
+    if below:
+        names = _names(folder)
+        found = _found_below(folder, wanted)
+    else:
+        found = {role for role, spec in wanted.items() if any(_named(n, spec.name, spec.glob) for n in names)}
+    doc = TomlDocument(decl.path, decl.text)
+    for role, spec in wanted.items():
+        if role in found:
+            continue
+        key = "glob" if spec.glob else "name"
+        where = f"{folder.name or folder}/" + (" or in a folder below it" if below else "")
+        said = "no file matches" if spec.glob else "there is no file"
+        ctx.add(
+            "dataset/missing-file",
+            doc,
+            f"/files/{role}/{key}",
+            f"{said} {spec.name!r} in {where}: files.{role} names nothing of the dataset, "
+            f"which cannot be checked{closest(spec.name, names)}",
+        )
+
+
+def _names(folder: Path) -> list[str]:
+    try:
+        return sorted(e.name for e in os.scandir(folder) if e.is_file() and e.name != BESIDE)
+    except OSError:
+        return []
+
+
+def _found_below(folder: Path, wanted: dict[str, FileSpec]) -> set[str]:
+    """The roles of which a file is in the folder or a folder below it (hidden ones aside); the
+    walk ends once each has one."""
+    found: set[str] = set()
+    for _, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found |= {role for role, spec in wanted.items() if any(_named(n, spec.name, spec.glob) for n in names)}
+        if len(found) == len(wanted):
+            break
+    return found
 
 
 def declared_beside(path: Path) -> tuple[str, ...]:
     """The names of the files beside a declaration file that it declares (none where it cannot
     be read: its check says why)."""
     try:
-        decl = read(path, "checked")
+        decl = load(path)
         names = sorted(p.name for p in path.parent.iterdir() if p.is_file())
     except (DeclarationError, OSError):
         return ()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime
 import difflib
-import hashlib
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,13 +19,13 @@ from ...engine import schema_errors
 from ...finding import escape_token
 from ...judgments.view import Level
 from .fields import Field, Template, cast, parse
+from .made import SCHEMA, schema_name
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
 
-SCHEMA = "declared/v1/declaration"
 BYTES = 4 * 1024 * 1024  # a declaration at most: real ones are a few kilobytes
 Problem = tuple[str, str, str]  # (code, pointer into the declaration, message)
 
@@ -164,7 +163,6 @@ class Declaration:
     name: str
     title: str
     description: str
-    origin: str
     files: dict[str, FileSpec] = field(default_factory=dict)
     questions: dict[str, QuestionSpec] = field(default_factory=dict)
     blocks: list[Block] = field(default_factory=list)
@@ -178,8 +176,9 @@ class Declaration:
         return self.questions.get(name) or QuestionSpec(name, "nominal")
 
 
-def read(path: Path, origin: str) -> Declaration:
-    """The declaration in a file. Raises DeclarationError where the file cannot be a format."""
+def read(path: Path) -> Declaration:
+    """The declaration in a file. Raises DeclarationError where the file cannot be a format.
+    (held.load reads each version of a file once.)"""
     text = _text(path)
     try:
         data = tomllib.loads(text)
@@ -195,7 +194,6 @@ def read(path: Path, origin: str) -> Declaration:
         name,
         str(data.get("title") or name),
         str(data.get("description") or ""),
-        origin,
     )
     decl.problems = list(schema_errors(SCHEMA, data))
     _names(decl, data)
@@ -273,6 +271,7 @@ class _Reader:
                 if block is not None:
                     self.decl.blocks.append(block)
         self.decl.rules = self.rules(self.data.get("rules", {}))
+        self.asked()
 
     # --- files -----------------------------------------------------------------------------
 
@@ -283,17 +282,15 @@ class _Reader:
         record = self.record(at, spec)
         if record is None:
             return None
-        # One name per declaration file: two versions of a dataset may declare one format.
-        digest = hashlib.sha1(str(self.decl.path.resolve()).encode()).hexdigest()[:8]
-        schema = f"{self.decl.name}/v1/{role}@{digest}"
-        from ...schemas import compile_schema, hold
+        schema = schema_name(self.decl.name, role, self.decl.path)
+        from ...schemas import hold, validator
 
+        hold(schema, record)
         try:
-            compile_schema(record)
+            validator(schema)  # compiled once: the reader's checks use it
         except Exception as exc:  # jsonschema-rs: a schema that is not one, or refers out
             self.problem(at, f"the record schema of {role} is not a JSON Schema: {exc}", "declared/record-schema")
             return None
-        hold(schema, record)
         delimiter = spec.get("delimiter", "\t" if kind == "tsv" else ",")
         columns = tuple(spec["columns"]) if spec.get("header", True) is False else None
         return FileSpec(
@@ -494,6 +491,32 @@ class _Reader:
                 rules.append((when, float(entry["weight"])))
             return Weights(tuple(rules), at)
         return self.field(raw, at, file, each)
+
+    def asked(self) -> None:
+        """Every question the declaration names elsewhere is one a judgments block asks: a
+        misspelt one would say nothing (a scale never checked, a stored value of no question)."""
+        if self.decl.problems:
+            return  # the blocks are whole once their own names are right
+        judged = [b for b in self.decl.blocks if b.kind == "judgments"]
+        if any(not isinstance(a.question, str) for b in judged for a in b.answers):
+            return  # a field names the questions: any name may be asked
+        asked = sorted({str(a.question) for b in judged for a in b.answers})
+        for name in self.decl.questions:
+            if name not in asked:
+                self.problem(
+                    f"/questions/{escape_token(name)}", f"no judgments block asks {name!r}{closest(name, asked)}"
+                )
+        for block in self.decl.blocks:
+            if block.kind != "aggregates":
+                continue
+            several = "questions" in self.data["aggregates"][int(block.at.rpartition("/")[2])]
+            for answer in block.answers:
+                name = str(answer.question)
+                if name not in asked:
+                    at = f"{block.at}/questions/{escape_token(name)}" if several else f"{block.at}/question"
+                    self.problem(
+                        at, f"no judgments block asks {name!r}, which these values are of{closest(name, asked)}"
+                    )
 
     # --- rules -----------------------------------------------------------------------------
 

@@ -358,8 +358,9 @@ def _table_blocks(table: Table, role: str, out: list[str], notes: list[str]) -> 
         notes.append(f"{table.path.name}: no column reads as the rater (few values, one answer per item each)")
     if not roles.answers and not roles.groups:
         notes.append(f"{table.path.name}: no column reads as an answer (values that vary within an item)")
+    counted = roles.per_pair > 1.1 and roles.rater is not None
     questions: list[str] = []
-    for g in roles.groups:
+    for g in [] if counted else roles.groups:  # counted marks: a count is asked, not these
         labels = g.labels()
         if g.one_hot:
             level_values = [_number(v) for v in labels]
@@ -373,7 +374,7 @@ def _table_blocks(table: Table, role: str, out: list[str], notes: list[str]) -> 
                 ]
         else:
             questions += [f"[questions.{_key_name(g.question)}]", "multi = true", f"labels = {_toml(labels)}", ""]
-    for c in roles.answers:
+    for c in [] if counted else roles.answers:
         level, values = _level(c)
         questions += [f"[questions.{_key_name(c.name)}]", f'level = "{level}"']
         if values is not None:
@@ -381,7 +382,6 @@ def _table_blocks(table: Table, role: str, out: list[str], notes: list[str]) -> 
         questions.append("")
     out += questions
     item = [c.name for c in roles.item]
-    counted = roles.per_pair > 1.1 and roles.rater is not None
     answers: list[tuple[str, str]] = []
     for g in roles.groups:
         kind = "one-hot" if g.one_hot else "multi-hot"

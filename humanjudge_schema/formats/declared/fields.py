@@ -8,10 +8,12 @@ columns at once."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from ...finding import escape_token, split_pointer
+from ...judgments.view import hashable
 
 ABSENT: Any = type("Absent", (), {"__repr__": lambda self: "ABSENT"})()
 
@@ -67,16 +69,17 @@ class Field:
         if self.type is not None:
             value = cast(value, self.type)
         if self.template is not None:
-            value = self.template.replace("{}", _text(value))
+            value = self.template.replace("{}", text(value))
         return value
 
 
 def _said(value: Any) -> str:
     """A value as it is compared with the `missing` ones: -1 and "-1" alike."""
-    return _text(value) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else repr(value)
+    return text(value) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else repr(value)
 
 
-def _text(value: Any) -> str:
+def text(value: Any) -> str:
+    """A value as text: a whole float as the integer it is (1.0 is "1")."""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
@@ -85,7 +88,7 @@ def _text(value: Any) -> str:
 def cast(value: Any, kind: str) -> Any:
     """A value as a type, where it reads as one (else as it is: the rules report it)."""
     if kind == "string":
-        return _text(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
+        return text(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
     if isinstance(value, str):
         try:
             number = float(value)
@@ -97,6 +100,54 @@ def cast(value: Any, kind: str) -> Any:
     if kind == "integer" and isinstance(value, float) and value.is_integer():
         return int(value)
     return value
+
+
+class Known:
+    """Values as the rules compare them: equal as judgments.view.hashable has it (the one
+    definition of equal values), or as their texts, since a file's text "1" is a scale's 1."""
+
+    def __init__(self, values: Iterable[Any] = ()) -> None:
+        self.keys: set[Any] = set()
+        self.update(values)
+
+    def update(self, values: Iterable[Any]) -> None:
+        for value in values:
+            key = _key(value)
+            if key is not None:
+                self.keys.add(key)
+            self.keys.add(text(value))
+
+    def __contains__(self, value: Any) -> bool:
+        if value is ABSENT:
+            return False
+        kind = type(value)
+        if kind is str:  # the usual answers: their keys are themselves
+            return value in self.keys
+        if kind is int:
+            return value in self.keys or str(value) in self.keys
+        key = _key(value)
+        return (key is not None and key in self.keys) or text(value) in self.keys
+
+
+def _key(value: Any) -> Any:
+    """A value's key, or None for one that has none (an object): its text stands for it."""
+    key = hashable(value)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def key(value: Any) -> Any:
+    """A value as a key of a dict: as judgments.view.hashable has it, an object as its text."""
+    found = _key(value)
+    return text(value) if found is None else found
+
+
+def same(value: Any, other: Any) -> bool:
+    """Whether two values are one answer, as Known compares them."""
+    return value in Known((other,))
 
 
 _CAPTURE = re.compile(r"@([0-9]+)")
@@ -121,19 +172,19 @@ def parse(spec: Any, at: str, flat: bool) -> Field:
             spec.get("type"),
             frozenset(map(_said, spec["missing"])) if "missing" in spec else None,
         )
-    text = str(spec)
-    if text == ".":
-        return Field(text, at)
-    if text == "@file":
-        return Field(text, at, file=True)
-    found = _CAPTURE.fullmatch(text)
+    written = str(spec)
+    if written == ".":
+        return Field(written, at)
+    if written == "@file":
+        return Field(written, at, file=True)
+    found = _CAPTURE.fullmatch(written)
     if found:
-        return Field(text, at, capture=int(found.group(1)))
-    if text.startswith("/"):
-        return Field(text, at, tuple(split_pointer(text)), root=True)
+        return Field(written, at, capture=int(found.group(1)))
+    if written.startswith("/"):
+        return Field(written, at, tuple(split_pointer(written)), root=True)
     if flat:
-        return Field(text, at, (text,))
-    return Field(text, at, tuple(t.replace("~1", "/").replace("~0", "~") for t in text.split("/")))
+        return Field(written, at, (written,))
+    return Field(written, at, tuple(t.replace("~1", "/").replace("~0", "~") for t in written.split("/")))
 
 
 def resolve(node: Any, record: Any, captures: tuple[Any, ...], stem: str, field: Field) -> Any:
@@ -175,4 +226,4 @@ class Template:
         return [(n, m.groupdict()) for n in names if (m := compiled.fullmatch(n))]
 
 
-__all__ = ["ABSENT", "Field", "Template", "cast", "parse", "resolve"]
+__all__ = ["ABSENT", "Field", "Known", "Template", "cast", "key", "parse", "resolve", "same", "text"]

@@ -16,7 +16,7 @@ import orjson
 
 from ...engine import Document
 from .declaration import Answer, Block, Declaration, MultiHot, OneHot, Weights
-from .fields import ABSENT, Field
+from .fields import ABSENT, Field, Known, text
 from .records import Rows
 
 _TRUE = frozenset({"1", "true", "True", "TRUE", "yes"})
@@ -33,11 +33,7 @@ def item_of(parts: list[Any]) -> Any:
     """An item named by several fields: their values joined by "/" (one field: its value)."""
     if len(parts) == 1:
         return parts[0]
-    return "/".join(map(_text, parts))
-
-
-def _text(part: Any) -> str:
-    return str(int(part)) if isinstance(part, float) and part.is_integer() else str(part)
+    return "/".join(map(text, parts))
 
 
 @dataclass
@@ -313,11 +309,15 @@ class Mapper:
                 named.setdefault(f.written, f)
         cells = {name: nodes.values(f) for name, f in named.items()}
         row = nodes.pointers(None)
-        rules = sorted(spec.rules, key=lambda r: -len(r[0]))  # the most specific first
+        # the most specific first, each wanted value as the rules compare values
+        rules = [
+            (tuple((f.written, Known((wanted,))) for f, wanted in when), weight)
+            for when, weight in sorted(spec.rules, key=lambda r: -len(r[0]))
+        ]
         values: list[Any] = []
         for i in range(len(nodes)):
             found = next(
-                (weight for when, weight in rules if all(_equal(cells[f.written][i], wanted) for f, wanted in when)),
+                (weight for when, weight in rules if all(cells[name][i] in wanted for name, wanted in when)),
                 None,
             )
             if found is None:
@@ -346,10 +346,6 @@ def _plain(values: list[Any], items: list[Any], raters: list[Any] | None) -> boo
     )
 
 
-def _equal(cell: Any, wanted: Any) -> bool:
-    return bool(cell == wanted) or (cell is not ABSENT and str(cell) == str(wanted))
-
-
 _IDS = frozenset({str, int, float, bool})
 
 
@@ -370,7 +366,7 @@ def _items(block: Block, nodes: Rows) -> list[Any]:
     if len(parts) == 1:
         return parts[0]
     if not any(ABSENT in p for p in parts):
-        texts = [p if set(map(type, p)) <= {str} else list(map(_text, p)) for p in parts]
+        texts = [p if set(map(type, p)) <= {str} else list(map(text, p)) for p in parts]
         return list(map("/".join, zip(*texts, strict=True)))
     return [
         ABSENT if all(p is ABSENT for p in row) else item_of(["" if p is ABSENT else p for p in row])

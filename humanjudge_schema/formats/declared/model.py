@@ -10,7 +10,7 @@ from typing import Any
 from ...engine import Where
 from ...judgments.view import hashable
 from .declaration import Block, Declaration, Side
-from .fields import ABSENT, Field
+from .fields import ABSENT, Field, Known
 from .mapping import Mapped, Mapper, item_of
 from .records import Rows
 from .toml import TomlDocument
@@ -24,20 +24,6 @@ class Said:
 
     doc: Any  # a toml.TomlDocument, or a document placing a TOML syntax error
     problems: list[tuple[str, str, str]]
-
-
-def _within(value: Any, scale: set[Any]) -> bool:
-    """Whether a value is on a scale (a list, a multi-select answer, is not checked here)."""
-    if isinstance(value, list):
-        return True
-    if isinstance(value, dict):
-        return False
-    return value in scale or str(value) in scale
-
-
-def allowed(values: tuple[Any, ...]) -> set[Any]:
-    """The values of a scale, each also as its text: "1" in a file is the scale's 1."""
-    return {hashable(v) for v in values} | {str(v) for v in values}
 
 
 @dataclass(frozen=True)
@@ -71,7 +57,7 @@ class Model:
     repeated: dict[str, list[tuple[Any, Spot, Spot]]] = field(default_factory=dict)
     # reference rule -> its `from` values with where each is, and its `to` values
     sources: dict[str, list[tuple[Any, Where, str]]] = field(default_factory=dict)
-    targets: dict[str, set[Any]] = field(default_factory=dict)
+    targets: dict[str, Known] = field(default_factory=dict)
     # the roles with a file that is absent or could not be read whole
     unread: set[str] = field(default_factory=set)
     # What the rules of the individual judgments need, gathered as they come, each only where
@@ -84,7 +70,7 @@ class Model:
     def __post_init__(self) -> None:
         rules = self.decl.rules
         scales = {name: q.values for name, q in self.decl.questions.items() if q.values is not None and not q.multi}
-        self.scales = {name: allowed(v) for name, v in scales.items()} if rules.allowed_values else {}
+        self.scales = {name: Known(v) for name, v in scales.items()} if rules.allowed_values else {}
         self.per_item = rules.one_answer or rules.raters_per_item is not None
         self.recomputed = {
             a.question
@@ -147,12 +133,7 @@ class Model:
             if question in recomputed:
                 self.judged.setdefault(question, {}).setdefault(item, []).append((rater, value, doc, ptr))
             scale = scales.get(question)
-            if (
-                scale is not None
-                and not isinstance(value, (list, dict))
-                and value not in scale
-                and str(value) not in scale
-            ):
+            if scale is not None and not isinstance(value, list) and value not in scale:
                 self.outside.append((question, value, doc, ptr))
             if per_item and rater != "":
                 seen = self.raters.setdefault((question, item), {})
@@ -192,7 +173,7 @@ class Model:
                     if one is not ABSENT:
                         found.append((one, rows.doc, ptr))
         else:
-            target = self.targets.setdefault(at, set())
+            target = self.targets.setdefault(at, Known())
             for value in values:
                 target.update(v for v in (value if isinstance(value, list) else [value]) if v is not ABSENT)
 
@@ -202,7 +183,7 @@ class Model:
             found = self.sources.setdefault(at, [])
             found += [(v, out.doc, p) for v, p in zip(column, out.pointer, strict=True) if v != ""]
         else:
-            self.targets.setdefault(at, set()).update(v for v in column if not isinstance(v, list))
+            self.targets.setdefault(at, Known()).update(v for v in column if not isinstance(v, list))
 
 
 __all__ = ["Model", "Stored"]

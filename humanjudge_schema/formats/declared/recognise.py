@@ -1,17 +1,22 @@
 """Whether a file of a declared name holds what its declaration says, so that a common name
 (`labels.txt`, `testset-v1.json`) claims a folder only with the content to match: the header
 (or, with no header row, the number of cells) of a CSV file, the fields of the first record of
-JSON Lines, the field names near the start of a JSON file."""
+JSON Lines, the field names near the start of a JSON file. Only the file's first 64 KiB are
+read: the check reads the whole file once, later."""
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 import orjson
 
-from ...readers.csvfile import CsvFile
+from ...kinds import head
+from ...readers.csvfile import Dialect
 from .held import declaration
 from .records import dialect_of
+
+HEAD = 65536
 
 
 def recognised(name: str, file: str, path: Path) -> bool:
@@ -27,26 +32,33 @@ def recognised(name: str, file: str, path: Path) -> bool:
     spec = decl.files.get(role)
     if spec is None:  # the declaration is broken: its check says how; the name alone decides
         return True
+    data = head(path, HEAD)
+    if data is None:
+        return False
     fields = list((spec.record.get("properties") or {}).keys())
     if spec.flat:
-        csv = CsvFile(path, dialect_of(spec))
-        for _, _, cells in csv.rows():
-            if spec.columns is not None:
-                return len(cells) == len(spec.columns)
-            return not fields or bool(set(fields) & set(csv.header or []))
-        return csv.header is not None and (not fields or bool(set(fields) & set(csv.header)))
-    try:
-        with open(path, "rb") as f:
-            head = f.read(65536)
-    except OSError:
-        return False
+        first = _first_row(data, dialect_of(spec) or Dialect())
+        if first is None:
+            return False
+        if spec.columns is not None:
+            return len(first) == len(spec.columns)
+        return not fields or bool(set(fields) & set(first))
     if spec.gzip:
-        return head.startswith(b"\x1f\x8b")
+        return data.startswith(b"\x1f\x8b")
     if spec.type == "jsonl":
-        first = next((line for line in head.splitlines() if line.strip()), b"")
+        line = next((line for line in data.splitlines() if line.strip()), b"")
         try:
-            record = orjson.loads(first)
+            record = orjson.loads(line)
         except orjson.JSONDecodeError:
             return False
         return isinstance(record, dict) and (not fields or bool(set(fields) & set(record)))
-    return not fields or any(orjson.dumps(f) in head for f in fields)
+    return not fields or any(orjson.dumps(f) in data for f in fields)
+
+
+def _first_row(data: bytes, dialect: Dialect) -> list[str] | None:
+    """The first row of a table's first bytes (the header, where it has one)."""
+    lines = [line for line in data.decode("utf-8-sig", "replace").splitlines(keepends=True) if line.strip()]
+    try:
+        return next(dialect.reader(lines), None)
+    except csv.Error:
+        return None

@@ -17,7 +17,8 @@ from ...finding import escape_token
 from ...readers.csvcells import Chunk
 from ...readers.csvfile import CsvDocument, CsvFile, Dialect
 from ...readers.csvtable import Columns, Header, chunks
-from ...readers.files import Problem
+from ...readers.files import Problem, open_regular
+from ...readers.gzjsonl import GzipJsonLines, StreamedDocument
 from .declaration import FileSpec
 from .fields import ABSENT, Field, resolve
 
@@ -177,8 +178,6 @@ def read(
     if spec.flat:
         yield from _csv(path, spec, stem, ctx, reading)
     elif spec.gzip:
-        from ...readers.gzjsonl import GzipJsonLines
-
         yield from _lines(GzipJsonLines(path), path, spec, stem, ctx, reading)
     elif spec.type == "jsonl":
         yield from _lines(_PlainLines(path), path, spec, stem, ctx, reading)
@@ -250,61 +249,31 @@ def _parsed(value: Any) -> bool:
     return value is not BROKEN
 
 
-class _PlainLines:
-    """The records of a JSON Lines file read a block at a time, as GzipJsonLines reads a gzipped
-    one: (record index, line, value or BROKEN, raw bytes), the problems of the bytes in
-    `problems`, and whether it was read to its end in `complete`. Memory holds a block."""
+class _PlainLines(GzipJsonLines):
+    """A JSON Lines file read as GzipJsonLines reads a gzipped one, with the same limits and
+    problems (a line too long, blank lines, UTF-16, a byte-order mark), its bytes as they are."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.problems: list[Problem] = []
-        self.complete = True
-
-    def __iter__(self) -> Iterator[tuple[int, int, Any, bytes]]:
-        from ...readers.files import BOM, blank_run, bom_problem, open_regular
-        from ...readers.gzjsonl import parse_record
-
+    def _chunks(self) -> Iterator[bytes]:
         f = open_regular(self.path)
         if isinstance(f, Problem):
-            self.problems.append(f)
-            self.complete = False
+            self._fail(f.code, f.message)
             return
-        index, line, blanks, carry, first = 0, 0, 0, b"", True
         with f:
-            while True:
-                block = f.read(1 << 20)
-                if first and block.startswith(BOM):
-                    self.problems.append(bom_problem())
-                    block = block[3:]
-                first = False
-                data = carry + block
-                parts = data.split(b"\n")
-                carry = parts.pop() if block else b""
-                if not block and data == b"":
-                    parts = []
-                for raw in parts:
-                    line += 1
-                    raw = raw.rstrip(b"\r")
-                    if not raw.strip():
-                        blanks += 1
-                        continue
-                    if blanks:
-                        self.problems.append(blank_run("parse/blank-line", line - blanks, blanks, "empty", "records"))
-                        blanks = 0
-                    value, problems = parse_record(raw, line)
-                    self.problems += [p._replace(pointer=f"/{index}{p.pointer}") for p in problems]
-                    yield index, line, value, raw
-                    index += 1
-                if not block:
-                    break
-        if index == 0 and not self.problems:
-            self.problems.append(Problem("parse/empty", "the file holds no record"))
+            block = f.read(_BLOCK)
+            if not block:
+                self._fail("parse/empty", "the file is empty")
+            elif block.startswith(b"\x1f\x8b"):
+                self._fail("parse/invalid-utf8", "the file is gzipped: name it .gz, or declare gzip = true")
+            while block and self.complete:
+                yield block
+                block = f.read(_BLOCK)
+
+
+_BLOCK = 1 << 20  # bytes of a JSON Lines file read at a time
 
 
 def _lines(stream: Any, path: Path, spec: FileSpec, stem: str, ctx: Context | None, reading: Reading) -> Iterator[Rows]:
     """The records of a JSON Lines file, gzipped or not, a chunk of them at a time."""
-    from ...readers.gzjsonl import StreamedDocument
-
     doc = StreamedDocument(path)
     if ctx is not None:
         ctx.parsed(doc)

@@ -8,7 +8,8 @@ from typing import Any
 from ....engine import Hit
 from ....numbers import fmt_number, same_value
 from ....registry import rule
-from ..aggregates import distribution, majority, mean, soft_label_mismatch
+from ..aggregates import distribution, majority, mean, number, ranked, soft_label_mismatch
+from ..fields import Known
 from ..model import Model, Stored
 
 
@@ -20,10 +21,6 @@ def _of(model: Model, kind: str) -> Iterator[tuple[Stored, list[Any], list[Any]]
         judgments = model.judged.get(stored.question, {}).get(stored.item)
         if judgments:
             yield stored, [j[0] for j in judgments], [j[1] for j in judgments]
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 @rule(
@@ -38,19 +35,22 @@ def _number(value: Any) -> bool:
 )
 def stored_mean(model: Model) -> Iterator[Hit]:
     for stored, _raters, values in _of(model, "mean"):
-        numbers = [v for v in values if _number(v)]
-        if not numbers or not _number(stored.value):
+        if stored.value is None:  # no mean stored (null)
             continue
-        exact = mean(numbers)
-        if not same_value(stored.value, exact, model.tolerance):
+        kept = number(stored.value)
+        numbers = [number(v) for v in values]
+        of = f"the {len(values)} judgments of {stored.question} for item {stored.item!r}"
+        if kept is None:
+            yield stored.doc, stored.pointer, f"{stored.value!r} is stored where the mean of {of} is: not a number"
+        elif None in numbers:
+            odd = next(v for v, n in zip(values, numbers, strict=True) if n is None)
             yield (
                 stored.doc,
                 stored.pointer,
-                (
-                    f"{fmt_number(stored.value)} is stored, the mean of the {len(numbers)} judgments of "
-                    f"{stored.question} for item {stored.item!r} is {fmt_number(exact)}"
-                ),
+                f"{fmt_number(kept)} is stored, and {of} are not all numbers ({odd!r}): no mean to compare it with",
             )
+        elif not same_value(kept, exact := mean(numbers), model.tolerance):  # type: ignore[arg-type]
+            yield stored.doc, stored.pointer, f"{fmt_number(kept)} is stored, the mean of {of} is {fmt_number(exact)}"
 
 
 @rule(
@@ -67,15 +67,15 @@ def stored_majority(model: Model) -> Iterator[Hit]:
         top = majority(values)
         tie = stored.block.tie
         if len(top) > 1 and tie == "none":
-            yield (
-                stored.doc,
-                stored.pointer,
-                f'{stored.value!r} is stored where {", ".join(map(repr, top))} tie (tie = "none")',
-            )
+            if stored.value is not None:  # null: no value stored, as the declaration says
+                said = ", ".join(map(repr, top))
+                yield stored.doc, stored.pointer, f'{stored.value!r} is stored where {said} tie (tie = "none")'
             continue
-        wanted = top if tie == "any" or len(top) == 1 else [min(top) if tie == "lowest" else max(top)]
-        if not any(stored.value == w or str(stored.value) == str(w) for w in wanted):
-            said = " or ".join(map(repr, wanted))
+        if tie in ("lowest", "highest") and len(top) > 1:
+            order = ranked(top, model.decl.question(stored.question).values)
+            top = [order[0] if tie == "lowest" else order[-1]]
+        if stored.value not in Known(top):
+            said = " or ".join(map(repr, top))
             yield (
                 stored.doc,
                 stored.pointer,
@@ -117,7 +117,7 @@ def stored_soft_label(model: Model) -> Iterator[Hit]:
 )
 def stored_count(model: Model) -> Iterator[Hit]:
     for stored, _raters, values in _of(model, "count"):
-        if _number(stored.value) and stored.value != len(values):
+        if stored.value is not None and number(stored.value) != len(values):
             yield (
                 stored.doc,
                 stored.pointer,

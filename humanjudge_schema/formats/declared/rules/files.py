@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from ....engine import Hit
 from ....registry import rule
+from ..fields import Known
 from ..model import Model
 
 
@@ -39,8 +40,7 @@ def reference(model: Model) -> Iterator[Hit]:
     for at, source, target in model.decl.rules.references:
         if not model.whole(target) or (source.file is not None and source.file in model.unread):
             continue  # what was not read is said by its parse/ findings, or by its absence
-        known = model.targets.get(at, set())
-        texts = {str(v) for v in known}
+        known = model.targets.get(at, Known())
         for value, doc, ptr in model.sources.get(at, []):
-            if value not in known and str(value) not in texts:
+            if value not in known:
                 yield doc, ptr, f"{value!r} is not among {target}"

@@ -12,25 +12,29 @@ from ..model import Model
 
 @rule(
     "declared/no-judgment",
-    "a judgments block matches no record of its file",
+    "a judgments or aggregates block matches no record of its file",
     why="A declaration whose mapping finds nothing in the data would give zero judgments, and "
-    "zero judgments agree perfectly: a mapping that matches no record is an error, found where "
-    "the block is declared.",
+    "zero judgments agree perfectly; an aggregates block that finds no stored value has nothing "
+    "to recompute, and every stored value would pass unchecked. A mapping that matches no record "
+    "is an error, found where the block is declared.",
     bad='[[judgments]]\nfile = "ratings"\neach = "labels/*"      # the records have "annotations"',
     good='[[judgments]]\nfile = "ratings"\neach = "annotations/*"',
     scope="dataset",
 )
 def no_judgment(model: Model) -> Iterator[Hit]:
     for block in model.decl.blocks:
-        if block.kind != "judgments" or not model.read.get(block.at) or model.made.get(block.at):
+        if not model.read.get(block.at) or model.made.get(block.at):
             continue
         records = model.records.get(block.at, 0)
+        if not records and block.file in model.unread:
+            continue  # the file could not be read: its parse/ findings say why
         what = f"{records:,} record{'s' if records != 1 else ''} read" if records else "no record found"
         where = f" below {'/'.join(block.each)}" if block.each and records else ""
+        made = "judgment" if block.kind == "judgments" else "stored value"
         yield (
             model.doc,
             block.at,
-            f"this block makes no judgment of {block.file} ({what}{where}): its fields name nothing there",
+            f"this block makes no {made} of {block.file} ({what}{where}): its fields name nothing there",
         )
 
 
