@@ -180,12 +180,16 @@ def result_of(
     """The result of checking `units` with `configs` (in the same order): their findings
     sorted, the files counted, the configuration files used, and the units whose quality checks
     were asked for and whose format has no judgments to check."""
+    # A file two formats check (a declaration beside a CogGym experiment naming one of its
+    # files) is one file, and a finding both find about it (its parse errors) is said once.
+    findings = [Finding(*row) for row in dict.fromkeys(map(as_row, findings))]
     findings.sort(key=Finding.sort_key)
     used = tuple(sorted({c.source for c in configs if c.source is not None}))
     unjudged = tuple(
         u for u, c in zip(units, configs, strict=True) if c.quality and catalog.get(u.family).judgments is None
     )
-    return Result(findings, sum(len(u.files) + len(u.refused) for u in units), tuple(skipped), used, unjudged)
+    files = {os.path.abspath(f) for u in units for f in (*u.files, *u.refused)}
+    return Result(findings, len(files), tuple(skipped), used, unjudged)
 
 
 def _check_all(

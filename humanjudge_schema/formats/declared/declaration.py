@@ -18,8 +18,10 @@ import orjson
 from ...engine import schema_errors
 from ...finding import escape_token
 from ...judgments.view import Level
+from ...readers.files import Problem as FileProblem
+from ...readers.files import open_regular
 from .fields import Field, Template, cast, parse
-from .made import SCHEMA, schema_name
+from .names import SCHEMA, schema_name
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -203,14 +205,24 @@ def read(path: Path) -> Declaration:
     return decl
 
 
+def capped(path: Path) -> bytes:
+    """A declaration's (or its record schema's) bytes: a regular file of at most BYTES. Raises
+    OSError for anything else (a pipe or a device is refused unread: it could block or never end)."""
+    opened = open_regular(path)
+    if isinstance(opened, FileProblem):
+        raise OSError(opened.message.removeprefix("cannot read the file: "))
+    with opened as f:
+        raw = f.read(BYTES + 1)
+    if len(raw) > BYTES:
+        raise OSError(f"more than {BYTES:,} bytes, more than a declaration holds")
+    return raw
+
+
 def _text(path: Path) -> str:
     try:
-        with open(path, "rb") as f:
-            raw = f.read(BYTES + 1)
+        raw = capped(path)
     except OSError as exc:
         raise DeclarationError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if len(raw) > BYTES:
-        raise DeclarationError(f"{path}: more than {BYTES:,} bytes, more than a declaration holds")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -313,12 +325,11 @@ class _Reader:
         if "record" in spec:
             record: Any = spec["record"]
         else:
-            path = self.decl.path.parent / spec["schema"]
             self.decl.schema_files.append(spec["schema"])
             try:
-                record = orjson.loads(path.read_bytes())
+                record = orjson.loads(capped(self.schema_path(spec["schema"])))
             except (OSError, orjson.JSONDecodeError) as exc:
-                why = exc.strerror if isinstance(exc, OSError) else f"not JSON: {exc}"
+                why = exc.strerror or str(exc) if isinstance(exc, OSError) else f"not JSON: {exc}"
                 self.problem(
                     at + "/schema",
                     f"the record schema {spec['schema']!r} cannot be read: {why}",
@@ -329,6 +340,15 @@ class _Reader:
             self.problem(at, "a record schema is a JSON object", "declared/record-schema")
             return None
         return record
+
+    def schema_path(self, written: str) -> Path:
+        """A record schema's file: one beside the declaration, part of its dataset, and not a
+        link out of its folder (a declaration in a pull request may not read the runner's files)."""
+        folder = self.decl.path.parent.resolve()
+        path = (folder / written).resolve()
+        if "/" in written or "\\" in written or path.parent != folder:
+            raise OSError(f"a record schema is a file beside {self.decl.path.name}, in its folder")
+        return path
 
     # --- names against the record schemas --------------------------------------------------
 

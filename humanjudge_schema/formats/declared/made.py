@@ -21,12 +21,12 @@ import orjson
 from ...catalog import CatalogError, DatasetFile, Format
 from ...readers.files import display_path
 from .held import DECLARATIONS, Held, load
+from .names import SCHEMA, schema_name
 
 if TYPE_CHECKING:
     from .declaration import Declaration
 
 BESIDE = "humanjudge-format.toml"
-SCHEMA = "declared/v1/declaration"  # the schema of a declaration (declaration.py checks against it)
 SHIPPED = "shipped"
 INDEX = "index.json"  # the shipped declarations' outlines (`index`), beside them
 
@@ -49,13 +49,6 @@ def outline(decl: Declaration) -> Outline:
         spec = decl.files.get(role)
         files.append((role, name, glob, required, spec.type if spec is not None else None))
     return Outline(decl.name, decl.title, decl.description, tuple(files), tuple(decl.schema_files))
-
-
-def schema_name(fmt: str, role: str, path: Path) -> str:
-    """The name a role's record schema is held under (schemas.hold): one per declaration file,
-    since two versions of a dataset may declare one format."""
-    digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:8]
-    return f"{fmt}/v1/{role}@{digest}"
 
 
 def shipped() -> list[Path]:
