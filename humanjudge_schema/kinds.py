@@ -215,6 +215,8 @@ def unremarked(name: str, folder: bool) -> bool:
         return True
     if folder:
         return False
+    if name in catalog.declaration_names():  # checked on its own, as a declaration
+        return True
     return lower.startswith(_DOC_STEMS) or lower in _CONFIG_NAMES or lower.endswith(_MEDIA_SUFFIXES) or _data_like(name)
 
 

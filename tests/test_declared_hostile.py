@@ -125,3 +125,113 @@ def test_a_declaration_beside_a_builtin_dataset_adds_a_check_and_takes_none_away
     assert both.files == alone.files + 1  # the declaration; human_data_ind.json counted once
     rows = [(f.code, f.file, f.pointer, f.message) for f in both.findings]
     assert len(rows) == len(set(rows))  # the duplicate key both checks find is said once
+
+
+STRICT = """declaration = 1
+name = "{name}"
+
+[files.ratings]
+name = "ratings.csv"
+type = "csv"
+
+[files.ratings.record]
+type = "object"
+required = ["item", "rater", "label"]
+properties.item = {{ type = "string" }}
+properties.rater = {{ type = "string" }}
+properties.label = {{ type = "integer"{maximum} }}
+
+[[judgments]]
+file = "ratings"
+item = "item"
+rater = "rater"
+question = "label"
+value = "label"
+"""
+
+
+def _configured(root: Path, name: str = "strict-ratings") -> Path:
+    (root / "strict.toml").write_text(STRICT.format(name=name, maximum=", maximum = 1"))
+    (root / "humanjudge.toml").write_text('formats = ["strict.toml"]\n')
+    (root / "data").mkdir()
+    (root / "data" / "ratings.csv").write_text("item,rater,label\na,r1,1\na,r2,5\n")
+    return root / "data"
+
+
+def test_a_nearer_declaration_of_a_name_does_not_replace_the_farther_one(tmp_path: Path) -> None:
+    data = _configured(tmp_path)
+    (data / "humanjudge-format.toml").write_text(STRICT.format(name="strict-ratings", maximum=""))
+    found = sorted((f.code, f.file.rsplit("/", 1)[-1], f.pointer) for f in validate([data], cwd=str(tmp_path)).findings)
+    assert found == [
+        ("declared/name-taken", "humanjudge-format.toml", "/name"),
+        ("schema/maximum", "ratings.csv", "/1/label"),
+    ]
+
+
+def test_a_declaration_beside_the_data_may_not_take_a_shipped_name(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "ratings.csv").write_text("item,rater,label\na,r1,1\n")
+    (data / "humanjudge-format.toml").write_text(STRICT.format(name="mqm-ted-ende", maximum=""))
+    found = [f for f in validate([data]).findings if f.code == "declared/name-taken"]
+    assert [f.pointer for f in found] == ["/name"] and "shipped with humanjudge-schema" in found[0].message
+
+
+def test_a_pull_request_cannot_relax_a_declaration_beside_the_data_it_breaks(tmp_path: Path) -> None:
+    from . import test_action
+
+    runner = test_action.runner.__wrapped__(tmp_path)  # type: ignore[attr-defined]
+    ws = runner.workspace
+    test_action.git(ws, "init", "-q")
+    data = _configured(ws)
+    (data / "ratings.csv").write_text("item,rater,label\na,r1,1\na,r2,0\n")
+    test_action.commit(ws)
+    base = test_action.git(ws, "rev-parse", "HEAD")
+    (data / "ratings.csv").write_text("item,rater,label\na,r1,1\na,r2,5\n")
+    (data / "humanjudge-format.toml").write_text(STRICT.format(name="strict-ratings", maximum=""))
+    test_action.commit(ws)
+    proc = runner.validate(HUMANJUDGE_BASE=base)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+
+    assert "title=schema/maximum" in proc.stdout and "title=declared/name-taken" in proc.stdout
+
+
+def test_a_pull_request_that_breaks_a_configured_declared_csv_is_checked(tmp_path: Path) -> None:
+    """The Action sorts the changed files into datasets before any walk: a CSV of a format the
+    configuration declares is one of them."""
+    from . import test_action
+
+    runner = test_action.runner.__wrapped__(tmp_path)  # type: ignore[attr-defined]
+    ws = runner.workspace
+    test_action.git(ws, "init", "-q")
+    data = _configured(ws)
+    (data / "ratings.csv").write_text("item,rater,label\na,r1,1\na,r2,0\n")
+    test_action.commit(ws)
+    base = test_action.git(ws, "rev-parse", "HEAD")
+    (data / "ratings.csv").write_text("item,rater,label\na,r1,1\na,r2,5\n")
+    test_action.commit(ws)
+    proc = runner.validate(HUMANJUDGE_BASE=base, HUMANJUDGE_DIFF="false")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "file=data/ratings.csv,line=3,col=6,title=schema/maximum" in proc.stdout
+
+
+def test_a_pull_request_that_changes_a_declaration_says_so_first(tmp_path: Path) -> None:
+    from . import test_action
+
+    runner = test_action.runner.__wrapped__(tmp_path)  # type: ignore[attr-defined]
+    ws = runner.workspace
+    test_action.git(ws, "init", "-q")
+    data = _configured(ws)
+    (data / "ratings.csv").write_text("item,rater,label\na,r1,1\na,r2,0\n")
+    test_action.commit(ws)
+    base = test_action.git(ws, "rev-parse", "HEAD")
+    (ws / "strict.toml").write_text(STRICT.format(name="strict-ratings", maximum=", maximum = 9"))
+    (data / "ratings.csv").write_text("item,rater,label\na,r1,1\na,r2,5\n")
+    test_action.commit(ws)
+    proc = runner.validate(HUMANJUDGE_BASE=base, HUMANJUDGE_DIFF="false")
+    assert (
+        "::warning title=humanjudge::this pull request changes the declaration of a format (strict.toml)" in proc.stdout
+    )
+    summary = runner.summary()
+    assert "### This pull request changes how a format is declared" in summary
+    assert '+properties.label = { type = "integer", maximum = 9 }' in summary

@@ -3,6 +3,7 @@ deleted or renamed) and the configuration of its base branch."""
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import re
@@ -17,6 +18,7 @@ from ... import catalog
 from ...config import Config, ConfigError, config_bytes, load_file, parse_config
 from ...history import formats_at
 from ...kinds import linked_folder
+from ...readers.files import Problem, open_regular
 from ...report.github import code_span, fenced, plural
 
 if sys.version_info >= (3, 11):
@@ -164,6 +166,7 @@ class ChangedPaths:
     datasets: list[str] = field(default_factory=list)  # files to validate, each with its dataset
     gone: dict[str, bool] = field(default_factory=dict)  # deleted dataset file -> its dataset remains
     configs: list[str] = field(default_factory=list)  # configuration files whose settings change
+    declarations: list[str] = field(default_factory=list)  # declarations of formats it changes
     # the format each changed path had in the base commit: checked as such whatever it holds now
     known: dict[str, str] = field(default_factory=dict)
 
@@ -222,6 +225,7 @@ def pull_request_changes(git: Git, base: str) -> ChangedPaths:
     datasets: set[str] = set()
     pattern = dataset_file()
     names = git.names("diff", "--name-only", "--no-renames", base, "HEAD")
+    declared = declare_formats(git, base, top)
     was = formats_at(top, base, names)
     for name in names:
         rel = os.path.relpath(top / name, workspace)
@@ -235,6 +239,8 @@ def pull_request_changes(git: Git, base: str) -> ChangedPaths:
             before, after = git.blob(base, name), _read(path)
             if _settings_of(before, name) != _settings_of(after, name):
                 changes.configs.append(rel)
+        if name in declared and git.blob(base, name) != _bytes(top / name):
+            changes.declarations.append(rel)
         if not pattern.search(rel) and name not in was:
             continue
         if os.path.lexists(path) and (name in was or path.is_file() or path.is_symlink() or linked_folder(path)):
@@ -247,6 +253,69 @@ def pull_request_changes(git: Git, base: str) -> ChangedPaths:
     changes.datasets = sorted(datasets)
     changes.configs.sort()
     return changes
+
+
+def declare_formats(git: Git, base: str, top: Path) -> set[str]:
+    """Make the formats declared in the repository known before the changed files are sorted
+    into datasets, so that a file of a declared format (a CSV that a humanjudge-format.toml, or
+    a configuration's `formats`, declares) is a dataset file the pull request changes, checked
+    as one: the declarations beside the data in the base commit or the checkout, and those the
+    configuration files of either name, each applying where it would in a walk. The names (from
+    the top) of the declaration files."""
+    beside = catalog.declaration_names()
+    in_base = set(git.names("ls-tree", "-r", "--full-tree", "--name-only", base))
+    listed = in_base | set(git.names("ls-tree", "-r", "--full-tree", "--name-only", "HEAD"))
+    found: dict[str, PurePosixPath] = {}  # declaration -> the folder it applies within
+    for name in sorted(listed):
+        pure = PurePosixPath(name)
+        if pure.name in beside:
+            found[name] = pure.parent
+        elif pure.name in CONFIG_NAMES:
+            for data in (git.blob(base, name), _bytes(top / name)):
+                found.update(dict.fromkeys(_formats_named(data, pure, top), pure.parent))
+    # the outer ones first, and the base commit's before the pull request's: where two declare
+    # one name for nested folders, the later one is refused (its check says why), never the base's
+    inside = {
+        name: (name not in in_base, len(within.parts), PurePosixPath(name).name in beside, name)
+        for name, within in found.items()
+    }
+    for name, within in sorted(found.items(), key=lambda entry: inside[entry[0]]):
+        path = top / name
+        if path.is_file() and not path.is_symlink():
+            # a declaration that cannot be a format is checked as a file: its check says why
+            with contextlib.suppress(catalog.CatalogError):
+                catalog.declare([path], within=top / within)
+    return set(found)
+
+
+def _formats_named(data: bytes | None, config: PurePosixPath, top: Path) -> set[str]:
+    """The declaration files (names from the top) a configuration file's `formats` lists."""
+    try:
+        table = None if data is None else _settings_table(data, top / config)
+    except ConfigError:
+        return set()
+    listed = table.get("formats") if isinstance(table, dict) else None
+    if not isinstance(listed, list):
+        return set()
+    out = set()
+    for entry in listed:
+        if isinstance(entry, str):
+            inside = _inside(top / config.parent / entry, top)
+            if inside is not None:
+                out.add(inside.as_posix())
+    return out
+
+
+def _bytes(path: Path) -> bytes | None:
+    """A file's bytes in the checkout, where it is a regular file (a link or a pipe is not
+    read), at most 16 MiB of them: enough to tell a declaration or configuration changed."""
+    if path.is_symlink():
+        return None
+    opened = open_regular(path)
+    if isinstance(opened, Problem):
+        return None
+    with opened as f:
+        return f.read(1 << 24)
 
 
 def _lines(data: bytes | None) -> list[str]:

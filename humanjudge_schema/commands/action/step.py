@@ -154,7 +154,7 @@ class _Report:
     summary_file: str | None
     output_file: str | None
     notes: dict[str, str] = field(
-        default_factory=lambda: dict.fromkeys(("checked", "configuration", "change", "judgments"), "")
+        default_factory=lambda: dict.fromkeys(("checked", "configuration", "change", "declarations", "judgments"), "")
     )
 
     # what the pull request changes in the judgments (review.py): the summary opens with it
@@ -250,6 +250,8 @@ def _step(env: Mapping[str, str], workspace: Path) -> int:
                 base = BaseConfig(git, base_sha)
             if changes.configs:
                 report.notes["change"] = _changed_configuration(git, base_sha, changes.configs, base is not None)
+            if changes.declarations:
+                report.notes["declarations"] = _changed_declarations(git, base_sha, changes.declarations)
             if wanted(env):
                 refused = _review(report, workspace, base_sha, changes, env, base)
             elif gate := _gate(env, workspace, base):
@@ -453,6 +455,24 @@ def _changed_configuration(git: Git, base: str, names: list[str], from_base: boo
         )
         said = "This check used the pull request's configuration (`config-from: head`)."
     return "\n".join(["### This pull request changes the configuration", "", said, "", config_diff(git, base, names)])
+
+
+def _changed_declarations(git: Git, base: str, names: list[str]) -> str:
+    """A pull request that changes how its data is declared says so first: the check used its
+    declarations (they are the format of the data they sit with), so a rule relaxed beside the
+    data it lets through is shown to the reviewer, never passed unseen."""
+    said = f"this pull request changes the declaration of a format ({', '.join(names)}); "
+    print(
+        f"::warning title=humanjudge::{escape_data(said)}"
+        "this check used the pull request's declarations: review the change"
+    )
+    said = (
+        "This check read the data with the pull request's declarations: what a changed rule lets "
+        "through, this check lets through. Review the change below."
+    )
+    return "\n".join(
+        ["### This pull request changes how a format is declared", "", said, "", config_diff(git, base, names)]
+    )
 
 
 def main() -> int:

@@ -18,8 +18,9 @@ from ...kinds import Unit
 from ...registry import rules_of
 from . import rules as _rules  # noqa: F401  (registers the declared/ rules)
 from .declaration import Block, Declaration, DeclarationError, FileSpec, closest
-from .held import declaration, load
-from .made import BESIDE
+from .held import DECLARATIONS, declaration, load
+from .made import BESIDE, overlap
+from .made import taken as made_taken
 from .mapping import Mapped
 from .model import Model, Said
 from .records import Reading
@@ -133,6 +134,13 @@ def check_declaration(unit: Unit, ctx: Context) -> None:
     if taken is not None and taken.declared_by is None:
         message = f"{decl.name!r} is the name of an installed format ({taken.origin}): rename the declaration's format"
         more.append(("declared/name-taken", "/name", message))
+    elif taken is not None and path.name == BESIDE:
+        here = path.parent.resolve()
+        other = next(
+            (h for h in DECLARATIONS.get(decl.name, ()) if h.path != path.resolve() and overlap(h.within, here)), None
+        )
+        if other is not None:
+            more.append(("declared/name-taken", "/name", f"this file {made_taken(decl.name, other)}"))
     if not declaration_ok(decl, ctx, more):
         return
     files = tuple(f for f in unit.files if f != path)

@@ -109,15 +109,33 @@ def declares(declared: tuple[tuple[Path, Path | None], ...]) -> list[Format]:
         )
         outlines[path] = outline(_load(path))
         entries = by_name.setdefault(outlines[path].name, [])
-        twice = next((held for held in entries if held.within == within and held.path != path), None)
+        twice = next((held for held in entries if held.path != path and overlap(held.within, within)), None)
         if twice is not None:
-            raise CatalogError(
-                f"{path}: declares the format {outlines[path].name!r}, as {twice.path} does (rename one of them)"
-            )
+            raise CatalogError(f"{path}: {taken(outlines[path].name, twice)}")
         entries[:] = [held for held in entries if held.path != path] + [Held(path, origin, within)]
     DECLARATIONS.clear()
     DECLARATIONS.update(by_name)
     return [format_of([(held, outlines[held.path]) for held in entries]) for entries in by_name.values()]
+
+
+def overlap(one: Path | None, other: Path | None) -> bool:
+    """Whether two declarations' folders (None: every folder) share a file. One name is
+    declared for folders apart (two versions of a dataset), never for one inside another: a
+    nearer declaration would replace the farther one's checks, and a pull request could add a
+    lax one beside the data it breaks."""
+    if one is None or other is None:
+        return True
+    return one == other or one in other.parents or other in one.parents
+
+
+def taken(name: str, held: Held) -> str:
+    """Why a declaration may not take a name that another declares where it applies."""
+    if held.within is None:
+        return f"declares the format {name!r}, which {held.path.name} ({held.origin}) declares: rename this one"
+    return (
+        f"declares the format {name!r}, as {display_path(held.path)} does for {display_path(held.within)}/, "
+        "a folder that holds or is within this one's: rename one of them"
+    )
 
 
 def _load(path: Path) -> Declaration:
