@@ -200,6 +200,7 @@ def _data_like(name: str) -> bool:
 # (_units_in_folder): one that no format claims is the dataset's extra file (Unit.extras); a
 # link, and under --kind every data file not of that format, is among the files it leaves out.
 _DOC_STEMS = ("readme", "license", "licence", "copying", "notice", "citation", "authors", "contributors", "changelog")
+_DOC_SUFFIXES = (".md", ".markdown", ".rst", ".pdf")  # documents whatever their name (a SOURCE.md)
 _CONFIG_NAMES = frozenset({"humanjudge.toml", "pyproject.toml"})
 _IMAGES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp")
 _MEDIA_SUFFIXES: tuple[str, ...] = (*_IMAGES, ".mp4", ".webm", ".mov", ".ogg", ".mp3", ".wav", ".m4a")
@@ -217,7 +218,7 @@ def unremarked(name: str, folder: bool) -> bool:
         return False
     if name in catalog.declaration_names():  # checked on its own, as a declaration
         return True
-    return lower.startswith(_DOC_STEMS) or lower in _CONFIG_NAMES or lower.endswith(_MEDIA_SUFFIXES) or _data_like(name)
+    return lower.startswith(_DOC_STEMS) or lower.endswith(_DOC_SUFFIXES) or lower in _CONFIG_NAMES or lower.endswith(_MEDIA_SUFFIXES) or _data_like(name)
 
 
 def format_file(name: str) -> bool:

@@ -203,3 +203,11 @@ def test_a_data_file_outside_any_dataset_folder_is_left_out_as_before(tmp_path: 
     code, doc = _json("study", cwd=tmp_path)
     assert code == 0 and _found(doc) == []
     assert _skipped(doc) == [("study/summary.json", "JSON that is not a TextJudge dataset")]
+
+
+def test_a_document_beside_the_data_is_no_extra_file_whatever_its_name(tmp_path: Path) -> None:
+    exp = _experiment_with(tmp_path, "notes.txt")
+    for name in ("SOURCE.md", "protocol.pdf", "codebook.rst"):
+        (exp / name).write_text("how the data was collected\n")
+    extra = [Path(f.file).name for f in validate([exp]).findings if f.code == "dataset/extra-file"]
+    assert extra == ["notes.txt"]  # a text file may be data: it is still said
