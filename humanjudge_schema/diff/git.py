@@ -5,8 +5,13 @@ Only what a diff reads is written, from the raw blobs (`git ls-tree`, then `git 
 called and nothing is checked out over the user's files:
 - the dataset files, with their bytes: the paths `catalog.file_pattern()` matches, and the paths
   named;
-- the configuration files (humanjudge.toml, pyproject.toml) on the way from the top to a dataset
-  file, with their bytes: `config.discover` reads them when this version is the newer one;
+- the configuration files (humanjudge.toml, pyproject.toml) and the declarations beside the data
+  (humanjudge-format.toml) on the way from the top to a dataset file, with their bytes:
+  `config.discover` reads them when this version is the newer one;
+- the formats this version declares (beside its data, or in the files its configuration's
+  `formats` names, written with their bytes) are made known, and where they name files the
+  catalog did not know, the version is written again, those files with their bytes: a declared
+  dataset is read as this version declares it;
 - under a folder that holds a dataset file, every other file by its name only (empty) and every
   folder, and on the way to one, the folders: the check reports by name what a dataset's folder
   holds, the media a dataset names and the folders beside datasets, so both versions are judged
@@ -34,17 +39,24 @@ import posixpath
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
+from .. import catalog
 from ..catalog import file_pattern
 from ..config import CONFIG_BYTES
 from ..finding import escape_control
 from ..readers.files import DEFAULT_MAX_DOCUMENT
 from ..writing import stops_held, stops_raise
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 # A blob is refused beyond what a reader reads of one file (the max-document-bytes default).
 MAX_BLOB = DEFAULT_MAX_DOCUMENT
@@ -189,8 +201,68 @@ def old_version(top: Path, sha: str, paths: Sequence[str]) -> Iterator[Path]:
 
 def export(top: Path, sha: str, paths: Sequence[str], into: Path) -> None:
     """Write what a diff reads of commit `sha` under `paths` (relative to the top; "." is all)
-    into the new folder `into`, at the same relative places (the module's docstring says what)."""
-    plan = _plan(top, sha, [p.strip("/") for p in paths])
+    into the new folder `into`, at the same relative places (the module's docstring says what).
+    Written again, once or twice, where the formats this version declares name files the
+    catalog did not know, or its configuration names declarations outside the paths."""
+    specs = [p.strip("/") for p in paths]
+    named: set[str] = set()
+    for writing in range(1, _ROUNDS + 1):
+        pattern = file_pattern()
+        _write(top, sha, _plan(top, sha, specs, named), into)
+        more = _declared(into, named)
+        if writing == _ROUNDS or (more <= named and file_pattern() == pattern):
+            return
+        named |= more
+        with _said("cannot write that commit's files in a temporary folder"):
+            shutil.rmtree(into)
+
+
+# Writings of a version at most: the first, one with the files its declarations name, and one
+# with the declarations its configuration names and the files those name.
+_ROUNDS = 3
+
+
+def _declared(into: Path, named: set[str]) -> set[str]:
+    """Make known the formats of the version written in `into`: the declarations beside its data,
+    and the declarations its configuration files name (`formats`) that are written (`named`), each
+    applying where a walk would apply it. Returns the declarations the configuration files name,
+    as paths in the tree (those outside it are not written: the diff says why it cannot read
+    them)."""
+    listed: set[str] = set()
+    beside = catalog.declaration_names()
+    for folder, _, names in os.walk(into):
+        for name in names:
+            path = Path(folder, name)
+            if name in beside:
+                with contextlib.suppress(catalog.CatalogError):  # its check says why it is no format
+                    catalog.declare([path], within=path.parent)
+            elif name in _CONFIGS:
+                at = path.parent.relative_to(into).as_posix()
+                for given in _formats_named(path):
+                    rel = posixpath.normpath(posixpath.join(at, given))
+                    if rel.split("/")[0] in ("..", "") or rel == ".":
+                        continue
+                    listed.add(rel)
+                    if rel in named and (into / rel).is_file():
+                        with contextlib.suppress(catalog.CatalogError):
+                            catalog.declare([into / rel], within=path.parent)
+    return listed
+
+
+def _formats_named(config: Path) -> list[str]:
+    """The declaration files a configuration file names (`formats`), as written there."""
+    try:
+        table: Any = tomllib.loads(config.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return []
+    if config.name == "pyproject.toml":
+        tool = table.get("tool")
+        table = tool.get("humanjudge") if isinstance(tool, dict) else None
+    listed = table.get("formats") if isinstance(table, dict) else None
+    return [v for v in listed if isinstance(v, str)] if isinstance(listed, list) else []
+
+
+def _write(top: Path, sha: str, plan: _Plan, into: Path) -> None:
     with _making(str(into)):
         into.mkdir(parents=True)
     for folder in sorted(plan.folders):  # a folder's parent sorts before it
@@ -234,20 +306,23 @@ class _Plan:
         return len(self.data) + len(self.configs) + len(self.links) + len(self.empty) + len(self.folders)
 
 
-def _plan(top: Path, sha: str, paths: list[str]) -> _Plan:
+def _plan(top: Path, sha: str, paths: list[str], declarations: Collection[str] = ()) -> _Plan:
     """What to write, read from two listings of the tree (the first finds the dataset files, the
-    second what lies beside them), each read as it comes, so that memory holds the plan only.
+    second what lies beside them), each read as it comes, so that memory holds the plan only;
+    `declarations` are more paths to write with their bytes (those the configuration names).
     Refused, before anything is written, when it breaks a bound or names a path twice."""
     specs = [] if any(p in ("", ".") for p in paths) else paths
-    ways = {posixpath.join(a, name) for s in specs for a in _ancestors(s) for name in _CONFIGS}
-    listed, under = [*specs, *sorted(ways)], _under(specs)
+    on_the_way = (*_CONFIGS, *catalog.declaration_names())
+    ways = {posixpath.join(a, name) for s in specs for a in _ancestors(s) for name in on_the_way}
+    extra = sorted(declarations) if specs else []
+    listed, under = [*specs, *sorted(ways), *extra], _under([*specs, *extra])
     plan = _Plan()
     pattern = re.compile(file_pattern())
     for e in _listing(top, sha, listed):
         # a configuration file is no dataset of its own (a declaration's suffix matches it): it is
         # written as the configuration on the way to the datasets, not as data with its folder
         named = e.path in specs or (pattern.search(e.path) and posixpath.basename(e.path) not in _CONFIGS)
-        if e.kind == "blob" and e.path != NOWHERE and under(e.path) and named:
+        if e.kind == "blob" and e.path != NOWHERE and under(e.path) and (named or e.path in declarations):
             _check(e)
             if e.mode == _LINK:
                 plan.links.append(e)
@@ -281,7 +356,7 @@ def _beside(plan: _Plan, data: set[str], listing: Iterator[_Entry], under: Calla
             kept = inside or (near and chosen)
             if kept:
                 plan.folders.add(e.path)
-        elif posixpath.basename(e.path) in _CONFIGS:
+        elif posixpath.basename(e.path) in _CONFIGS or posixpath.basename(e.path) in catalog.declaration_names():
             kept = e.mode in _REGULAR and (near or inside)
             if kept:
                 _add(plan, plan.configs, e, CONFIG_BYTES)
