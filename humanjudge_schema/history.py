@@ -54,8 +54,9 @@ def has_commit(top: Path, rev: str) -> bool:
 
 def formats_at(top: Path, rev: str, names: Sequence[str]) -> dict[str, str]:
     """The format of each of `names` (paths relative to the repository's top, "/"-separated) that
-    was a dataset file, a regular file of git's, in commit `rev`: by its name, else by its bytes
-    (at most HEAD_BYTES of each are read)."""
+    was a dataset file, a regular file of git's, in commit `rev`: by its name (a declared format's
+    only in the folders it applies within), else by its bytes (at most HEAD_BYTES of each are
+    read)."""
     wanted = sorted({n for n in names if n and not PurePosixPath(n).is_absolute()})
     if not wanted:
         return {}
@@ -76,7 +77,7 @@ def formats_at(top: Path, rev: str, names: Sequence[str]) -> dict[str, str]:
     by_content = []
     suffixes = tuple(f.one_file.suffix for f in catalog.formats().values() if f.one_file is not None)
     for name, obj in blobs:
-        family = format_of_name(PurePosixPath(name).name)
+        family = format_of_name(PurePosixPath(name).name, top / PurePosixPath(name).parent)
         if family is not None:
             out[name] = family
         elif name.endswith(suffixes):
@@ -135,7 +136,11 @@ def _heads(top: Path, objects: list[str]) -> list[tuple[bytes | None, int]]:
 
 def known_formats(paths: Sequence[Path], rev: str, top: Path) -> dict[Path, str]:
     """The format each of `paths` (as given, relative to the working folder) had in commit `rev`
-    of the repository whose top is `top`."""
+    of the repository whose top is `top`. The formats declared near the paths are made known
+    first: a file of a declared format (a CSV that the humanjudge-format.toml beside it names)
+    is known by its name as the built-in formats' files are, so that emptying it or changing
+    its header does not take it out of the check."""
+    catalog.declared_near(paths)
     cwd = Path.cwd()
     rels: dict[str, Path] = {}
     for path in paths:
