@@ -218,7 +218,13 @@ def unremarked(name: str, folder: bool) -> bool:
         return False
     if name in catalog.declaration_names():  # checked on its own, as a declaration
         return True
-    return lower.startswith(_DOC_STEMS) or lower.endswith(_DOC_SUFFIXES) or lower in _CONFIG_NAMES or lower.endswith(_MEDIA_SUFFIXES) or _data_like(name)
+    return (
+        lower.startswith(_DOC_STEMS)
+        or lower.endswith(_DOC_SUFFIXES)
+        or lower in _CONFIG_NAMES
+        or lower.endswith(_MEDIA_SUFFIXES)
+        or _data_like(name)
+    )
 
 
 def format_file(name: str) -> bool:
