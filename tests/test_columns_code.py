@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from humanjudge_schema.judgments import columns
+from humanjudge_schema.judgments.view import NO_ANSWER
 
 _KINDS: list[list[Any]] = [
     [0, 1, 2, 7, -3, 100],
@@ -36,12 +37,12 @@ def _key(value: Any) -> Any:
     return tuple(map(_key, value)) if isinstance(value, list) else value
 
 
-def _by_definition(column: list[Any], none: bool) -> tuple[list[int], list[Any]]:
+def _by_definition(column: list[Any], missing: frozenset[Any]) -> tuple[list[int], list[Any]]:
     index: dict[Any, int] = {}
     values: list[Any] = []
     codes = []
     for v in column:
-        if none and v is None:
+        if not isinstance(v, list) and v in missing:
             codes.append(-1)
             continue
         k = _key(v)
@@ -52,17 +53,16 @@ def _by_definition(column: list[Any], none: bool) -> tuple[list[int], list[Any]]
     return codes, values
 
 
-@pytest.mark.parametrize("none", [False, True])
-def test_codes_are_the_definitions(none: bool) -> None:
+# no value missing; view.NO_ANSWER; and a wider definition of no answer (an empty text too)
+@pytest.mark.parametrize("missing", [frozenset(), NO_ANSWER, frozenset({None, ""})], ids=["none", "null", "empty"])
+def test_codes_are_the_definitions(missing: frozenset[Any]) -> None:
     rng = random.Random(3)
     for _ in range(3000):
         column = _column(rng)
-        codes, values = (
-            columns.code(column, none=none) if not any(isinstance(v, list) for v in column) else (None, None)
-        )
+        codes, values = columns.code(column, missing) if not any(isinstance(v, list) for v in column) else (None, None)
         if codes is None:
             continue
-        want_codes, want_values = _by_definition(column, none)
+        want_codes, want_values = _by_definition(column, missing)
         assert codes.tolist() == want_codes, column
         assert [_key(v) for v in values] == [_key(v) for v in want_values], column
         assert all(type(a) is type(b) for a, b in zip(values, want_values, strict=True)), column

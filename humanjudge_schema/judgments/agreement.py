@@ -24,7 +24,7 @@ from itertools import repeat
 from typing import Any, NamedTuple, TypedDict, TypeVar
 
 from .columns import Counts, Profiles, Sparse, counts_of, profiles_of
-from .view import Level
+from .view import NO_ANSWER, Level
 
 T = TypeVar("T")
 LEVELS: tuple[Level, ...] = ("nominal", "ordinal", "interval", "ratio")
@@ -68,13 +68,13 @@ class Tally:
         self.add_counts(((item, value, times),))
 
     def add_counts(self, counted: Iterable[tuple[Hashable, Hashable, int]]) -> int:
-        """Count (item, value, times) judgments at once; returns how many were None (missing),
-        which are not counted, as a float NaN is not."""
+        """Count (item, value, times) judgments at once; returns how many were no answer
+        (view.NO_ANSWER: missing), which are not counted, as a float NaN is not."""
         missing = 0
         items = self.per_item()
         self._counts = None
         for item, value, times in counted:
-            if value is None:
+            if value in NO_ANSWER:
                 missing += times
                 continue
             if isinstance(value, float) and math.isnan(value):

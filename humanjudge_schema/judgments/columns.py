@@ -53,12 +53,13 @@ class Profiles(NamedTuple):
     population: Any  # the profile of each item of two values or more, in item order
 
 
-def code(column: list[Any], none: bool = False) -> tuple[Any, list[Any]]:
+def code(column: list[Any], missing: frozenset[Hashable] = frozenset()) -> tuple[Any, list[Any]]:
     """Integer codes of a column's values, numbered in the order they first come, and the values
     (each the first of its equals, as a dict keeps them): numbers are coded by numpy, any other
     value through a dict, in C (a column that begins with a text goes to the dict without a look
-    at each value's type: a text among them keeps it from numpy anyway). With `none`, None is
-    coded -1 and is not a value. Raises TypeError on an unhashable value (a list)."""
+    at each value's type: a text among them keeps it from numpy anyway). The values in `missing`
+    (view.NO_ANSWER: no answer given) are coded -1 and are not values; of them, numpy knows None
+    alone, so no number may be one. Raises TypeError on an unhashable value (a list)."""
     import numpy as np
 
     n = len(column)
@@ -68,7 +69,7 @@ def code(column: list[Any], none: bool = False) -> tuple[Any, list[Any]]:
     # one value (identical objects are counted at C speed; the last row, compared first, spares
     # the count where it differs)
     if (last is first or last == first) and column.count(first) == n:
-        if none and first is None:
+        if missing and first in missing:
             return np.full(n, -1, dtype=np.int64), []
         return np.zeros(n, dtype=np.int64), [first]
     if type(first) in _NUMBERS:
@@ -76,17 +77,16 @@ def code(column: list[Any], none: bool = False) -> tuple[Any, list[Any]]:
         if found is not None:
             return found
     kinds = _TEXT if type(first) is str else set(map(type, column))
-    if kinds <= _NUMBERS | ({type(None)} if none else set()):
+    if kinds <= _NUMBERS | ({type(None)} if None in missing else set()):
         found = _numbers(column, type(None) in kinds)
         if found is not None:
             return found
     distinct = dict.fromkeys(column)
-    if none and None in distinct:
-        del distinct[None]
-        index = dict(zip(distinct, range(len(distinct)), strict=True))
-        index[None] = -1
-    else:
-        index = dict(zip(distinct, range(len(distinct)), strict=True))
+    absent = [v for v in missing if v in distinct]
+    for v in absent:
+        del distinct[v]
+    index = dict(zip(distinct, range(len(distinct)), strict=True))
+    index.update(dict.fromkeys(absent, -1))
     return np.fromiter(map(index.__getitem__, column), dtype=np.int64, count=n), list(distinct)
 
 

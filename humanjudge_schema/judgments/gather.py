@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from ..gcpause import paused
 from .agreement import Tally
 from .columns import array, code, counts, renumber, unique
-from .view import LONG, RUNS, Batch, Column, Judgments, Level, Listed, Needs, hashable, long_runs
+from .view import LONG, NO_ANSWER, RUNS, Batch, Column, Judgments, Level, Listed, Needs, answered, hashable, long_runs
 
 Place = tuple[Any, Any]  # (item, option): what raters judged together
 # A judgment a finding is about, to be located: the first judgment of a question
@@ -30,13 +30,13 @@ Key = tuple[Any, ...]
 def first_answers(rows: Iterable[tuple[Hashable, Any]]) -> dict[Hashable, int]:
     """Which answer of a rater to an item counts, defined here once: of the rows in file order,
     each a key (the rater and the item) and a value, the index of each key's first row whose
-    value is not None. None says the rater gave no answer (a null, or an answer the record
-    lacks): it is not counted, and an answer after it is no repeat. Every later row of the key
+    value is an answer (`view.answered`: not one of `view.NO_ANSWER`, None). A value that is no
+    answer is not counted, and an answer after it is no repeat. Every later row of the key
     with a value is a repeat (`Gathered.repeats`). The passes below decide this with numpy or in
     C (`Gathered._code`, `_firsts`); tests hold them to this function."""
     out: dict[Hashable, int] = {}
     for i, (key, value) in enumerate(rows):
-        if value is not None and key not in out:
+        if key not in out and answered(value):
             out[key] = i
     return out
 
@@ -228,12 +228,13 @@ def _in(index: _Index, local: Any, distinct: list[Any]) -> Any:
 
 class _Index(dict):  # type: ignore[type-arg]
     """A column's codes by value, which numbers a value it has not seen (the next code, the value
-    added to `order`) when it is looked up: one lookup a row. None is -1 where it is no value."""
+    added to `order`) when it is looked up: one lookup a row. With `none`, each of
+    view.NO_ANSWER is -1."""
 
     __slots__ = ("order",)
 
     def __init__(self, values: list[Hashable], none: bool) -> None:
-        super().__init__({None: -1} if none else {})
+        super().__init__(dict.fromkeys(NO_ANSWER, -1) if none else {})
         self.order = values
 
     def __missing__(self, value: Hashable) -> int:
@@ -248,7 +249,7 @@ class _Coded:
     in code order, each the first of its equals. A chunk of at most _CHUNK rows is held as
     references (a file's values are often an object per row, which a whole column would keep
     alive), and coding it at once spares the numpy calls of a part of a few rows. With `none`,
-    None is coded -1; lists are compared whole (as tuples)."""
+    each of view.NO_ANSWER is coded -1; lists are compared whole (as tuples)."""
 
     __slots__ = ("codes", "held", "index", "none", "values")
 
@@ -275,7 +276,7 @@ class _Coded:
             return
         found = array(held) if type(held[0]) in _ARRAYS else None
         if found is None:
-            found = code(_as_keys(held) if self.none else held, none=self.none)
+            found = code(_as_keys(held), NO_ANSWER) if self.none else code(held)
         self.codes.append(_in(self.index, *found))
 
     def _texts(self, rows: Iterable[Any], n: int) -> bool:
@@ -572,7 +573,7 @@ def _firsts(batch: Batch, wanted: set[Key], raters: bool) -> dict[Key, AnswerSou
     rows: dict[Key, int] = {}
     if any(key[0] == "question" for key in wanted):
         rows.update(_first_rows(zip(repeat("question"), names), range(batch.size)))
-    given = list(map(is_not, batch.rows("value"), repeat(None)))
+    given = list(map(answered, batch.rows("value")))
     if any(key[0] == "item" for key in wanted):
         places = zip(batch.rows("item"), batch.rows("option"), strict=True)
         rows.update(_first_rows(zip(repeat("item"), names, places), range(batch.size), given))

@@ -395,6 +395,20 @@ def _shared(column: list[Any]) -> bool:
 # Every NaN as one value, math's own: NaN is not equal to itself, and a key must be (`hashable`).
 NAN = math.nan
 
+# The values that say a rater gave no answer (a null, or an answer the record lacks): the one
+# definition. They are not counted (`missing` in the statistics), and an answer after one is no
+# repeat (gather.first_answers): every coder and tally reads this set. No number may be one
+# (numpy codes numbers, and knows None alone).
+NO_ANSWER: frozenset[Hashable] = frozenset({None})
+
+
+def answered(value: Any) -> bool:
+    """Whether a value is an answer (not one of NO_ANSWER), compared as `hashable` has it."""
+    try:
+        return hashable(value) not in NO_ANSWER
+    except TypeError:  # a list holding an object: an answer
+        return True
+
 
 def hashable(value: Any) -> Hashable:
     """A value as a key: the one definition of when two values are the same answer. Lists are
