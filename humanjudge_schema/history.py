@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
 from . import catalog
-from .kinds import format_of_name, one_file_format
+from .kinds import claims_by_content, format_of_name, one_file_format
 from .readers.files import DEFAULT_MAX_DOCUMENT
 
 # What of a blob is read to tell whether it is a one-file dataset: enough for the keys of any
@@ -75,13 +75,21 @@ def formats_at(top: Path, rev: str, names: Sequence[str]) -> dict[str, str]:
             blobs.append((name, parts[2]))
     out: dict[str, str] = {}
     by_content = []
+    looked: list[tuple[str, str, str]] = []  # (name, object, format) of names that claim nothing alone
     suffixes = tuple(f.one_file.suffix for f in catalog.formats().values() if f.one_file is not None)
     for name, obj in blobs:
-        family = format_of_name(PurePosixPath(name).name, top / PurePosixPath(name).parent)
-        if family is not None:
+        pure = PurePosixPath(name)
+        family = format_of_name(pure.name, top / pure.parent)
+        named = None if family is None else catalog.get(family).file(pure.name)
+        if named is not None and not named.claims:
+            looked.append((name, obj, family))  # config.json, labels.txt: a dataset's by content
+        elif family is not None:
             out[name] = family
         elif name.endswith(suffixes):
             by_content.append((name, obj))
+    for (name, _, family), (data, _) in zip(looked, _heads(top, [obj for _, obj, _ in looked]), strict=True):
+        if data is not None and _held(family, PurePosixPath(name).name, data):
+            out[name] = family
     for (name, obj), (data, size) in zip(by_content, _heads(top, [obj for _, obj in by_content]), strict=True):
         if data is None:
             continue
@@ -93,6 +101,17 @@ def formats_at(top: Path, rev: str, names: Sequence[str]) -> dict[str, str]:
         if family is not None:
             out[name] = family
     return out
+
+
+def _held(family: str, name: str, data: bytes) -> bool:
+    """Whether a blob of a name that does not claim its folder alone (a CogGym config.json, a
+    labels.txt a declaration names) held what its format's file holds: read as a walk reads
+    such a file, from a copy of its first HEAD_BYTES under its name. A project's own config.json
+    or labels.txt in the commit is no dataset file: changing it checks nothing."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / name
+        path.write_bytes(data)
+        return claims_by_content(catalog.get(family), path)
 
 
 def _heads(top: Path, objects: list[str]) -> list[tuple[bytes | None, int]]:

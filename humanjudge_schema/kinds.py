@@ -136,7 +136,7 @@ def _decides(path: Path, test: Callable[[bytes], bool | None]) -> bool:
         size = min(16 * size, DEFAULT_MAX_DOCUMENT)
 
 
-def _claims_by_content(fmt: catalog.Format, path: Path, links: bool = True) -> bool:
+def claims_by_content(fmt: catalog.Format, path: Path, links: bool = True) -> bool:
     """Whether a file whose name alone does not claim its folder (config.json) claims it by what
     it holds: a JSON object with every top-level key its schema requires. A CogGym config names
     its experiment and its flow (`experimentName`, `experimentFlow`); the config.json of another
@@ -301,7 +301,7 @@ def _units_in_folder(
         if (
             any(fmt.claims(n) for n in mine)
             or (kind == fmt.name and mine)
-            or any(_claims_by_content(fmt, folder / n, links) for n in mine)
+            or any(claims_by_content(fmt, folder / n, links) for n in mine)
         ):
             refused = () if links else tuple(folder / n for n in mine if not_a_file(folder / n))
             files = tuple(folder / n for n in mine if folder / n not in refused)
@@ -376,7 +376,7 @@ def _unit_of_file(path: Path, kind: str | None, links: bool = True, extras: bool
         family = format_of_name(name, folder)
         if family is not None and not catalog.get(family).claims(name):
             siblings = [f.name for f in catalog.get(family).files if f.claims]
-            taken = any((folder / s).exists() for s in siblings) or _claims_by_content(catalog.get(family), path, links)
+            taken = any((folder / s).exists() for s in siblings) or claims_by_content(catalog.get(family), path, links)
             family = family if taken else None
         if family is None and (links or not not_a_file(path)):
             family = next((f.name for f in _one_file_formats(None) if _one_file_dataset(f, path)), None)

@@ -225,6 +225,27 @@ def test_base_names_a_commit(runner: Runner) -> None:
     assert "Traceback" not in proc.stderr
 
 
+def test_a_projects_own_config_json_and_labels_txt_are_no_dataset_files(runner: Runner) -> None:
+    """config.json (CogGym's) and labels.txt (a shipped declaration's) claim no folder by their
+    names: in the base commit, they were dataset files only if they held what such a file holds."""
+    ws = runner.workspace
+    git(ws, "init", "-q")
+    (ws / "config.json").write_text('{"port": 8080}\n')
+    (ws / "labels.txt").write_text("apple\nbanana\n")
+    shutil.copytree(test_action.EXAMPLES / "valid", ws / "exp1")
+    commit(ws)
+    (ws / "config.json").write_text('{"port": 8081}\n')
+    (ws / "labels.txt").write_text("apple\ncherry\n")
+    (ws / "exp1" / "config.json").write_text("")  # an experiment's config, emptied: still checked
+    command = [sys.executable, "-m", "humanjudge_schema", "validate", "--skip-unknown", "--base", "HEAD"]
+    proc = subprocess.run(
+        [*command, "config.json", "labels.txt", "exp1/config.json"], cwd=ws, capture_output=True, text=True
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    files = {line.split(":", 1)[0] for line in proc.stdout.splitlines() if " error " in line}
+    assert files == {"exp1/config.json"}, proc.stdout
+
+
 # --- the job summary and the writers --------------------------------------------------------
 
 
