@@ -219,7 +219,7 @@ def test_generated_datasets_find_the_same_both_ways(seed: int, tmp_path: Path, m
     assert _rows(validate([path], kind="textjudge").findings) == whole
 
 
-def _every_object(cols: list[textjudge_columns.Column], screen: Any) -> Any:
+def _every_object(cols: list[textjudge_columns.MetricColumn], screen: Any) -> Any:
     for col in cols:
         for k in range(len(col)):
             yield col.rows[k], col.metric, col.decl, col.objs[k]

@@ -13,7 +13,7 @@ from ..readers.files import Problem, display_path
 from . import rai, repository
 from .errors import CardError
 from .files import file_object
-from .parts import Part, part
+from .parts import CardDataset, part
 
 # The context of Croissant 1.0 (as its examples and mlcroissant write it), with the RAI prefix.
 CONTEXT: dict[str, Any] = {
@@ -64,7 +64,7 @@ def build(unit: Unit, view: Judgments, *, base: Path, samples: int = 1000, seed:
     return build_parts([part(unit, view, None, samples=samples, seed=seed)], base=base)
 
 
-def build_parts(parts: list[Part], *, base: Path, left: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
+def build_parts(parts: list[CardDataset], *, base: Path, left: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
     """The card of its parts (parts.py): one dataset's own, or a repository's of several, a record
     set per dataset and role where Croissant can read its judgments, each file named once in the
     distribution; `left`, the datasets under the folder it leaves out and why (a Git LFS pointer),

@@ -28,8 +28,8 @@ from . import rai
 from .codes import PLACEHOLDER
 from .facts import Facts
 from .files import digest
-from .parts import Part, part, sections
-from .source import Field, read_card
+from .parts import CardDataset, part, sections
+from .source import FieldText, read_card
 
 # What a card needs beside the RAI figures, and what `humanjudge card` leaves to its author.
 EXPECTED = ("name", "description", "citeAs", "url", "license")
@@ -75,7 +75,7 @@ def compare(
 
 def compare_parts(
     card: Path,
-    parts: list[Part],
+    parts: list[CardDataset],
     *,
     max_document_bytes: int = DEFAULT_MAX_DOCUMENT,
     max_per_code: int = DEFAULT_MAX_PER_CODE,
@@ -127,7 +127,7 @@ def _types(node: dict[str, Any]) -> set[str]:
     return {t.split(":")[-1] for t in (found if isinstance(found, list) else [found]) if isinstance(t, str)}
 
 
-def _files(doc: dict[str, Any], card: Path, parts: list[Part]) -> Iterator[Hit]:
+def _files(doc: dict[str, Any], card: Path, parts: list[CardDataset]) -> Iterator[Hit]:
     entries = doc.get("distribution")
     entries = entries if isinstance(entries, list) else []
     files = [(path, p.ids[path]) for p in parts for path in p.unit.files]
@@ -241,13 +241,13 @@ def _name(quoted: str) -> str:
         return quoted[1:-1]
 
 
-def _per_item(doc: dict[str, Any], parts: list[Part]) -> Iterator[Hit]:
-    field = Field.of(doc, "rai:annotationsPerItem")
+def _per_item(doc: dict[str, Any], parts: list[CardDataset]) -> Iterator[Hit]:
+    field = FieldText.of(doc, "rai:annotationsPerItem")
     for p, start, end in sections(field.text, parts):
         yield from _per_item_of(field, start, end, p.facts)
 
 
-def _per_item_of(field: Field, start: int, end: int, facts: Facts) -> Iterator[Hit]:
+def _per_item_of(field: FieldText, start: int, end: int, facts: Facts) -> Iterator[Hit]:
     lines = list(rai.PER_ITEM.finditer(field.text, start, end))
     for line in lines:
         name = _name(line["q"])
@@ -283,8 +283,8 @@ def annotator_count(facts: Facts, participants: dict[str, Any] | None) -> int | 
     return count if isinstance(count, int) and not isinstance(count, bool) else None
 
 
-def _annotators(doc: dict[str, Any], parts: list[Part]) -> Iterator[Hit]:
-    field = Field.of(doc, "rai:annotatorDemographics")
+def _annotators(doc: dict[str, Any], parts: list[CardDataset]) -> Iterator[Hit]:
+    field = FieldText.of(doc, "rai:annotatorDemographics")
     for p, start, end in sections(field.text, parts):
         actual = annotator_count(p.facts, p.shape.participants)
         if actual is None:
@@ -299,7 +299,7 @@ def _annotators(doc: dict[str, Any], parts: list[Part]) -> Iterator[Hit]:
                 yield "card/annotator-count", field.pointer(a, b), said
 
 
-def _records(doc: dict[str, Any], parts: list[Part]) -> Iterator[Hit]:
+def _records(doc: dict[str, Any], parts: list[CardDataset]) -> Iterator[Hit]:
     record_sets = doc.get("recordSet")
     for i, rs in enumerate(record_sets if isinstance(record_sets, list) else []):
         description = rs.get("description") if isinstance(rs, dict) else None
@@ -330,7 +330,7 @@ def _records(doc: dict[str, Any], parts: list[Part]) -> Iterator[Hit]:
             yield "card/record-count", _at("recordSet", i, "description"), said
 
 
-def _owner(ident: Any, parts: list[Part]) -> Part | None:
+def _owner(ident: Any, parts: list[CardDataset]) -> CardDataset | None:
     """The dataset a record set of the card is of: the one of a dataset's own card, else the one
     its @id begins with."""
     if len(parts) == 1 and not parts[0].prefix:
@@ -340,8 +340,8 @@ def _owner(ident: Any, parts: list[Part]) -> Part | None:
     return max((p for p in parts if ident.startswith(p.prefix)), key=lambda p: len(p.prefix), default=None)
 
 
-def _missing(doc: dict[str, Any], parts: list[Part]) -> Iterator[Hit]:
-    field = Field.of(doc, "rai:dataCollectionMissingData")
+def _missing(doc: dict[str, Any], parts: list[CardDataset]) -> Iterator[Hit]:
+    field = FieldText.of(doc, "rai:dataCollectionMissingData")
     for p, start, end in sections(field.text, parts):
         for found in rai.MISSING.finditer(field.text, start, end):
             name = _name(found["q"])

@@ -21,14 +21,14 @@ from .files import file_id
 from .layouts import Layout, layout
 from .rai import quoted, unquoted
 
-__all__ = ["SECTION", "Part", "part", "sections"]
+__all__ = ["SECTION", "CardDataset", "part", "sections"]
 
 # A section of a computed RAI field in a repository's card: the lines after it are its dataset's.
 SECTION = re.compile(r'^dataset (?P<ds>"(?:[^"\\]|\\.)*"):$', re.MULTILINE)
 
 
 @dataclass
-class Part:
+class CardDataset:
     """One dataset of a card: `name` its path under the folder the card describes (None for a
     dataset's own card), `ids` each file's `@id` in the distribution."""
 
@@ -45,7 +45,7 @@ class Part:
         return "" if self.name is None else f"dataset {quoted(self.name)}:"
 
 
-def part(unit: Unit, view: Judgments, folder: Path | None, *, samples: int, seed: int) -> Part:
+def part(unit: Unit, view: Judgments, folder: Path | None, *, samples: int, seed: int) -> CardDataset:
     """A dataset as a part of a card: of its own (`folder` None: its files named under its own
     folder) or of the repository under `folder`."""
     facts = Facts.of(view, samples=samples, seed=seed)
@@ -60,10 +60,10 @@ def part(unit: Unit, view: Judgments, folder: Path | None, *, samples: int, seed
             for f in rs["field"]:
                 f["@id"] = prefix + f["@id"]
         shape.records = {prefix + k: n for k, n in shape.records.items()}
-    return Part(name, prefix, unit, view, facts, ids, shape)
+    return CardDataset(name, prefix, unit, view, facts, ids, shape)
 
 
-def sections(text: str, parts: list[Part]) -> list[tuple[Part, int, int]]:
+def sections(text: str, parts: list[CardDataset]) -> list[tuple[CardDataset, int, int]]:
     """The stretches of a field's text that are each part's: the whole text for a dataset's own
     card, else the lines after each `dataset "<path>":` to the next (a section naming no dataset
     of the card is left out)."""

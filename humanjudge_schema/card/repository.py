@@ -10,7 +10,7 @@ from typing import Any
 
 from . import rai
 from .codes import PLACEHOLDER
-from .parts import Part
+from .parts import CardDataset
 from .rai import placeholder
 
 __all__ = ["metadata", "rai_fields"]
@@ -22,7 +22,7 @@ _SHARED = {
 }
 
 
-def metadata(parts: Sequence[Part], left: Sequence[tuple[str, str]]) -> dict[str, Any]:
+def metadata(parts: Sequence[CardDataset], left: Sequence[tuple[str, str]]) -> dict[str, Any]:
     """The repository's name, description, citation, URL, license and keywords."""
     out: dict[str, Any] = {"name": placeholder("the repository's name")}
     for key, what in _SHARED.items():
@@ -52,7 +52,7 @@ def _unfilled(value: Any) -> bool:
     return not isinstance(value, str) or not value.strip() or value.startswith(PLACEHOLDER)
 
 
-def rai_fields(parts: Sequence[Part], version: str) -> dict[str, Any]:
+def rai_fields(parts: Sequence[CardDataset], version: str) -> dict[str, Any]:
     """The computed RAI fields, a section per dataset (its header, then its lines), and the
     author's placeholders once."""
     per_item, missing, annotators = [], [], []

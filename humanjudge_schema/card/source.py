@@ -60,7 +60,7 @@ def read_card(path: Path, max_bytes: int) -> Card:
 
 
 @dataclass(frozen=True)
-class Field:
+class FieldText:
     """The text of one field of a card: its string, or the strings of its list one per line (its
     other values left out); and the pointer of the string a stretch of that text is in."""
 
@@ -72,7 +72,7 @@ class Field:
     indices: tuple[int, ...] = ()
 
     @classmethod
-    def of(cls, doc: dict[str, Any], key: str) -> Field:
+    def of(cls, doc: dict[str, Any], key: str) -> FieldText:
         value = doc.get(key)
         if isinstance(value, str):
             return cls(key, value)

@@ -23,7 +23,7 @@ from .made import BESIDE, overlap
 from .made import taken as made_taken
 from .mapping import Mapped
 from .model import Model, Said
-from .records import Reading
+from .records import ReadCompleteness
 from .records import read as read_records
 from .toml import TomlDocument
 
@@ -56,7 +56,7 @@ def checking(unit: Unit, decl: Declaration, ctx: Context, lines: bool = True) ->
             model.unread.add(role)
         for path in paths:
             mappers = model.mappers(role, lines)
-            reading = Reading()
+            reading = ReadCompleteness()
             for rows in read_records(path, spec, ctx.config.max_document_bytes, ctx, reading):
                 for block, out in model.take(role, rows, mappers):
                     yield path, block, out

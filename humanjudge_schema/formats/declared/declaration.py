@@ -130,7 +130,7 @@ class Block:
 
 
 @dataclass(frozen=True)
-class Side:
+class ReferenceSide:
     """One side of a reference: the judgments' items, raters or values, or a field of a file."""
 
     judgments: str | None = None
@@ -149,7 +149,7 @@ class Side:
 @dataclass(frozen=True)
 class Rules:
     unique: tuple[tuple[str, str, tuple[str, ...], tuple[Field, ...]], ...] = ()  # (at, file, each, key)
-    references: tuple[tuple[str, Side, Side], ...] = ()
+    references: tuple[tuple[str, ReferenceSide, ReferenceSide], ...] = ()
     allowed_values: bool = True
     one_answer: bool = False
     raters_per_item: tuple[int | None, int | None] | None = None
@@ -540,14 +540,14 @@ class _Reader:
 
     # --- rules -----------------------------------------------------------------------------
 
-    def side(self, raw: dict[str, Any], at: str) -> Side | None:
+    def side(self, raw: dict[str, Any], at: str) -> ReferenceSide | None:
         if "judgments" in raw:
-            return Side(judgments=raw["judgments"])
+            return ReferenceSide(judgments=raw["judgments"])
         file = self.spec_of(at + "/file", raw["file"])
         if file is None:
             return None
         each = _steps(raw.get("each", ""))
-        return Side(file=file.role, each=each, field=self.field(raw["field"], at + "/field", file, each))
+        return ReferenceSide(file=file.role, each=each, field=self.field(raw["field"], at + "/field", file, each))
 
     def rules(self, raw: dict[str, Any]) -> Rules:
         unique = []
@@ -626,8 +626,8 @@ __all__ = [
     "MultiHot",
     "OneHot",
     "QuestionSpec",
+    "ReferenceSide",
     "Rules",
-    "Side",
     "Weights",
     "closest",
     "read",

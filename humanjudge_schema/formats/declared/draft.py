@@ -44,7 +44,7 @@ class Draft:
 
 
 @dataclass
-class Table:
+class DraftTable:
     """A table as read: its dialect, its columns' names (given or made up) and its rows."""
 
     path: Path
@@ -93,7 +93,7 @@ def _split(lines: list[str], delimiter: str, quoting: bool) -> list[list[str]]:
     return list(csv.reader(io.StringIO("".join(lines), newline=""), delimiter=delimiter, quoting=csv.QUOTE_NONE))
 
 
-def read_table(path: Path) -> Table:
+def read_table(path: Path) -> DraftTable:
     lines = _lines(path, SAMPLE + 1)
     if not lines:
         raise DraftError(f"{path}: no rows")
@@ -111,7 +111,7 @@ def read_table(path: Path) -> Table:
         columns, rows = rows[0], rows[1:]
     else:
         columns = [f"column{k + 1}" for k in range(width)]
-    return Table(path, delimiter, quoting, header, columns, rows)
+    return DraftTable(path, delimiter, quoting, header, columns, rows)
 
 
 def _has_header(rows: list[list[str]]) -> bool:
@@ -136,7 +136,7 @@ def _has_header(rows: list[list[str]]) -> bool:
 
 
 @dataclass
-class Column:
+class DraftColumn:
     name: str
     values: list[str]
     distinct: int
@@ -157,12 +157,12 @@ def _kind(values: Iterable[str]) -> str:
     return "string"
 
 
-def columns_of(table: Table) -> list[Column]:
+def columns_of(table: DraftTable) -> list[DraftColumn]:
     out = []
     for k, name in enumerate(table.columns):
         values = [r[k] for r in table.rows]
         distinct = set(values)
-        out.append(Column(name, values, len(distinct - {""}), values.count(""), _kind(distinct)))
+        out.append(DraftColumn(name, values, len(distinct - {""}), values.count(""), _kind(distinct)))
     return out
 
 
@@ -174,11 +174,11 @@ def _family(name: str) -> str | None:
 
 
 @dataclass
-class Group:
+class ColumnFamily:
     """Columns of one family of 0/1 cells: a one-hot answer, or a multi-select one."""
 
     prefix: str
-    columns: list[Column]
+    columns: list[DraftColumn]
     one_hot: bool
     unasked: bool  # a multi-select that most rows leave empty: asked of some rows only
 
@@ -190,8 +190,8 @@ class Group:
         return [c.name[len(self.prefix) :] for c in self.columns]
 
 
-def groups_of(columns: list[Column]) -> list[Group]:
-    families: dict[str, list[Column]] = {}
+def groups_of(columns: list[DraftColumn]) -> list[ColumnFamily]:
+    families: dict[str, list[DraftColumn]] = {}
     for c in columns:
         prefix = _family(c.name)
         if prefix is not None and c.binary:
@@ -202,19 +202,19 @@ def groups_of(columns: list[Column]) -> list[Group]:
             continue
         sums = [sum(int(v == "1") for v in cells) for cells in zip(*(c.values for c in members), strict=True)]
         one_hot = all(s == 1 for s in sums)
-        out.append(Group(prefix, members, one_hot, not one_hot and sums.count(0) > len(sums) / 2))
+        out.append(ColumnFamily(prefix, members, one_hot, not one_hot and sums.count(0) > len(sums) / 2))
     return out
 
 
 # --- roles -----------------------------------------------------------------------------------
 
 
-def _keys(columns: list[Column]) -> list[Any]:
+def _keys(columns: list[DraftColumn]) -> list[Any]:
     """Each row's key of some columns (made in C)."""
     return columns[0].values if len(columns) == 1 else list(zip(*(c.values for c in columns), strict=True))
 
 
-def _score(item: list[Column], rater: Column, n: int) -> tuple[float, float]:
+def _score(item: list[DraftColumn], rater: DraftColumn, n: int) -> tuple[float, float]:
     """(how unique the (item, rater) pairs are, rows per item)."""
     keys = _keys(item)
     items = len(set(keys))
@@ -222,7 +222,7 @@ def _score(item: list[Column], rater: Column, n: int) -> tuple[float, float]:
     return pairs / n, n / max(items, 1)
 
 
-def _length(columns: list[Column]) -> float:
+def _length(columns: list[DraftColumn]) -> float:
     return sum(sum(map(len, c.values[:1000])) / max(1, len(c.values[:1000])) for c in columns)
 
 
@@ -230,10 +230,10 @@ def _length(columns: list[Column]) -> float:
 _PER_ITEM = 1.05
 
 
-def _item_for(rater: Column, candidates: list[Column], n: int) -> tuple[list[Column], float, float]:
+def _item_for(rater: DraftColumn, candidates: list[DraftColumn], n: int) -> tuple[list[DraftColumn], float, float]:
     """The column, or the fewest columns, that pair with the rater most uniquely while items
     keep more than a row each; of keys as good, the shortest (ids rather than texts)."""
-    best: tuple[list[Column], float, float] = ([], 0.0, 0.0)
+    best: tuple[list[DraftColumn], float, float] = ([], 0.0, 0.0)
     singles = [c for c in candidates if c is not rater and c.distinct < n]
     for c in singles:
         unique, per = _score([c], rater, n)
@@ -258,7 +258,7 @@ def _item_for(rater: Column, candidates: list[Column], n: int) -> tuple[list[Col
     return best
 
 
-def _varies(column: Column, item: list[Column], n: int) -> bool:
+def _varies(column: DraftColumn, item: list[DraftColumn], n: int) -> bool:
     """Whether a column's value differs within some item (an answer), not fixed per item (what
     the item is: its document, its system)."""
     keys = _keys(item)
@@ -267,22 +267,22 @@ def _varies(column: Column, item: list[Column], n: int) -> bool:
 
 @dataclass
 class Roles:
-    rater: Column | None
-    item: list[Column]
-    answers: list[Column]
-    groups: list[Group]
+    rater: DraftColumn | None
+    item: list[DraftColumn]
+    answers: list[DraftColumn]
+    groups: list[ColumnFamily]
     per_pair: float  # rows per (item, rater) pair
 
 
-def roles_of(columns: list[Column], n: int) -> Roles:
+def roles_of(columns: list[DraftColumn], n: int) -> Roles:
     """The roles of a table's columns, decided on its first ROLE_ROWS rows."""
     if n > ROLE_ROWS:
-        columns = [Column(c.name, c.values[:ROLE_ROWS], c.distinct, c.empty, c.kind) for c in columns]
+        columns = [DraftColumn(c.name, c.values[:ROLE_ROWS], c.distinct, c.empty, c.kind) for c in columns]
         n = ROLE_ROWS
     return _roles_of(columns, n)
 
 
-def _roles_of(columns: list[Column], n: int) -> Roles:
+def _roles_of(columns: list[DraftColumn], n: int) -> Roles:
     groups = groups_of(columns)
     grouped = {id(c) for g in groups for c in g.columns}
     free = [c for c in columns if id(c) not in grouped and c.distinct > 0]
@@ -322,7 +322,7 @@ def _key_name(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else _toml(name)
 
 
-def _property(c: Column) -> str:
+def _property(c: DraftColumn) -> str:
     if c.binary:
         schema = "{ enum = [0, 1] }"
     elif c.kind == "string" and 0 < c.distinct <= 12:
@@ -338,7 +338,7 @@ def _slug(path: Path) -> str:
     return slug or "ratings"
 
 
-def _level(c: Column) -> tuple[str, list[Any] | None]:
+def _level(c: DraftColumn) -> tuple[str, list[Any] | None]:
     values = sorted(set(c.values) - {""})
     if c.kind == "integer":
         numbers = sorted(int(v) for v in values)
@@ -350,7 +350,7 @@ def _level(c: Column) -> tuple[str, list[Any] | None]:
     return "nominal", values if len(values) <= 30 else None
 
 
-def _table_blocks(table: Table, role: str, out: list[str], notes: list[str]) -> None:
+def _table_blocks(table: DraftTable, role: str, out: list[str], notes: list[str]) -> None:
     n = len(table.rows)
     columns = columns_of(table)
     roles = roles_of(columns, n)

@@ -9,7 +9,7 @@ from typing import Any
 
 from ...engine import Where
 from ...judgments.view import hashable
-from .declaration import Block, Declaration, Side
+from .declaration import Block, Declaration, ReferenceSide
 from .fields import ABSENT, Field, Known
 from .mapping import Mapped, Mapper, item_of
 from .records import Rows
@@ -80,7 +80,7 @@ class Model:
             if isinstance(a.question, str)
         }
 
-    def whole(self, side: Side) -> bool:
+    def whole(self, side: ReferenceSide) -> bool:
         """Whether every value of a side was read: its file's, or the judgments' (every file
         with judgments)."""
         if side.file is not None:
@@ -161,7 +161,7 @@ class Model:
             if first is not spot:
                 again.append((value, first, spot))
 
-    def _side(self, at: str, side: Side, rows: Rows, into: bool) -> None:
+    def _side(self, at: str, side: ReferenceSide, rows: Rows, into: bool) -> None:
         assert side.field is not None
         nodes = rows.below(side.each)
         values = nodes.values(side.field)
@@ -177,7 +177,7 @@ class Model:
             for value in values:
                 target.update(v for v in (value if isinstance(value, list) else [value]) if v is not ABSENT)
 
-    def _judged(self, at: str, side: Side, out: Mapped, into: bool) -> None:
+    def _judged(self, at: str, side: ReferenceSide, out: Mapped, into: bool) -> None:
         column = {"item": out.item, "rater": out.rater, "value": out.value}[side.judgments or ""]
         if into:
             found = self.sources.setdefault(at, [])

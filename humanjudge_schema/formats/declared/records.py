@@ -160,7 +160,7 @@ class _Missing(CsvFile):
             yield [(i, [("" if c in missing else c) for c in cells]) for i, cells in pending]
 
 
-class Reading:
+class ReadCompleteness:
     """Whether the last file read was read whole: rules over every record of it (references to
     it) say nothing where it was not (its parse/ findings say why)."""
 
@@ -169,12 +169,12 @@ class Reading:
 
 
 def read(
-    path: Path, spec: FileSpec, max_bytes: int, ctx: Context | None, reading: Reading | None = None
+    path: Path, spec: FileSpec, max_bytes: int, ctx: Context | None, reading: ReadCompleteness | None = None
 ) -> Iterator[Rows]:
     """The records of one file, a piece at a time, each checked against the record schema:
     what is wrong is reported into ctx (None: nothing is reported, as on a second reading)."""
     stem = stem_of(path, spec)
-    reading = reading or Reading()
+    reading = reading or ReadCompleteness()
     if spec.flat:
         yield from _csv(path, spec, stem, ctx, reading)
     elif spec.gzip:
@@ -185,7 +185,7 @@ def read(
         yield from _json(path, spec, max_bytes, stem, ctx, reading)
 
 
-def _csv(path: Path, spec: FileSpec, stem: str, ctx: Context | None, reading: Reading) -> Iterator[Rows]:
+def _csv(path: Path, spec: FileSpec, stem: str, ctx: Context | None, reading: ReadCompleteness) -> Iterator[Rows]:
     dialect = dialect_of(spec)
     csv = CsvFile(path, dialect) if not spec.missing else _Missing(path, dialect, spec.missing)
     doc = CsvDocument(path, list(spec.columns or ()), dialect)
@@ -215,7 +215,7 @@ def _records(data: Any, steps: tuple[str, ...], line: int | None = None, base: s
 
 
 def _json(
-    path: Path, spec: FileSpec, max_bytes: int, stem: str, ctx: Context | None, reading: Reading
+    path: Path, spec: FileSpec, max_bytes: int, stem: str, ctx: Context | None, reading: ReadCompleteness
 ) -> Iterator[Rows]:
     from ...readers.files import read_bytes
     from ...readers.jsonfile import JsonlDocument, document
@@ -272,7 +272,9 @@ class _PlainLines(GzipJsonLines):
 _BLOCK = 1 << 20  # bytes of a JSON Lines file read at a time
 
 
-def _lines(stream: Any, path: Path, spec: FileSpec, stem: str, ctx: Context | None, reading: Reading) -> Iterator[Rows]:
+def _lines(
+    stream: Any, path: Path, spec: FileSpec, stem: str, ctx: Context | None, reading: ReadCompleteness
+) -> Iterator[Rows]:
     """The records of a JSON Lines file, gzipped or not, a chunk of them at a time."""
     doc = StreamedDocument(path)
     if ctx is not None:
@@ -298,4 +300,4 @@ def _lines(stream: Any, path: Path, spec: FileSpec, stem: str, ctx: Context | No
         ctx.problems(path, stream.problems, doc)
 
 
-__all__ = ["COLUMNS", "CsvRows", "JsonRows", "Reading", "Rows", "dialect_of", "read", "stem_of"]
+__all__ = ["COLUMNS", "CsvRows", "JsonRows", "ReadCompleteness", "Rows", "dialect_of", "read", "stem_of"]

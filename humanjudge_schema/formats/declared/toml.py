@@ -14,7 +14,7 @@ _BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 Path_ = tuple[str, ...]
 
 
-class _Scan:
+class _TomlScan:
     """One pass over the text: the position of every path it meets."""
 
     def __init__(self, text: str) -> None:
@@ -166,7 +166,7 @@ class _Scan:
 def positions_of(text: str) -> dict[Path_, tuple[int, int]]:
     """(line, column) of every key, table and array element of a TOML text, by its path."""
     try:
-        return _Scan(text).document()
+        return _TomlScan(text).document()
     except (IndexError, RecursionError):  # a text that is no TOML: nothing is placed
         return {}
 

@@ -45,7 +45,7 @@ def positions(flags: Iterable[Any]) -> list[int]:
     return list(compress(count(), flags))
 
 
-class Column:
+class MetricColumn:
     """The score objects of one declared metric, in instance order."""
 
     def __init__(self, metric: str, decl: dict[str, Any], rows: list[int] | range, objs: list[dict[str, Any]]):
@@ -259,7 +259,7 @@ def union(*groups: Iterable[int]) -> list[int]:
     return sorted(out)
 
 
-def columns(metrics: dict[str, dict[str, Any]], instances: list[dict[str, Any]], offset: int = 0) -> list[Column]:
+def columns(metrics: dict[str, dict[str, Any]], instances: list[dict[str, Any]], offset: int = 0) -> list[MetricColumn]:
     """One column per declared metric, of the instances scored on it; `offset` is the index of
     the first instance in the dataset."""
     annotations = list(map(itemgetter("annotations"), instances))
@@ -268,16 +268,16 @@ def columns(metrics: dict[str, dict[str, Any]], instances: list[dict[str, Any]],
         found: list[Any] = list(map(dict.get, annotations, repeat(metric)))
         if None in found:  # not every instance is scored on it
             where = positions(map(is_not, found, repeat(None)))
-            out.append(Column(metric, decl, [k + offset for k in where], [found[k] for k in where]))
+            out.append(MetricColumn(metric, decl, [k + offset for k in where], [found[k] for k in where]))
         else:
-            out.append(Column(metric, decl, range(offset, offset + len(found)), found))
+            out.append(MetricColumn(metric, decl, range(offset, offset + len(found)), found))
     return out
 
 
-Screen = Callable[[Column], Iterable[int]]
+Screen = Callable[[MetricColumn], Iterable[int]]
 
 
-def kept(cols: list[Column], screen: Screen) -> Iterator[tuple[int, str, dict[str, Any], dict[str, Any]]]:
+def kept(cols: list[MetricColumn], screen: Screen) -> Iterator[tuple[int, str, dict[str, Any], dict[str, Any]]]:
     """(instance index, metric, declaration, score object) of every object the screen keeps."""
     for col in cols:
         for k in screen(col):

@@ -20,7 +20,7 @@ from operator import ge, itemgetter
 from typing import Any
 
 from ...finding import pointer
-from .columns import Column, Screen, columns, kept
+from .columns import MetricColumn, Screen, columns, kept
 from .prompts import fields_of, template_fields
 from .sandbox import TemplateCheck, inspect_template
 
@@ -48,11 +48,11 @@ class Run:
         return enumerate(self.instances, self.offset)
 
     @cached_property
-    def columns(self) -> list[Column]:
+    def columns(self) -> list[MetricColumn]:
         """The score objects of each declared metric (see columns.py)."""
         return columns(self.ds.metrics, self.instances, self.offset)
 
-    def columns_of(self, categories: Collection[str]) -> list[Column]:
+    def columns_of(self, categories: Collection[str]) -> list[MetricColumn]:
         """The columns of the metrics of these categories."""
         return [col for col in self.columns if col.category in categories]
 

@@ -156,7 +156,7 @@ def _same_id(have: Any, wanted: Any) -> bool:
 
 
 @dataclass(frozen=True)
-class _Plan:
+class _MetricTemplate:
     metric: str
     field: str
     check: TemplateCheck
@@ -214,14 +214,14 @@ def render_prompts(
     return _generate(work, compiled, max_bytes, max_seconds)
 
 
-def _plans(data: dict[str, Any], metric: str | None, prompt_field: str) -> list[_Plan]:
+def _plans(data: dict[str, Any], metric: str | None, prompt_field: str) -> list[_MetricTemplate]:
     """The templates to render, each checked: DatasetError or TemplateError before any prompt."""
     declarations: dict[str, dict[str, Any]] = {}
     for decl in data["annotations"]:
         declarations[decl["metric"]] = decl  # the last one wins, as in upstream's evaluation
     if metric is not None and metric not in declarations:
         raise DatasetError(f"no metric {metric!r}; the dataset declares {', '.join(map(repr, declarations))}")
-    plans: list[_Plan] = []
+    plans: list[_MetricTemplate] = []
     for name, decl in declarations.items():
         if metric is not None and name != metric:
             continue
@@ -239,7 +239,7 @@ def _plans(data: dict[str, Any], metric: str | None, prompt_field: str) -> list[
         if check.unsafe:
             raise TemplateError(f"refused to render {where}: it {describe_unsafe(check)}")
         ids = decl.get("fsp_examples_id") if prompt_field == "prompt_fsp" else None
-        plans.append(_Plan(name, prompt_field, check, frozenset(map(_key, ids or ()))))
+        plans.append(_MetricTemplate(name, prompt_field, check, frozenset(map(_key, ids or ()))))
     if not plans:
         raise DatasetError(f"no metric has a {prompt_field}")
     return plans
@@ -268,7 +268,7 @@ def _with_clock(ast: nodes.Template) -> nodes.Template:
     return timed
 
 
-def _compile(plan: _Plan) -> Template:
+def _compile(plan: _MetricTemplate) -> Template:
     try:
         return environment().from_string(_with_clock(plan.check.parsed()))
     except Exception as exc:  # e.g. RecursionError on absurd nesting: refuse, never crash
@@ -276,7 +276,10 @@ def _compile(plan: _Plan) -> Template:
 
 
 def _generate(
-    work: list[tuple[dict[str, Any], _Plan]], compiled: dict[str, Template], max_bytes: int, max_seconds: float
+    work: list[tuple[dict[str, Any], _MetricTemplate]],
+    compiled: dict[str, Template],
+    max_bytes: int,
+    max_seconds: float,
 ) -> Iterator[Prompt]:
     for inst, plan in work:
         ident = inst["id"]

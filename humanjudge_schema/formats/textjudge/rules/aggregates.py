@@ -13,14 +13,14 @@ from ....engine import Hit
 from ....numbers import fmt_number
 from ....registry import rule
 from ..aggregate import NUMERIC, majority_fix, mean_fix
-from ..columns import Column, union
+from ..columns import MetricColumn, union
 from ..model import Run, score_pointer
 from .words import names, scores_list
 
 EVERY_CATEGORY = ("categorical", *sorted(NUMERIC))
 
 
-def _inexact_means(col: Column) -> list[int]:
+def _inexact_means(col: MetricColumn) -> list[int]:
     return col.inexact_means()
 
 
@@ -47,7 +47,7 @@ def mean_value(run: Run) -> Iterator[Hit]:
             )
 
 
-def _outvoted(col: Column) -> list[int]:
+def _outvoted(col: MetricColumn) -> list[int]:
     if col.category == "categorical":  # and majorities that are not labels as written
         return union(col.unlabelled, col.odd_majority, col.outvoted())
     return col.outvoted()

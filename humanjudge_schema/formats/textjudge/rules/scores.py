@@ -16,7 +16,7 @@ from ....engine import Hit
 from ....numbers import fmt_number
 from ....registry import rule
 from ..aggregate import NUMERIC, is_number, label_map
-from ..columns import NUMBER_TYPES, Column, positions, union
+from ..columns import NUMBER_TYPES, MetricColumn, positions, union
 from ..model import DatasetFacts, Run, score_pointer
 from .words import names
 
@@ -24,11 +24,11 @@ CATEGORICAL = ("categorical",)
 GRADED = ("graded",)
 
 
-def _numbers_among_labels(col: Column) -> list[int]:
+def _numbers_among_labels(col: MetricColumn) -> list[int]:
     return union(col.unlabelled, col.having("mean_human"), col.majority_of(NUMBER_TYPES))
 
 
-def _strings_among_numbers(col: Column) -> list[int]:
+def _strings_among_numbers(col: MetricColumn) -> list[int]:
     return union(col.not_only(NUMBER_TYPES), col.majority_of(frozenset({str})))
 
 
@@ -107,7 +107,7 @@ def missing_aggregate(run: Run) -> Iterator[Hit]:
             yield run.doc, score_pointer(col.rows[k], col.metric), message
 
 
-def _floats(col: Column) -> list[int]:
+def _floats(col: MetricColumn) -> list[int]:
     return union(col.fractional(), col.majority_of(frozenset({float})))
 
 
@@ -146,7 +146,7 @@ def _scale(decl: dict[str, Any]) -> tuple[Any, Any]:
     return lo, hi
 
 
-def _off_scale(col: Column) -> list[int]:
+def _off_scale(col: MetricColumn) -> list[int]:
     # aggregates are checked where there are no numbers to check instead
     return union(col.outside(*_scale(col.decl)), col.empty)
 
@@ -181,7 +181,7 @@ def score_range(run: Run) -> Iterator[Hit]:
                 yield run.doc, score_pointer(i, m, key), f"{key} {x!r} is outside the scale {scale} of metric {m!r}"
 
 
-def _not_labels(col: Column) -> list[int]:
+def _not_labels(col: MetricColumn) -> list[int]:
     return union(col.unlabelled, col.odd_majority)
 
 
