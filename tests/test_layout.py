@@ -17,11 +17,22 @@ from humanjudge_schema import catalog
 PACKAGE = Path(__file__).resolve().parent.parent / "humanjudge_schema"
 
 
-def _module(path: Path) -> str:
-    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+def _module(path: Path, package: Path = PACKAGE) -> str:
+    parts = list(path.relative_to(package.parent).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
+
+
+def _from(node: ast.ImportFrom, package: str) -> str:
+    """The module a `from ... import` reads from, a relative one resolved against `package` (the
+    importing module's package: the module itself for an `__init__.py`)."""
+    base = node.module or ""
+    if node.level:
+        anchor = package.split(".")
+        anchor = anchor[: len(anchor) - node.level + 1]
+        base = ".".join(anchor + ([base] if base else []))
+    return base
 
 
 def _imports(path: Path, modules: set[str]) -> set[str]:
@@ -36,11 +47,7 @@ def _imports(path: Path, modules: set[str]) -> set[str]:
         elif isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")
-                anchor = anchor[: len(anchor) - node.level + 1]
-                base = ".".join(anchor + ([base] if base else []))
+            base = _from(node, package)
             # `from . import x` imports the submodule x when there is one
             targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
         else:
@@ -258,3 +265,138 @@ def test_no_test_writes_out_the_set_of_formats(tmp_path: Path) -> None:
         if (lines := _equal_to_the_formats(p, set(BUILT_IN)))
     }
     assert found == {}
+
+
+def _classes(package: Path) -> dict[str, list[str]]:
+    """Each class name the package's modules define, at any depth (in a function, in a class),
+    with where: `module:line`."""
+    out: dict[str, list[str]] = {}
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                out.setdefault(node.name, []).append(f"{_module(path, package)}:{node.lineno}")
+    return out
+
+
+def _defined_twice(package: Path) -> dict[str, list[str]]:
+    return {name: places for name, places in _classes(package).items() if len(places) > 1}
+
+
+def _private(name: str) -> bool:
+    """A name that starts with one underscore: its module's own (a dunder name is not)."""
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _dotted(node: ast.expr) -> list[str] | None:
+    """`a.b.c` as ["a", "b", "c"]; None for anything but names and attributes."""
+    names = []
+    while isinstance(node, ast.Attribute):
+        names.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return [node.id, *reversed(names)]
+
+
+def _private_reach(path: Path, package: Path, modules: set[str]) -> list[str]:
+    """Where a module takes another module's underscore name: `from .x import _name` (or
+    `from <package>.x import _name`), or `x._name` where `x` is a module of the package it
+    imported. A private attribute of anything else (os._exit, a namedtuple's `_replace`) is not
+    the package's."""
+    root = package.name
+    name = _module(path, package)
+    here = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bound: dict[str, str] = {}  # a name the module binds to a module of the package
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == root or alias.name.startswith(root + "."):
+                    # `import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`
+                    bound[alias.asname or root] = alias.name if alias.asname else root
+        elif isinstance(node, ast.ImportFrom):
+            base = _from(node, here)
+            if not (base == root or base.startswith(root + ".")):
+                continue
+            for alias in node.names:
+                if _private(alias.name):
+                    out.append(f"{name}:{node.lineno}: from {base} import {alias.name}")
+                elif f"{base}.{alias.name}" in modules:
+                    bound[alias.asname or alias.name] = f"{base}.{alias.name}"
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and _private(node.attr)):
+            continue
+        names = _dotted(node.value)
+        if names is None or names[0] not in bound:
+            continue
+        module: str | None = bound[names[0]]
+        for part in names[1:]:
+            module = f"{module}.{part}" if f"{module}.{part}" in modules else None
+            if module is None:
+                break
+        if module is not None and module != name:
+            out.append(f"{name}:{node.lineno}: {'.'.join(names)}.{node.attr} ({module})")
+    return out
+
+
+def _private_reaches(package: Path) -> list[str]:
+    modules = {_module(p, package) for p in package.rglob("*.py")}
+    return [found for p in sorted(package.rglob("*.py")) for found in _private_reach(p, package, modules)]
+
+
+def _sample_package(tmp_path: Path) -> Path:
+    package = tmp_path / PACKAGE.name
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "sub" / "a.py").write_text("class Part:\n    pass\n\n\ndef _helper():\n    pass\n")
+    (package / "b.py").write_text(
+        "import os\n"
+        "from collections import namedtuple\n"
+        f"import {PACKAGE.name}.sub.a\n"
+        "from . import sub\n"
+        "from .sub import a as alias, _helper\n"
+        "from .sub.a import __doc__\n\n\n"
+        "def f():\n"
+        f"    from {PACKAGE.name}.sub.a import _helper\n\n"
+        "    class Part:\n"
+        "        pass\n\n"
+        "    Pair = namedtuple('Pair', 'x y')\n"
+        "    Pair(1, 2)._replace(x=0)\n"
+        "    alias._helper()\n"
+        f"    {PACKAGE.name}.sub.a._helper()\n"
+        "    sub.a._helper()\n"
+        "    alias.Part._private\n"
+        "    os._exit(0)\n"
+    )
+    return package
+
+
+def test_the_class_reader_finds_a_name_defined_twice(tmp_path: Path) -> None:
+    package = _sample_package(tmp_path)
+    assert _defined_twice(package) == {"Part": [f"{PACKAGE.name}.b:12", f"{PACKAGE.name}.sub.a:1"]}
+
+
+def test_no_class_name_is_defined_twice() -> None:
+    """One name per concept: a class name means one thing in the package, whichever module
+    is read (a nested class counts: it is read under its name as much as a top-level one)."""
+    assert _defined_twice(PACKAGE) == {}
+
+
+def test_the_private_reader_finds_private_reach(tmp_path: Path) -> None:
+    package = _sample_package(tmp_path)
+    root = PACKAGE.name
+    assert _private_reaches(package) == [
+        f"{root}.b:5: from {root}.sub import _helper",
+        f"{root}.b:10: from {root}.sub.a import _helper",
+        f"{root}.b:17: alias._helper ({root}.sub.a)",
+        f"{root}.b:18: {root}.sub.a._helper ({root}.sub.a)",
+        f"{root}.b:19: sub.a._helper ({root}.sub.a)",
+    ]
+
+
+def test_no_module_takes_another_modules_underscore_names() -> None:
+    """An underscore name is its module's own: a module that needs another's uses a public
+    name, so that what a module may change without a look elsewhere is read from its names."""
+    assert _private_reaches(PACKAGE) == []
