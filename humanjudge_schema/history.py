@@ -81,7 +81,7 @@ def formats_at(top: Path, rev: str, names: Sequence[str]) -> dict[str, str]:
         pure = PurePosixPath(name)
         family = format_of_name(pure.name, top / pure.parent)
         named = None if family is None else catalog.get(family).file(pure.name)
-        if named is not None and not named.claims:
+        if family is not None and named is not None and not named.claims:
             looked.append((name, obj, family))  # config.json, labels.txt: a dataset's by content
         elif family is not None:
             out[name] = family

@@ -180,6 +180,20 @@ def test_git_revision_against_the_working_tree(tmp_path: Path) -> None:
     assert json.loads(run("--git", "HEAD", "--format", "json", cwd=repo).output)["summary"]["judgments_unchanged"]
 
 
+def test_git_of_one_file_of_an_experiment_compares_its_experiment(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(EXAMPLES / "coggym/valid", repo / "exp")
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "add", ".")
+    _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "one")
+    same = json.loads(run("--git", "HEAD", "exp/human_data_ind.json", "--format", "json", cwd=repo).output)
+    assert same["summary"]["judgments_unchanged"] and same["summary"]["added"] == 0
+    path = repo / "exp/human_data_ind.json"
+    path.write_text(path.read_text().replace('"goal_confidence": [\n      95', '"goal_confidence": [\n      94', 1))
+    changed = json.loads(run("--git", "HEAD", "exp/human_data_ind.json", "--format", "json", cwd=repo).output)
+    assert (changed["summary"]["changed"], changed["summary"]["added"], changed["summary"]["removed"]) == (1, 0, 0)
+
+
 def test_git_refuses_what_is_not_a_commit(tmp_path: Path) -> None:
     repo = _repo(tmp_path)
     for rev in ("no-such-branch", "HEAD:data", "--output=x"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import posixpath
 import sys
 from pathlib import Path
 from typing import Any
@@ -176,6 +177,7 @@ def _run(
     if new_sha is not None:
         new_label = f"{head} ({new_sha[:12]})"
     _somewhere(list(zip(paths, rels, strict=False)), top, (old_sha, old_label), (new_sha, new_label))
+    rels = list(dict.fromkeys(map(_dataset_of, rels)))
     old_root = versions.enter_context(old_version(top, old_sha, rels))
     new_root = top if new_sha is None else versions.enter_context(old_version(top, new_sha, rels))
     return compare(old_root, new_root, rels, old_label=old_label, new_label=new_label, **options)
@@ -193,6 +195,20 @@ def _somewhere(named: list[tuple[Path, str]], top: Path, old: tuple[str, str], n
     for path, rel in named:
         if rel not in held:
             raise ValueError(f"{path}: no such path in {old[1]} or in {new[1]}")
+
+
+def _dataset_of(rel: str) -> str:
+    """What a path names for the diff: a file of a folder format (an experiment's
+    human_data_ind.json) stands for its dataset, its folder, as `validate` checks a file with
+    its dataset; written alone, the rest of the older version's dataset would read as added."""
+    from .. import catalog
+    from ..kinds import format_of_name
+
+    name = posixpath.basename(rel)
+    family = format_of_name(name) if name else None
+    if family is None or catalog.get(family).one_file is not None:
+        return rel
+    return posixpath.dirname(rel) or "."
 
 
 def _inside(path: Path, top: Path) -> str:
