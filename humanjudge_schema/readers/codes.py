@@ -161,6 +161,18 @@ register(
     good='{"response": "...", "text": "..."}  (one record per line)',
 )
 
+# Parquet (a declared format's files).
+register(
+    "parse/invalid-parquet",
+    "the file is not a valid Parquet file",
+    why="A file declared as Parquet that does not start and end with Parquet's magic bytes "
+    "(PAR1), whose footer cannot be read or whose pages are damaged, cannot be read by anyone: "
+    "another file renamed, or a copy cut short. The rows read before the damage are still "
+    "checked; rules that need every record are skipped.",
+    bad="ratings.parquet  (a CSV file renamed, or cut at 2 MB of 3 MB)",
+    good="ratings.parquet  (written whole by pyarrow, pandas or polars)",
+)
+
 # CSV.
 register(
     "parse/ragged-row",

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from ...engine import Context
 from ...kinds import Unit
+from ...readers.parquetfile import NEEDS_PYARROW
+from ...readers.parquetfile import available as parquet_available
 from ...registry import rules_of
 from . import rules as _rules  # noqa: F401  (registers the declared/ rules)
 from .declaration import Block, Declaration, DeclarationError, FileSpec, closest
@@ -50,10 +52,14 @@ def checking(unit: Unit, decl: Declaration, ctx: Context, lines: bool = True) ->
     judgments of each piece handed on as they are made (the view's first pass is made of them:
     judgments.checked); the rules run over the model after the last."""
     model = Model(decl, TomlDocument(decl.path, decl.text), ctx.config.tolerance)
+    unread: list[Path] = []  # Parquet files, where pyarrow is not installed to read them
     for role, spec in decl.files.items():
         paths = files_of(unit, spec.name, spec.glob)
-        if not paths:
+        if not paths or (spec.type == "parquet" and not parquet_available()):
             model.unread.add(role)
+            if paths:
+                unread += paths
+                continue
         for path in paths:
             mappers = model.mappers(role, lines)
             reading = ReadCompleteness()
@@ -64,6 +70,9 @@ def checking(unit: Unit, decl: Declaration, ctx: Context, lines: bool = True) ->
                 yield path, block, out
             if not reading.complete:
                 model.unread.add(role)
+    if unread:  # one finding for the dataset, not one a file
+        more = f" ({len(unread) - 1} more Parquet files of the dataset not read)" if len(unread) > 1 else ""
+        ctx.add("parse/unreadable", unread[0], "", NEEDS_PYARROW + more)
     for rule in rules_of("declared", "dataset"):
         ctx.run(rule, model)
 

@@ -19,7 +19,7 @@ from ...commands.common import check_output, fail, force_option
 )
 @force_option
 def declare(files: tuple[Path, ...], output: Path | None, force: bool) -> None:
-    """Draft a declaration of a format from data files (CSV, TSV, JSON, JSON Lines).
+    """Draft a declaration of a format from data files (CSV, TSV, JSON, JSON Lines, Parquet).
 
     What the columns hold decides: the item, the rater, the answers and their levels, one-hot
     and multi-select columns, keyed or one-per-rater answers, and whether a rater's rows of an

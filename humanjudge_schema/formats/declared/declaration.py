@@ -43,7 +43,7 @@ class FileSpec:
     role: str
     name: str  # a name, or a glob
     glob: bool
-    type: str  # csv, tsv, jsonl, json
+    type: str  # csv, tsv, jsonl, json, parquet
     gzip: bool
     required: bool
     records: tuple[str, ...]  # json: the pointer's tokens, "*" for every key or index
@@ -310,7 +310,7 @@ class _Reader:
             given,
             "name" not in spec,
             kind,
-            bool(spec.get("gzip", given.endswith(".gz"))),
+            kind != "parquet" and bool(spec.get("gzip", given.endswith(".gz"))),
             spec.get("required", True) is not False,
             _steps(spec.get("records", "")),
             columns,

@@ -22,6 +22,8 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from .fields import text
+
 SAMPLE = 200_000  # rows or records read of each file
 ROLE_ROWS = 20_000  # rows the roles of the columns are decided on
 _RATERS = re.compile(r"(annotat|worker|rater|judge|coder|labeler|labeller|user_?id|participant|assessor)", re.I)
@@ -141,7 +143,7 @@ class DraftColumn:
     values: list[str]
     distinct: int
     empty: int
-    kind: str  # integer, number, string
+    kind: str  # integer, number, string (boolean: a Parquet column of them)
 
     @property
     def binary(self) -> bool:
@@ -339,6 +341,8 @@ def _slug(path: Path) -> str:
 
 
 def _level(c: DraftColumn) -> tuple[str, list[Any] | None]:
+    if c.kind == "boolean":  # a Parquet column's true and false
+        return "nominal", [False, True]
     values = sorted(set(c.values) - {""})
     if c.kind == "integer":
         numbers = sorted(int(v) for v in values)
@@ -350,9 +354,11 @@ def _level(c: DraftColumn) -> tuple[str, list[Any] | None]:
     return "nominal", values if len(values) <= 30 else None
 
 
-def _table_blocks(table: DraftTable, role: str, out: list[str], notes: list[str]) -> None:
+def _table_blocks(
+    table: DraftTable, role: str, out: list[str], notes: list[str], columns: list[DraftColumn] | None = None
+) -> None:
     n = len(table.rows)
-    columns = columns_of(table)
+    columns = columns_of(table) if columns is None else columns
     roles = roles_of(columns, n)
     if roles.rater is None:
         notes.append(f"{table.path.name}: no column reads as the rater (few values, one answer per item each)")
@@ -438,6 +444,76 @@ def _table(path: Path, role: str, files: list[str], blocks: list[str], notes: li
     files += [_property(c) for c in columns]
     files.append("")
     _table_blocks(table, role, blocks, notes)
+
+
+# --- Parquet ---------------------------------------------------------------------------------
+
+
+def _parquet_rows(path: Path) -> tuple[list[str], list[str | None], list[dict[str, Any]]]:
+    """The columns of a Parquet file, the JSON type of each, and its first SAMPLE rows."""
+    from ...readers.parquetfile import NEEDS_PYARROW, ParquetRecords, available
+
+    if not available():
+        raise DraftError(f"{path}: {NEEDS_PYARROW}")
+    stream = ParquetRecords(path)
+    batches = iter(stream)
+    records: list[dict[str, Any]] = []
+    try:
+        for batch in batches:
+            records += [r for r in batch.records if isinstance(r, dict)]
+            if len(records) >= SAMPLE:
+                break
+    finally:
+        batches.close()  # type: ignore[attr-defined]
+    if stream.columns is None:
+        said = stream.problems[0].message if stream.problems else "not read"
+        raise DraftError(f"{path}: {said}")
+    return stream.columns, stream.types, records[:SAMPLE]
+
+
+def _cell(value: Any) -> str:
+    """A value of a Parquet row as the text a CSV cell of it would be."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return text(value)
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _parquet_property(c: DraftColumn, kind: str | None, nulls: bool) -> str:
+    """A column's schema from its Arrow type (null allowed where the sample holds one)."""
+    if not nulls and kind == "string" and 0 < c.distinct <= 12:
+        schema = f"{{ enum = {_toml(sorted(set(c.values)))} }}"
+    elif not nulls and kind == "integer" and c.binary:
+        schema = "{ enum = [0, 1] }"
+    elif kind is None:
+        schema = "{}"
+    else:
+        schema = f"{{ type = {_toml([kind, 'null'] if nulls and kind != 'null' else kind)} }}"
+    return f"properties.{_key_name(c.name)} = {schema}"
+
+
+def _parquet(path: Path, role: str, files: list[str], blocks: list[str], notes: list[str]) -> None:
+    names, kinds, records = _parquet_rows(path)
+    if not records:
+        raise DraftError(f"{path}: no rows")
+    table = DraftTable(path, ",", True, True, names, [[_cell(r.get(n)) for n in names] for r in records])
+    columns = columns_of(table)
+    for c, kind in zip(columns, kinds, strict=True):
+        if kind in ("integer", "boolean"):
+            c.kind = kind
+    files += [f"[files.{role}]", f"name = {_toml(path.name)}", 'type = "parquet"']
+    files += ["", f"[files.{role}.record]", 'type = "object"']
+    # every row has every column (null where it holds no value)
+    files += [f"required = {_toml(names)}", "additionalProperties = false"]
+    nulls = [any(r.get(n) is None for r in records) for n in names]
+    files += [_parquet_property(c, kind, null) for c, kind, null in zip(columns, kinds, nulls, strict=True)]
+    files.append("")
+    _table_blocks(table, role, blocks, notes, columns)
 
 
 # --- JSON ------------------------------------------------------------------------------------
@@ -581,7 +657,7 @@ def draft(paths: list[Path]) -> Draft:
             _json(path, role, files, blocks, notes)
         else:
             start = len(blocks)
-            _table(path, role, files, blocks, notes)
+            (_parquet if path.name.endswith(".parquet") else _table)(path, role, files, blocks, notes)
             cut = next((k for k in range(start, len(blocks)) if blocks[k] == "[[judgments]]"), len(blocks))
             questions += blocks[start:cut]
             del blocks[start:cut]

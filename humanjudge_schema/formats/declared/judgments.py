@@ -14,6 +14,8 @@ from ...engine import Context
 from ...judgments.view import Batch, FirstPass, Judgments, Parts, Question
 from ...kinds import Unit
 from ...readers.files import display_path
+from ...readers.parquetfile import NEEDS_PYARROW
+from ...readers.parquetfile import available as parquet_available
 from .check import checking, declaration_ok, files_of
 from .declaration import Block, Declaration
 from .held import declaration
@@ -50,6 +52,8 @@ def _view(unit: Unit, decl: Declaration, batches: Callable[[], Iterator[Batch]])
     def none() -> str | None:
         if decl.problems:
             return "its declaration has errors (humanjudge validate lists them)"
+        if any(spec.type == "parquet" for spec in decl.files.values()) and not parquet_available():
+            return NEEDS_PYARROW
         return "no record of its files gives a judgment"
 
     return Judgments(

@@ -159,7 +159,7 @@ def format_of(entries: list[tuple[Held, Outline]]) -> Format:
             files[name] = DatasetFile(
                 name,
                 schema_name(each.name, role, held.path) if kind is not None else SCHEMA,
-                "each row" if kind in (None, "csv", "tsv") else "each record",
+                "each row" if kind in (None, "csv", "tsv", "parquet") else "each record",
                 required=required,
                 without="nothing of the dataset could be checked" if required else None,
                 claims=False,

@@ -1,7 +1,8 @@
 """A declared file's records, read with the library's readers and checked against the record
 schema as they are read: CSV and TSV (with or without a header row, any delimiter, quoting on or
 off) a chunk of rows at a time, each cell typed by the record schema (readers/csvtable.py);
-JSON read whole, its records where `records` points; JSON Lines, gzipped or not, a record a line.
+JSON read whole, its records where `records` points; JSON Lines, gzipped or not, a record a line;
+Parquet a record batch at a time, each row a record of its columns (readers/parquetfile.py).
 
 What a block reads is `Rows`: the records (or the nodes `each` finds below them) of one piece of
 a file, with each field's values as a list, and where each one is (a pointer, a line)."""
@@ -177,6 +178,8 @@ def read(
     reading = reading or ReadCompleteness()
     if spec.flat:
         yield from _csv(path, spec, stem, ctx, reading)
+    elif spec.type == "parquet":
+        yield from _parquet(path, spec, stem, ctx, reading)
     elif spec.gzip:
         yield from _lines(GzipJsonLines(path), path, spec, stem, ctx, reading)
     elif spec.type == "jsonl":
@@ -247,6 +250,62 @@ def _parsed(value: Any) -> bool:
     from ...readers.jsonfile import BROKEN
 
     return value is not BROKEN
+
+
+class ParquetRows(JsonRows):
+    """Rows of a Parquet file: records as JSON Lines has them, whose columns are at hand a
+    column at a time (a field that names one is read whole, not record by record)."""
+
+    def __init__(self, path: Path, doc: Document, nodes: list[Node], stem: str, columns: dict[str, list[Any]]) -> None:
+        super().__init__(path, doc, nodes, stem)
+        self.columns = columns
+
+    def values(self, field: Field) -> list[Any]:
+        if field.capture is not None or field.file or len(field.steps) != 1:
+            return super().values(field)
+        column = self.columns.get(field.steps[0])
+        if column is None:
+            return [ABSENT] * len(self.nodes)
+        return list(map(field.convert, column)) if field.transforms else list(column)
+
+
+def _parquet(path: Path, spec: FileSpec, stem: str, ctx: Context | None, reading: ReadCompleteness) -> Iterator[Rows]:
+    """The rows of a Parquet file, a record batch at a time, each a record of its columns."""
+    from ...readers.jsonfile import BROKEN
+    from ...readers.parquetfile import ParquetDocument, ParquetRecords
+    from ...schemas import validator
+
+    doc = ParquetDocument(path)
+    if ctx is not None:
+        ctx.parsed(doc)
+    valid = validator(spec.schema).is_valid
+    stream = ParquetRecords(path, CHUNK)
+    for batch in stream:
+        records, columns = batch.records, batch.columns
+        if any(r is BROKEN for r in records):
+            reading.complete = False
+            kept = [i for i, r in enumerate(records) if r is not BROKEN]
+            columns = {name: [column[i] for i in kept] for name, column in columns.items()}
+        else:
+            kept = list(range(len(records)))
+        nodes: list[Node] = []
+        for i in kept:
+            record, at = records[i], f"/{batch.first + i}"
+            if spec.records:
+                nodes += _records(record, spec.records, None, at)
+            else:
+                nodes.append((record, record, (), at, at, None))
+        if ctx is not None:
+            for node in nodes:
+                if not valid(node[0]):
+                    ctx.schema(spec.schema, doc, node[0], node[3])
+            for problem in batch.problems:
+                ctx.add(problem.code, doc, problem.pointer, problem.message)
+        if nodes:
+            yield ParquetRows(path, doc, nodes, stem, columns) if not spec.records else JsonRows(path, doc, nodes, stem)
+    reading.complete = reading.complete and stream.complete
+    if ctx is not None:
+        ctx.problems(path, stream.problems, doc)
 
 
 class _PlainLines(GzipJsonLines):
