@@ -125,6 +125,18 @@ class Format:
     # a large file in pieces goes on as the view's first pass over its batches does:
     # judgments.view.FirstPass). None: the check runs, then the view reads the files again.
     checked: str | None = None
+    # "package.module:function" saying what a dataset's Croissant card says that its files know
+    # (card/layouts.py), called as function(unit, ids), `ids` each data file's `@id` in the card's
+    # distribution, and returning a dict of: "metadata" (name, description, url, ... where known),
+    # "recordSet" (cr:RecordSet objects reading the files, each source naming a file by its @id),
+    # "records" (a record set's @id -> the number of records its description states), "files"
+    # (a file's @id -> what its FileObject says beyond size and hash: encodingFormat,
+    # description), "judgments" (record sets of one question's judgments to make, each a dict of
+    # "question", "role", "stored" (what the stored aggregates' pointers end with, or None),
+    # "file" (its path) and "sources" (a Croissant source for "item", "rater" and "value")) and
+    # "note" (where the judgments are, when no record set reads them). Each key may be left out.
+    # None: the card has the files, the figures of the judgments and placeholders.
+    card: str | None = None
     # "package.module:function" making formats of declaration files, called as
     # function(declared) with every declaration file in use (`declare`), as (path, the folder
     # it applies within, or None), and returning Formats: a plug-in whose formats are data

@@ -422,6 +422,8 @@ def test_card_is_croissant_and_checks_clean(tmp_path: Path) -> None:
         ("card/file-size", "/distribution/0/contentSize"),
         ("card/file-hash", "/distribution/0/sha256"),
         ("card/annotations-per-item", "/rai:annotationsPerItem"),  # r4 has one label now
+        ("card/record-count", "/recordSet/0/description"),  # 10 judgments of "sentiment" now
+        ("card/record-count", "/recordSet/2/description"),  # 10 rows of labels.csv now
     }
 
 

@@ -77,7 +77,7 @@ def build_parts(parts: list[CardDataset], *, base: Path, left: Sequence[tuple[st
             found = file_object(path, p.ids[path], base)
             if isinstance(found, Problem):
                 raise CardError(f"{display_path(path)}: {found.message}")
-            objects.append(found)
+            objects.append({**found, **p.shape.files.get(p.ids[path], {})})
     record_sets = _unique([rs for p in parts for rs in p.shape.record_sets])
     if len(parts) == 1 and parts[0].name is None:
         shape = parts[0].shape

@@ -3,8 +3,11 @@ how a Croissant record set reads its judgments from the original files.
 
 This is the one place outside formats/ that knows the built-in formats' files: a card describes
 the bytes as published, so it needs their layout, which the formats' views (made for reading, not
-for describing) do not declare. A format not named here (a plug-in) gets a card with its files,
-its RAI figures and placeholders for the rest, and no record set of judgments.
+for describing) do not declare. A format not named here says what it knows through its catalog
+entry's `card` (catalog.Format.card: every declared format's is formats/declared/card.py): its
+metadata, the record sets reading its files, and where a record set of each question's judgments
+reads them, which is made here as the built-in formats' are. A format with neither (a plug-in)
+gets a card with its files, its RAI figures and placeholders for the rest, and no record set.
 
 What Croissant can express: one record per line of a JSON Lines file or per row of a CSV file,
 each field a column (`extract.column`); in a JSON file, one record per match of a JSONPath, the
@@ -52,6 +55,9 @@ class Layout:
     # the records of each record set that holds other than one per judgment (@id -> how many),
     # which `card --check` compares with the number its description states
     records: dict[str, int] = field(default_factory=dict)
+    # what a file's FileObject says beyond its size and hash, by its @id (a declared file's
+    # encoding format, and why no record set reads it)
+    files: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 # HALIE survey cells whose value says the question was not asked (the crossword task's `joy`)
@@ -61,7 +67,7 @@ NO_CITATION = "the files carry no citation: take it from where the data was publ
 
 def layout(unit: Unit, facts: Facts, ids: dict[Path, str]) -> Layout:
     """The layout of a dataset; `ids` gives each data file's `@id` in the card's distribution."""
-    found = _LAYOUTS.get(unit.family, _unknown)(unit, facts, ids)
+    found = _LAYOUTS.get(unit.family, _described)(unit, facts, ids)
     defaults = {
         "name": placeholder("the dataset's name (the files carry none)"),
         "description": placeholder("what the dataset is: the items, the questions asked, who answered them"),
@@ -73,8 +79,28 @@ def layout(unit: Unit, facts: Facts, ids: dict[Path, str]) -> Layout:
     return found
 
 
-def _unknown(unit: Unit, facts: Facts, ids: dict[Path, str]) -> Layout:
-    return Layout(note=f"`humanjudge export {unit.root.name}` writes the judgments as one table")
+def _described(unit: Unit, facts: Facts, ids: dict[Path, str]) -> Layout:
+    """The layout a format's catalog entry gives (catalog.Format.card), with a record set of each
+    question's judgments where it says where one reads them."""
+    from .. import catalog
+
+    hook = catalog.get(unit.family).card
+    if hook is None:
+        return Layout(note=f"`humanjudge export {unit.root.name}` writes the judgments as one table")
+    said: dict[str, Any] = catalog.load(hook)(unit, ids)
+    out = Layout(
+        dict(said.get("metadata") or {}),
+        note=said.get("note"),
+        records=dict(said.get("records") or {}),
+        files=dict(said.get("files") or {}),
+    )
+    for where in said.get("judgments") or ():
+        question, role, stored = where["question"], where["role"], where.get("stored")
+        n = facts.individual[question] if role == "individual" else facts.stored[question, stored or ""]
+        if n and _only_in(facts, question, where["file"], role):
+            out.record_sets.append(_judgment_set(facts, question, role, where["sources"], stored))
+    out.record_sets += said.get("recordSet") or []
+    return out
 
 
 def _json(path: Path | None) -> Any:
@@ -228,8 +254,8 @@ def _study1(unit: Unit, facts: Facts, ids: dict[Path, str]) -> Layout:
     return out
 
 
-def _only_in(facts: Facts, question: str, path: Path) -> bool:
-    files = facts.files.get((question, "individual"), set())
+def _only_in(facts: Facts, question: str, path: Path, role: str = "individual") -> bool:
+    files = facts.files.get((question, role), set())
     return len(files) == 1 and Path(next(iter(files))).name == path.name
 
 
@@ -273,7 +299,20 @@ def _judgments(
     *,
     column: bool = False,
 ) -> dict[str, Any]:
-    """The record set of one question's judgments (or of one kind of its stored aggregates)."""
+    """The record set of one question's judgments (or of one kind of its stored aggregates), each
+    field a column (`column`) or a JSONPath of the file."""
+    sources = {
+        name: {"fileObject": {"@id": file_id}, "extract": {"column": place} if column else {"jsonPath": place}}
+        for name, place in places.items()
+    }
+    return _judgment_set(facts, question, role, sources, stored)
+
+
+def _judgment_set(
+    facts: Facts, question: str, role: str, sources: dict[str, dict[str, Any]], stored: str | None = None
+) -> dict[str, Any]:
+    """The record set of one question's judgments (or of one kind of its stored aggregates): a
+    field per column of export (item, rater, value) read from its Croissant source."""
     what = "judgment" if role == "individual" else "stored aggregate"
     n = facts.individual[question] if role == "individual" else facts.stored[question, stored or ""]
     rs = _safe(question if stored is None else f"{question}.{stored}")
@@ -281,16 +320,15 @@ def _judgments(
         f"One record per {what} of {quoted(question)}: {n} records"
         + (f" ({stored})" if stored else "")
         + ". Fields: "
-        + ", ".join(places)
+        + ", ".join(sources)
         + " (the columns of `humanjudge export` of the same names)."
     )
     data_type = _data_type(facts.types.get((question, role), set()))
     kinds = {"item": ("sc:Text", "the item judged"), "rater": ("sc:Text", "the rater")}
     fields = []
-    for name, place in places.items():
-        extract = {"column": place} if column else {"jsonPath": place}
+    for name, source in sources.items():
         typed, about = kinds.get(name, (data_type, "the answer"))
-        fields.append(_field(rs, name, typed, {"fileObject": {"@id": file_id}, "extract": extract}, about))
+        fields.append(_field(rs, name, typed, source, about))
     return {"@type": "cr:RecordSet", "@id": rs, "name": rs, "description": description, "field": fields}
 
 

@@ -177,6 +177,7 @@ def format_of(entries: list[tuple[Held, Outline]]) -> Format:
         check="humanjudge_schema.formats.declared.check:check",
         judgments="humanjudge_schema.formats.declared.judgments:judgments",
         checked="humanjudge_schema.formats.declared.judgments:checked",
+        card="humanjudge_schema.formats.declared.card:describe",
         files=tuple(files.values()),
         origin="; ".join(dict.fromkeys(held.origin for held, _ in entries)),
         within=None if None in scopes else tuple(s for s in scopes if s is not None),
