@@ -152,3 +152,19 @@ def test_a_line_break_in_a_cell_moves_the_lines_of_the_rows_after_it(tmp_path: P
 def _lines(path: Path) -> list[tuple[int, int]]:
     csv = CsvFile(path)
     return [(i, line) for chunk in csv.chunks(8) for (i, _), line in zip(chunk, csv.chunk_lines(), strict=True)]
+
+
+def test_the_lines_rows_start_on_are_counted_a_column_at_a_time_as_row_by_row() -> None:
+    """csvfile._starts counts a chunk's line breaks column by column (a join per column); held
+    to the plain count, row by row, on rows of every mix of breaks (\\n, \\r, \\r\\n, ragged)."""
+    import random
+    from itertools import accumulate
+
+    from humanjudge_schema.readers import csvfile
+
+    rng = random.Random(5)
+    cells = ["a", "b\nc", "x\r\ny", "\r", "", "q\n\n", "\r\r\n\n"]
+    for _ in range(3000):
+        rows = [[rng.choice(cells) for _ in range(rng.randint(0, 5))] for _ in range(rng.randint(1, 30))]
+        plain = list(accumulate((1 + csvfile.line_breaks(",".join(r)) for r in rows[:-1]), initial=7))
+        assert csvfile._starts(7, 10**9, rows) == plain, rows

@@ -17,8 +17,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from itertools import accumulate, islice
-from operator import itemgetter
+from itertools import accumulate, islice, repeat, zip_longest
+from operator import add, itemgetter, sub
 from pathlib import Path
 from typing import Any
 
@@ -339,10 +339,24 @@ class CsvFile:
 
 
 def _starts(start: int, end: int, rows: list[list[str]]) -> list[int]:
-    """The lines rows read together from line `start` to `end` start on."""
+    """The lines rows read together from line `start` to `end` start on: one each, and one
+    more per line break inside a cell, counted a column at a time (a break is in a few columns,
+    free text, of a few rows: a column without one costs one join, not a join per row)."""
     if end - start + 1 == len(rows):  # a line each
         return list(range(start, end + 1))
-    return list(accumulate(map(_lines, rows[:-1]), initial=start))
+    spans = [1] * (len(rows) - 1)
+    for column in zip_longest(*rows[:-1], fillvalue=""):
+        joined = "".join(column)
+        if "\r" in joined:  # \r and \r\n too (line_breaks), each count in C
+            breaks = map(
+                sub,
+                map(add, map(str.count, column, repeat("\n")), map(str.count, column, repeat("\r"))),
+                map(str.count, column, repeat("\r\n")),
+            )
+            spans = list(map(add, spans, breaks))
+        elif "\n" in joined:
+            spans = list(map(add, spans, map(str.count, column, repeat("\n"))))
+    return list(accumulate(spans, initial=start))
 
 
 def _lines(cells: list[str]) -> int:
