@@ -154,3 +154,10 @@ def test_the_shipped_index_is_current() -> None:
     paths = shipped()
     written = json.loads((paths[0].parent / INDEX).read_text())
     assert written == json.loads(json.dumps(index(paths))), "run python -m humanjudge_schema.formats.declared.made"
+
+
+def test_a_boolean_column_takes_true_and_false_as_json_and_pandas_write_them(tmp_path: Path) -> None:
+    declaration = HEAD.format(name="booleans", file="ratings.csv", kind="boolean") + JUDGED
+    data = _folder(tmp_path, declaration, ratings_csv="item,rater,label\na,r1,true\na,r2,False\nb,r1,yes\n")
+    found = validate([data]).findings
+    assert [(f.code, f.pointer) for f in found] == [("schema/type", "/2/label")]  # "yes" is no boolean

@@ -2,9 +2,10 @@
 stays the single source of truth.
 
 A cell becomes a JSON value by the `type` its column declares in the schema: `integer` and
-`number` parse the number, `boolean` takes `True`/`False`, `array` a Python list literal such as
-`['exact', 'keyword']`; an empty cell is a missing value (the key is absent). A cell that does
-not convert stays text, so the schema reports it (`schema/type`). Rows are taken a chunk at a
+`number` parse the number, `boolean` takes `True`/`False` (pandas) or `true`/`false` (JSON),
+`array` a Python list literal such as `['exact', 'keyword']`; an empty cell is a missing value
+(the key is absent). A cell that does not convert stays text, so the schema reports it
+(`schema/type`). Rows are taken a chunk at a
 time as columns (`Chunk`): a chunk is checked against the row schema a column at a time when the
 schema allows it, and row objects are built only when asked for.
 """
@@ -32,7 +33,7 @@ _CACHED = 4096  # distinct cells remembered per column (conversions repeat: 0.0,
 _NUMBER = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 _SIMPLE_LIST = re.compile(r"\[(?:'[^'\\\n\r]*'(?:, '[^'\\\n\r]*')*)?\]")
 _ITEM = re.compile(r"'([^'\\\n\r]*)'")
-_BOOLEANS = {"True": True, "False": False}
+_BOOLEANS = {"True": True, "False": False, "true": True, "false": False}  # pandas', JSON's
 
 
 def _number(text: str) -> Any:
