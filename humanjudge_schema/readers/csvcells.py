@@ -5,9 +5,9 @@ A cell becomes a JSON value by the `type` its column declares in the schema: `in
 `number` parse the number, `boolean` takes `True`/`False` (pandas) or `true`/`false` (JSON),
 `array` a Python list literal such as `['exact', 'keyword']`; an empty cell is a missing value
 (the key is absent). A cell that does not convert stays text, so the schema reports it
-(`schema/type`). Rows are taken a chunk at a
-time as columns (`Chunk`): a chunk is checked against the row schema a column at a time when the
-schema allows it, and row objects are built only when asked for.
+(`schema/type`). Rows are taken a chunk at a time as columns (`Chunk`): a chunk is checked
+against the row schema a column at a time when the schema allows it, and row objects are built
+only when asked for.
 """
 
 from __future__ import annotations
