@@ -314,3 +314,16 @@ def test_without_pyarrow_a_declaration_of_parquet_gets_one_finding(
     assert [(f.code, f.file) for f in found] == [("parse/unreadable", "data/part-a.parquet")]
     assert "pip install 'humanjudge-schema[parquet]'" in found[0].message
     assert "1 more Parquet files" in found[0].message
+
+
+def test_a_row_group_that_decompresses_past_the_limit_is_refused_unread(tmp_path: Path) -> None:
+    """A few kilobytes of pages can claim gigabytes: the footer's size of each row group is held
+    to max-document-bytes before a page is read (here a limit of 4 KiB, and 60 KB of a value
+    repeated, which compresses to almost nothing)."""
+    table = pa.table({"item": ["t0"] * 3, "rater": ["w0", "w1", "w2"], "label": pa.array([1, 2, 3], pa.int64())})
+    table = table.append_column("note", pa.array(["x" * 20_000] * 3))
+    data = _dataset(tmp_path / "data", "parquet-bomb", table)
+    assert (data / "ratings.parquet").stat().st_size < 4096
+    (tmp_path / "humanjudge.toml").write_text("max-document-bytes = 4096\n")
+    found = [(f.code, f.file, f.pointer) for f in validate([data]).findings]
+    assert found == [("parse/decompressed-too-large", str(data / "ratings.parquet"), "")]

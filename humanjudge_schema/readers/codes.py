@@ -136,7 +136,8 @@ register(
     "the file decompresses to more than the configured limit",
     why="A few kilobytes of gzip can expand to gigabytes (a decompression bomb). The file is read "
     "up to `max-decompressed-bytes` (option of the family, default 512 MiB) and refused beyond; "
-    "raise the option for a genuinely larger dataset.",
+    "raise the option for a genuinely larger dataset. A Parquet row group that its footer says "
+    "decompresses past `max-document-bytes` is refused before a page of it is read.",
     bad="1 GB of zeros compressed into 1 MB",
     good="study1_responses_human.jsonl.gz  (235 MB decompressed)",
 )

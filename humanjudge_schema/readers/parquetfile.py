@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 from ..finding import escape_token
-from .files import Problem, open_regular
+from .files import DEFAULT_MAX_DOCUMENT, Problem, open_regular
 from .jsonfile import BROKEN
 
 MAGIC = b"PAR1"  # the first and the last four bytes of every Parquet file
@@ -146,8 +146,8 @@ class ParquetRecords:
     Parquet, damaged, a column named twice) accumulate in `problems`. `complete` is False when
     the file could not be read to its end: rules that need every record say nothing then."""
 
-    def __init__(self, path: Path, batch: int = 4096) -> None:
-        self.path, self.batch = path, batch
+    def __init__(self, path: Path, batch: int = 4096, limit: int = DEFAULT_MAX_DOCUMENT) -> None:
+        self.path, self.batch, self.limit = path, batch, limit
         self.problems: list[Problem] = []
         self.complete = True
         self.columns: list[str] | None = None  # the top-level columns, once the footer is read
@@ -181,6 +181,18 @@ class ParquetRecords:
             except (pa.ArrowException, OSError, ValueError, MemoryError) as exc:
                 self._fail("parse/invalid-parquet", f"its footer cannot be read: {_said(exc)}")
                 return
+            # A row group is decompressed a page at a time as it is read: one that its footer says
+            # is larger than a document may be (a few kilobytes of pages can claim gigabytes) is
+            # refused before a page of it is read.
+            for k in range(reader.metadata.num_row_groups):
+                size = reader.metadata.row_group(k).total_byte_size
+                if size > self.limit:
+                    self._fail(
+                        "parse/decompressed-too-large",
+                        f"row group {k} decompresses to {size:,} bytes, more than max-document-bytes "
+                        f"({self.limit:,}): not read",
+                    )
+                    return
             self.columns = names
             self.types = [_json_type(pa, field.type) for field in reader.schema_arrow]
             twice = sorted({n for n in names if names.count(n) > 1})

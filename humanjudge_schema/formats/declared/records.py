@@ -179,7 +179,7 @@ def read(
     if spec.flat:
         yield from _csv(path, spec, stem, ctx, reading)
     elif spec.type == "parquet":
-        yield from _parquet(path, spec, stem, ctx, reading)
+        yield from _parquet(path, spec, stem, ctx, reading, max_bytes)
     elif spec.gzip:
         yield from _lines(GzipJsonLines(path), path, spec, stem, ctx, reading)
     elif spec.type == "jsonl":
@@ -269,8 +269,11 @@ class ParquetRows(JsonRows):
         return list(map(field.convert, column)) if field.transforms else list(column)
 
 
-def _parquet(path: Path, spec: FileSpec, stem: str, ctx: Context | None, reading: ReadCompleteness) -> Iterator[Rows]:
-    """The rows of a Parquet file, a record batch at a time, each a record of its columns."""
+def _parquet(
+    path: Path, spec: FileSpec, stem: str, ctx: Context | None, reading: ReadCompleteness, max_bytes: int
+) -> Iterator[Rows]:
+    """The rows of a Parquet file, a record batch at a time, each a record of its columns; a row
+    group that decompresses past `max_bytes` (max-document-bytes) is refused unread."""
     from ...readers.jsonfile import BROKEN
     from ...readers.parquetfile import ParquetDocument, ParquetRecords
     from ...schemas import validator
@@ -279,7 +282,7 @@ def _parquet(path: Path, spec: FileSpec, stem: str, ctx: Context | None, reading
     if ctx is not None:
         ctx.parsed(doc)
     valid = validator(spec.schema).is_valid
-    stream = ParquetRecords(path, CHUNK)
+    stream = ParquetRecords(path, CHUNK, max_bytes)
     for batch in stream:
         records, columns = batch.records, batch.columns
         if any(r is BROKEN for r in records):
