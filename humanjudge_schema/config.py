@@ -271,6 +271,21 @@ def _read(path: Path) -> str:
     return config_bytes(path).decode("utf-8")
 
 
+def formats_listed(data: bytes, name: str) -> list[str]:
+    """The declaration files a configuration file's bytes list in `formats`, as written there
+    (relative to its folder): of a humanjudge.toml the whole file, of a pyproject.toml its
+    [tool.humanjudge]. Nothing for bytes that are no such configuration (its reading says why)."""
+    try:
+        table: Any = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return []
+    if name == "pyproject.toml":
+        tool = table.get("tool")
+        table = tool.get("humanjudge") if isinstance(tool, dict) else None
+    listed = table.get("formats") if isinstance(table, dict) else None
+    return [v for v in listed if isinstance(v, str)] if isinstance(listed, list) else []
+
+
 def load_file(path: Path) -> Config:
     try:
         data = tomllib.loads(_read(path))

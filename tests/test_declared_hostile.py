@@ -13,6 +13,7 @@ import pytest
 
 from humanjudge_schema import validate
 
+from . import test_action
 from .conftest import ROOT
 
 EXAMPLES = ROOT / "examples"
@@ -177,19 +178,24 @@ def test_a_declaration_beside_the_data_may_not_take_a_shipped_name(tmp_path: Pat
     assert [f.pointer for f in found] == ["/name"] and "shipped with humanjudge-schema" in found[0].message
 
 
-def test_a_pull_request_cannot_relax_a_declaration_beside_the_data_it_breaks(tmp_path: Path) -> None:
-    from . import test_action
-
+def _pull_request(tmp_path: Path) -> tuple[test_action.Runner, str, Path]:
+    """A repository whose configuration declares `strict-ratings` (label at most 1), a valid
+    CSV committed as the base, and the pull request's CSV with a 5 (not committed yet): the
+    Action's runner, the base commit, the data folder."""
     runner = test_action.runner.__wrapped__(tmp_path)  # type: ignore[attr-defined]
-    ws = runner.workspace
-    test_action.git(ws, "init", "-q")
-    data = _configured(ws)
+    test_action.git(runner.workspace, "init", "-q")
+    data = _configured(runner.workspace)
     (data / "ratings.csv").write_text("item,rater,label\na,r1,1\na,r2,0\n")
-    test_action.commit(ws)
-    base = test_action.git(ws, "rev-parse", "HEAD")
+    test_action.commit(runner.workspace)
+    base = test_action.git(runner.workspace, "rev-parse", "HEAD")
     (data / "ratings.csv").write_text("item,rater,label\na,r1,1\na,r2,5\n")
+    return runner, base, data
+
+
+def test_a_pull_request_cannot_relax_a_declaration_beside_the_data_it_breaks(tmp_path: Path) -> None:
+    runner, base, data = _pull_request(tmp_path)
     (data / "humanjudge-format.toml").write_text(STRICT.format(name="strict-ratings", maximum=""))
-    test_action.commit(ws)
+    test_action.commit(data.parent)
     proc = runner.validate(HUMANJUDGE_BASE=base)
     assert proc.returncode == 1, proc.stdout + proc.stderr
 
@@ -199,35 +205,17 @@ def test_a_pull_request_cannot_relax_a_declaration_beside_the_data_it_breaks(tmp
 def test_a_pull_request_that_breaks_a_configured_declared_csv_is_checked(tmp_path: Path) -> None:
     """The Action sorts the changed files into datasets before any walk: a CSV of a format the
     configuration declares is one of them."""
-    from . import test_action
-
-    runner = test_action.runner.__wrapped__(tmp_path)  # type: ignore[attr-defined]
-    ws = runner.workspace
-    test_action.git(ws, "init", "-q")
-    data = _configured(ws)
-    (data / "ratings.csv").write_text("item,rater,label\na,r1,1\na,r2,0\n")
-    test_action.commit(ws)
-    base = test_action.git(ws, "rev-parse", "HEAD")
-    (data / "ratings.csv").write_text("item,rater,label\na,r1,1\na,r2,5\n")
-    test_action.commit(ws)
+    runner, base, data = _pull_request(tmp_path)
+    test_action.commit(data.parent)
     proc = runner.validate(HUMANJUDGE_BASE=base, HUMANJUDGE_DIFF="false")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "file=data/ratings.csv,line=3,col=6,title=schema/maximum" in proc.stdout
 
 
 def test_a_pull_request_that_changes_a_declaration_says_so_first(tmp_path: Path) -> None:
-    from . import test_action
-
-    runner = test_action.runner.__wrapped__(tmp_path)  # type: ignore[attr-defined]
-    ws = runner.workspace
-    test_action.git(ws, "init", "-q")
-    data = _configured(ws)
-    (data / "ratings.csv").write_text("item,rater,label\na,r1,1\na,r2,0\n")
-    test_action.commit(ws)
-    base = test_action.git(ws, "rev-parse", "HEAD")
-    (ws / "strict.toml").write_text(STRICT.format(name="strict-ratings", maximum=", maximum = 9"))
-    (data / "ratings.csv").write_text("item,rater,label\na,r1,1\na,r2,5\n")
-    test_action.commit(ws)
+    runner, base, data = _pull_request(tmp_path)
+    (data.parent / "strict.toml").write_text(STRICT.format(name="strict-ratings", maximum=", maximum = 9"))
+    test_action.commit(data.parent)
     proc = runner.validate(HUMANJUDGE_BASE=base, HUMANJUDGE_DIFF="false")
     assert (
         "::warning title=humanjudge::this pull request changes the declaration of a format (strict.toml)" in proc.stdout

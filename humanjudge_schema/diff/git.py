@@ -39,24 +39,18 @@ import posixpath
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from .. import catalog
 from ..catalog import file_pattern
-from ..config import CONFIG_BYTES
+from ..config import CONFIG_BYTES, formats_listed
 from ..finding import escape_control
 from ..readers.files import DEFAULT_MAX_DOCUMENT
 from ..writing import stops_held, stops_raise
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 # A blob is refused beyond what a reader reads of one file (the max-document-bytes default).
 MAX_BLOB = DEFAULT_MAX_DOCUMENT
@@ -238,7 +232,7 @@ def _declared(into: Path, named: set[str]) -> set[str]:
                     catalog.declare([path], within=path.parent)
             elif name in _CONFIGS:
                 at = path.parent.relative_to(into).as_posix()
-                for given in _formats_named(path):
+                for given in formats_listed(path.read_bytes(), name):
                     rel = posixpath.normpath(posixpath.join(at, given))
                     if rel.split("/")[0] in ("..", "") or rel == ".":
                         continue
@@ -247,19 +241,6 @@ def _declared(into: Path, named: set[str]) -> set[str]:
                         with contextlib.suppress(catalog.CatalogError):
                             catalog.declare([into / rel], within=path.parent)
     return listed
-
-
-def _formats_named(config: Path) -> list[str]:
-    """The declaration files a configuration file names (`formats`), as written there."""
-    try:
-        table: Any = tomllib.loads(config.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return []
-    if config.name == "pyproject.toml":
-        tool = table.get("tool")
-        table = tool.get("humanjudge") if isinstance(tool, dict) else None
-    listed = table.get("formats") if isinstance(table, dict) else None
-    return [v for v in listed if isinstance(v, str)] if isinstance(listed, list) else []
 
 
 def _write(top: Path, sha: str, plan: _Plan, into: Path) -> None:

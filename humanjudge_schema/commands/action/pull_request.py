@@ -15,7 +15,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ... import catalog
-from ...config import Config, ConfigError, config_bytes, load_file, parse_config
+from ...config import Config, ConfigError, config_bytes, formats_listed, load_file, parse_config
 from ...history import formats_at
 from ...kinds import linked_folder
 from ...readers.files import Problem, open_regular
@@ -272,7 +272,10 @@ def declare_formats(git: Git, base: str, top: Path) -> set[str]:
             found[name] = pure.parent
         elif pure.name in CONFIG_NAMES:
             for data in (git.blob(base, name), _bytes(top / name)):
-                found.update(dict.fromkeys(_formats_named(data, pure, top), pure.parent))
+                for given in formats_listed(data or b"", pure.name):
+                    at = _inside(top / pure.parent / given, top)
+                    if at is not None:
+                        found[at.as_posix()] = pure.parent
     # the outer ones first, and the base commit's before the pull request's: where two declare
     # one name for nested folders, the later one is refused (its check says why), never the base's
     inside = {
@@ -286,24 +289,6 @@ def declare_formats(git: Git, base: str, top: Path) -> set[str]:
             with contextlib.suppress(catalog.CatalogError):
                 catalog.declare([path], within=top / within)
     return set(found)
-
-
-def _formats_named(data: bytes | None, config: PurePosixPath, top: Path) -> set[str]:
-    """The declaration files (names from the top) a configuration file's `formats` lists."""
-    try:
-        table = None if data is None else _settings_table(data, top / config)
-    except ConfigError:
-        return set()
-    listed = table.get("formats") if isinstance(table, dict) else None
-    if not isinstance(listed, list):
-        return set()
-    out = set()
-    for entry in listed:
-        if isinstance(entry, str):
-            inside = _inside(top / config.parent / entry, top)
-            if inside is not None:
-                out.add(inside.as_posix())
-    return out
 
 
 def _bytes(path: Path) -> bytes | None:
