@@ -15,7 +15,7 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .view import FIELDS, FirstPass, Judgment, Judgments, Level, Needs, Question
+from .view import FIELDS, Batch, FirstPass, Judgment, Judgments, Level, Needs, Question
 
 if TYPE_CHECKING:
     from ..kinds import Unit
@@ -132,38 +132,23 @@ def _started(view: Judgments, needs: Needs) -> tuple[Judgments | None, bool]:
     with these needs hands on before reading on (later passes read anew), and whether it holds
     one; None when a whole pass gave no row at all. A view of aggregates only is read whole to
     know it, and read anew by the next pass (aggregates are few beside individual judgments)."""
-    if view.read is not None:
-        rows = view.read()
-        kept: list[Any] | None = []
-        for row in rows:
-            if row.role == "individual":
-                return replace(
-                    view, read=FirstPass(chain(kept, [row], rows), view.read) if kept is not None else view.read
-                ), True
-            if kept is not None:
-                kept.append(row)
-                kept = kept if len(kept) <= _KEPT else None
-        if kept:
-            return replace(view, read=FirstPass(iter(kept), view.read)), False
-        return (None if kept is not None else view), False
     batches = view.in_batches(needs)
-    kept_batches: list[Any] | None = []
+
+    def resumed(given: Iterator[Batch]) -> Judgments:  # `read` too reads anew after the first pass
+        return replace(view, read=None, batches=FirstPass(given, view.in_batches, read_for=needs))
+
+    kept: list[Batch] | None = []
     size = 0
     for batch in batches:
-        if not len(batch):
-            continue
         if batch.of_role("individual"):
-            if kept_batches is None:
-                return view, True
-            resumed = FirstPass(chain(kept_batches, [batch], batches), view.in_batches, read_for=needs)
-            return replace(view, batches=resumed), True
-        if kept_batches is not None:
-            kept_batches.append(batch)
+            return (view if kept is None else resumed(chain(kept, [batch], batches))), True
+        if kept is not None and len(batch):
+            kept.append(batch)
             size += len(batch)
-            kept_batches = kept_batches if size <= _KEPT else None
-    if kept_batches:
-        return replace(view, batches=FirstPass(iter(kept_batches), view.in_batches, read_for=needs)), False
-    return (None if kept_batches is not None else view), False
+            kept = kept if size <= _KEPT else None
+    if kept:
+        return resumed(iter(kept)), False
+    return (None if kept is not None else view), False
 
 
 def datasets(

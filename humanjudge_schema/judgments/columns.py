@@ -210,11 +210,9 @@ def renumber(codes: Any) -> tuple[Any, Any]:
         if int(np.count_nonzero(rising[1:] != rising[:-1])) + 1 == int(np.count_nonzero(present)):
             rank = np.cumsum(present) - 1
             return rank[codes], np.flatnonzero(present)
-    distinct, first, inverse = unique(codes, index=True, inverse=True)
-    order = np.argsort(first, kind="stable")
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    return rank[inverse.reshape(-1)], distinct[order]
+    _, first, inverse = unique(codes, index=True, inverse=True)
+    renumbered, firsts = _first_order(first, inverse)
+    return renumbered, codes[firsts]
 
 
 def counts(units: list[Hashable], values: list[Hashable], unit: Any, value: Any, times: Any = None) -> Counts:

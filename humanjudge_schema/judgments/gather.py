@@ -133,7 +133,7 @@ class _Columns:
 
     def __init__(self) -> None:
         self.items, self.options = _RunLengths(), _RunLengths()
-        self.raters = _Raters()
+        self.raters = _Coded(whole=True)  # a rater's id coded once per column
         self.values = _Coded(none=True)
         self.numbers: list[Any] = []  # row numbers: an array, or a run's (start, stop)
 
@@ -161,48 +161,6 @@ class _RunLengths:
         runs, values = code(list(chain.from_iterable(values for values, _ in parts)))
         lengths = chain.from_iterable(repeat(1, len(v)) if n is None else n for v, n in parts)
         return np.repeat(runs, list(lengths)), values
-
-
-class _Raters:
-    """A column of raters, coded at the end: its rows held, and the parts that code themselves
-    (`Column.factorizes`: places counting from 0) joined; each stretch of either coded at once,
-    the codes then numbered across the stretches in the order their values first come."""
-
-    __slots__ = ("codes", "held", "index", "joined")
-
-    def __init__(self) -> None:
-        self.codes: list[Any] = []
-        self.held: list[Any] = []
-        self.joined: list[Column] = []
-        self.index = _Index([], none=False)
-
-    def add(self, part: Column | None, same: Any, n: int) -> None:
-        """Add n rows: `part`, or `same` n times where part is None."""
-        if part is not None and part.factorizes and (not self.joined or type(part) is type(self.joined[0])):
-            self._flush()
-            self.joined.append(part)
-            return
-        self._flush_joined()
-        self.held += repeat(same, n) if part is None else part.rows()
-
-    def _flush(self) -> None:
-        if self.held:
-            self.codes.append(_in(self.index, *code(self.held)))
-            self.held = []
-
-    def _flush_joined(self) -> None:
-        if self.joined:
-            self.codes.append(_in(self.index, *self.joined[0].join(self.joined).factorize()))
-            self.joined = []
-
-    def result(self) -> tuple[Any, list[Any]]:
-        import numpy as np
-
-        if not self.codes and not self.joined:
-            return code(self.held)
-        self._flush()
-        self._flush_joined()
-        return np.concatenate(self.codes), self.index.order
 
 
 def _in(index: _Index, local: Any, distinct: list[Any]) -> Any:
@@ -251,19 +209,25 @@ class _Coded:
     alive), and coding it at once spares the numpy calls of a part of a few rows. With `none`,
     each of view.NO_ANSWER is coded -1; lists are compared whole (as tuples)."""
 
-    __slots__ = ("codes", "held", "index", "none", "values")
+    __slots__ = ("codes", "held", "index", "none", "values", "whole")
 
-    def __init__(self, none: bool = False) -> None:
+    def __init__(self, none: bool = False, whole: bool = False) -> None:
         self.codes: list[Any] = []
         self.held: list[Any] = []  # the rows not coded yet
         self.values: list[Hashable] = []
         self.index = _Index(self.values, none)
         self.none = none
+        self.whole = whole  # every row held until a part that codes itself, or the end
 
     def add(self, part: Column | None, same: Any, n: int) -> None:
-        """Add n rows: `part`, or `same` n times where part is None."""
+        """Add n rows: `part`, or `same` n times where part is None. A part that codes itself
+        (`Column.factorizes`: places counting from 0) is coded at once, without its rows."""
+        if part is not None and part.factorizes:
+            self._flush()
+            self.codes.append(_in(self.index, *part.factorize()))
+            return
         self.held += repeat(same, n) if part is None else part.rows()
-        if len(self.held) >= _CHUNK:
+        if not self.whole and len(self.held) >= _CHUNK:
             self._flush()
 
     def _flush(self) -> None:

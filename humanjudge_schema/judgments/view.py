@@ -121,8 +121,7 @@ class Column:
     same questions without making every row."""
 
     __slots__ = ()
-    # whether `factorize` is faster than coding the rows (Counting), for columns of one form
-    # joined first (`join`)
+    # whether `factorize` is faster than coding the rows (Counting)
     factorizes = False
 
     def __len__(self) -> int:
@@ -142,11 +141,6 @@ class Column:
 
     def part(self, start: int, stop: int) -> Column:
         return Listed(self.rows()[start:stop])
-
-    @classmethod
-    def join(cls, columns: list[Column]) -> Column:
-        """Columns of this form one after another, as one column."""
-        return Listed(list(chain.from_iterable(c.rows() for c in columns)))
 
 
 class Listed(Column):
@@ -259,10 +253,6 @@ class Counting(_RunLength):
 
     def _slice(self, i: int, j: int) -> Column:
         return Counting(self.lengths[i:j])
-
-    @classmethod
-    def join(cls, columns: list[Column]) -> Column:
-        return Counting(list(chain.from_iterable(c.lengths for c in columns if isinstance(c, Counting))))
 
 
 # A list whose first LONG rows are one value is looked at for long runs (Listed.runs), and a
@@ -544,22 +534,15 @@ class Judgments:
     def _kinded(self, batch: Batch) -> Batch:
         """The batch with its rater kinds filled in where it leaves them to the view."""
         kinds = batch.same.get("rater_kind")
-        if kinds is None:  # one per row
-            given_kinds = batch.rows("rater_kind")
-            if "" in given_kinds:
-                filled = list(map(self._kind_of, batch.rows("role"), batch.rows("rater")))
-                kinds_of = [k or f for k, f in zip(given_kinds, filled, strict=True)]
-                return Batch(batch.same, {**batch.columns, "rater_kind": kinds_of})
-            return batch
-        if kinds != "":
+        if kinds or (kinds is None and "" not in batch.rows("rater_kind")):
             return batch
         same = {k: v for k, v in batch.same.items() if k != "rater_kind"}
-        if "role" in batch.same and "rater" in batch.same:
-            kind = self._kind_of(batch.same["role"], batch.same["rater"])
-            return Batch({**same, "rater_kind": kind}, batch.columns)
-        if batch.same.get("role") == "aggregate":
-            return Batch({**same, "rater_kind": "none"}, batch.columns)
+        role = batch.same.get("role")
+        if kinds == "" and (role == "aggregate" or (role is not None and "rater" in batch.same)):  # one kind
+            return Batch({**same, "rater_kind": self._kind_of(role, batch.same.get("rater"))}, batch.columns)
         filled = list(map(self._kind_of, batch.rows("role"), batch.rows("rater")))
+        if kinds is None:  # a kind per row: those given kept
+            filled = [k or f for k, f in zip(batch.rows("rater_kind"), filled, strict=True)]
         return Batch(same, {**batch.columns, "rater_kind": filled})
 
 
