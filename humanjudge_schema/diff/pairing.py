@@ -4,9 +4,10 @@ under another path) by its content."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -36,6 +37,11 @@ def relative(path: Path, root: Path) -> str:
     if rel.startswith(".."):
         return path.as_posix()
     return PurePosixPath(*Path(rel).parts).as_posix() if rel != "." else "."
+
+
+def shown_under(root: Path) -> Callable[[str], str]:
+    """A file as a diff shows it: relative to its version's root, each file worked out once."""
+    return functools.cache(lambda file: relative(Path(os.path.abspath(file)), root))
 
 
 def datasets(root: Path, paths: Sequence[str], kind: str | None, links: bool = True) -> dict[tuple[str, str], Unit]:
