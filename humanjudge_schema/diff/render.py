@@ -12,7 +12,7 @@ from .model import DatasetDiff, Diff, Example, Figures, FindingChange, QuestionD
 _SHOWN = 60  # characters of a value shown in an example
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
@@ -28,7 +28,7 @@ def headline(found: Diff) -> str:
         said = "No judgment or stored aggregate changed"
         n = s["datasets"]["changed"]
         if n:
-            said += f" ({_plural(n, 'dataset')} changed in other ways)"
+            said += f" ({plural(n, 'dataset')} changed in other ways)"
         return said + _findings_said(s) + "."
     ds = s["datasets"]
     parts = [f"{k} {ds[k]}" for k in ("removed", "changed", "added", "moved") if ds[k]]
@@ -42,7 +42,7 @@ def headline(found: Diff) -> str:
         if s["aggregates_not_matching"]:
             line += f" ({s['aggregates_not_matching']:,} not matching the judgments)"
     if s["alpha_flagged"]:
-        line += f"; {_plural(s['alpha_flagged'], 'question')} whose agreement moved beyond its interval"
+        line += f"; {plural(s['alpha_flagged'], 'question')} whose agreement moved beyond its interval"
     return line + _findings_said(s) + "."
 
 
@@ -51,8 +51,8 @@ def _findings_said(s: dict[str, Any]) -> str:
     if not (new["errors"] or new["warnings"] or fixed["errors"] or fixed["warnings"]):
         return ""
     return (
-        f"; introduces {_plural(new['errors'], 'error')} and {_plural(new['warnings'], 'warning')}, "
-        f"fixes {_plural(fixed['errors'], 'error')} and {_plural(fixed['warnings'], 'warning')}"
+        f"; introduces {plural(new['errors'], 'error')} and {plural(new['warnings'], 'warning')}, "
+        f"fixes {plural(fixed['errors'], 'error')} and {plural(fixed['warnings'], 'warning')}"
     )
 
 
@@ -173,7 +173,7 @@ def text(found: Diff) -> str:
             lines += _dataset_lines(found, d)
     unchanged = sum(d.status == "unchanged" for d in found.datasets)
     if unchanged:
-        lines.append(f"{_plural(unchanged, 'dataset')} unchanged")
+        lines.append(f"{plural(unchanged, 'dataset')} unchanged")
     lines += [f"fail-on: {why}" for why in found.failed]
     return "".join(escape_control(line) + "\n" for line in lines)
 
@@ -203,15 +203,14 @@ def markdown(found: Diff, *, title: str = "What this change does to the judgment
         if d.status != "changed":
             continue
         said = _dataset_lines(found, d)[1:]
-        body = [cell(line.strip()) for line in said]
-        if not body:
+        if not said:
             continue
         out += ["", f"<details><summary>{code_span(_name(found, d))}</summary>", "", "<pre>"]
         out += [_pre(line) for line in said]
         out += ["</pre>", "", "</details>"]
     unchanged = len(found.datasets) - len(shown)
     if unchanged:
-        out += ["", f"{_plural(unchanged, 'dataset')} unchanged."]
+        out += ["", f"{plural(unchanged, 'dataset')} unchanged."]
     return clip("\n".join(out) + "\n", limit, "the diff")
 
 
