@@ -64,23 +64,19 @@ def fingerprint(unit: Unit) -> tuple[tuple[str, str], ...]:
         digest = hashlib.blake2b(digest_size=16)
         if isinstance(hash_file(f, digest), Problem):
             digest.update(b"\0unreadable")
-        name = f.name if unit.root.is_dir() else ""
-        out.append((name, digest.hexdigest()))
+        out.append((_name(unit, f), digest.hexdigest()))
     return tuple(sorted(out))
 
 
 def identical(old: Unit, new: Unit) -> bool:
-    """Whether two datasets have the same files (by name within the dataset) with the same bytes."""
-    if sorted(_names(old)) != sorted(_names(new)):
+    """Whether two datasets have the same files (by name within the dataset) with the same bytes:
+    their names and sizes first, the hashes of their bytes only where those agree."""
+    if sorted(_name(old, f) for f in old.files) != sorted(_name(new, f) for f in new.files):
         return False
     sizes = {_name(old, f): _size(f) for f in old.files}
     if any(sizes.get(_name(new, f)) != _size(f) for f in new.files):
         return False
     return fingerprint(old) == fingerprint(new)
-
-
-def _names(unit: Unit) -> list[str]:
-    return [_name(unit, f) for f in unit.files]
 
 
 def _name(unit: Unit, f: Path) -> str:
