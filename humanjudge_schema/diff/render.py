@@ -16,6 +16,17 @@ def plural(n: int, word: str) -> str:
     return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
+def _kinds(removed: int, changed: int, added: int) -> str:
+    return f"{removed:,} removed, {changed:,} changed, {added:,} added"
+
+
+def _what(kind: str, old: Any, new: Any) -> str:
+    """What an example's values were and are, as its kind shows them."""
+    if kind == "removed":
+        return _value(old)
+    return _value(new) if kind == "added" else f"{_value(old)} -> {_value(new)}"
+
+
 def _value(v: Any) -> str:
     text = v if isinstance(v, str) and v else json.dumps(v, ensure_ascii=False)
     return text if len(text) <= _SHOWN else text[:_SHOWN] + "…"
@@ -33,12 +44,11 @@ def headline(found: Diff) -> str:
     ds = s["datasets"]
     parts = [f"{k} {ds[k]}" for k in ("removed", "changed", "added", "moved") if ds[k]]
     line = (
-        f"Judgments: {s['removed']:,} removed, {s['changed']:,} changed, {s['added']:,} added"
-        f"; datasets: {', '.join(parts) or 'none changed'}"
+        f"Judgments: {_kinds(s['removed'], s['changed'], s['added'])}; datasets: {', '.join(parts) or 'none changed'}"
     )
     agg = [sum(getattr(d.aggregates, k) for d in found.datasets) for k in ("removed", "changed", "added")]
     if any(agg):
-        line += f"; stored aggregates: {agg[0]:,} removed, {agg[1]:,} changed, {agg[2]:,} added"
+        line += f"; stored aggregates: {_kinds(*agg)}"
         if s["aggregates_not_matching"]:
             line += f" ({s['aggregates_not_matching']:,} not matching the judgments)"
     if s["alpha_flagged"]:
@@ -57,12 +67,10 @@ def _findings_said(s: dict[str, Any]) -> str:
 
 
 def _figure(f: Figures | None, name: str) -> str:
-    if f is None:
-        return "-"
-    value = getattr(f, name)
-    ci = getattr(f, f"{name}_ci")
+    value = None if f is None else getattr(f, name)
     if value is None:
         return "-"
+    ci = getattr(f, f"{name}_ci")
     return f"{value:.3f}" + ("" if ci is None else f" [{ci[0]:.3f}, {ci[1]:.3f}]")
 
 
@@ -82,13 +90,12 @@ def _example(e: Example) -> str:
     )
     if e.old_rater is not None:
         who += f" (old {_value(e.old_rater)})"
-    what = {"removed": _value(e.old), "added": _value(e.new), "changed": f"{_value(e.old)} -> {_value(e.new)}"}[e.kind]
-    return f"{e.kind} {who}: {what} ({_where(e.file, e.line, e.pointer)})"
+    return f"{e.kind} {who}: {_what(e.kind, e.old, e.new)} ({_where(e.file, e.line, e.pointer)})"
 
 
 def _question_lines(q: QuestionDiff) -> list[str]:
     title = f"{q.question} (renamed from {q.renamed_from})" if q.renamed_from else q.question
-    lines = [f"  {title}: {q.removed:,} removed, {q.changed:,} changed, {q.added:,} added"]
+    lines = [f"  {title}: {_kinds(q.removed, q.changed, q.added)}"]
     for label, values in (
         ("items removed", q.items_removed),
         ("raters removed", q.raters_removed),
@@ -126,11 +133,11 @@ def _name(found: Diff, d: DatasetDiff) -> str:
 
 def _dataset_lines(found: Diff, d: DatasetDiff) -> list[str]:
     name = _name(found, d)
+    if d.status == "unchanged":
+        return [f"unchanged {name} ({d.format})"]
     moved = f" (moved from {d.old_dataset})" if d.moved else ""
     old, new = d.judgments
     lines = [f"{d.status} {name} ({d.format}){moved}: {old:,} -> {new:,} judgments"]
-    if d.status == "unchanged":
-        return [f"unchanged {name} ({d.format})"]
     lines += [f"  note: {n}" for n in d.notes]
     if d.alignment is not None:
         positions, aligned = d.alignment.edits
@@ -144,13 +151,11 @@ def _dataset_lines(found: Diff, d: DatasetDiff) -> list[str]:
     a = d.aggregates
     if a.added or a.removed or a.changed:
         lines.append(
-            f"  stored aggregates: {a.removed:,} removed, {a.changed:,} changed, {a.added:,} added"
+            f"  stored aggregates: {_kinds(a.removed, a.changed, a.added)}"
             + (f"; {a.not_matching:,} no longer match the individual judgments" if a.not_matching else "")
         )
         for x in a.examples:
-            what = {"removed": _value(x["old"]), "added": _value(x["new"])}.get(
-                x["kind"], f"{_value(x['old'])} -> {_value(x['new'])}"
-            )
+            what = _what(x["kind"], x["old"], x["new"])
             match = "" if x["matches"] is None else " (matches)" if x["matches"] else " (does not match)"
             lines.append(
                 f"    {x['kind']} {x['question']} item {_value(x['item'])} {x['aggregate']}: {what}{match} "
