@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -24,6 +25,9 @@ from .model import KINDS, DatasetDiff, Diff, Example, QuestionDiff, plain
 from .pairing import Pair, datasets, identical, pair, shown_under
 
 Told = Callable[[str], None]
+# the fields of an aggregate example, in diff --format json
+AGGREGATE: tuple[str, ...] = ("kind", "question", "item", "option", "aggregate", "old", "new")
+AGGREGATE += ("file", "pointer", "line", "side", "matches")
 # What the matching pass reads: answers compared by the options they name, not the places they
 # store (model.Named)
 NAMED = Needs(positions=False)
@@ -338,8 +342,8 @@ def _questions(m: Matched) -> list[QuestionDiff]:
     out: dict[str, QuestionDiff] = {}
     listed = changes.examples
     for name in dict.fromkeys([*old.counts, *new.counts]):
-        counts = changes.counts.get(name, {})
-        q = out[name] = QuestionDiff(name, counts.get("added", 0), counts.get("removed", 0), counts.get("changed", 0))
+        counts = changes.counts.get(name, Counter())
+        q = out[name] = QuestionDiff(name, counts["added"], counts["removed"], counts["changed"])
         q.examples = [e for kind in KINDS for e in listed.get(name, {}).get(kind, [])]
         olds, news = items_old.get(name, set()), items_new.get(name, set())
         q.items_added, q.items_removed = _sorted(news - olds), _sorted(olds - news)
@@ -394,22 +398,9 @@ def _aggregates(out: DatasetDiff, m: Matched, new_findings: list[Any], examples:
         matches = None if now is None or not checked else not not_matching(now[1], now[2], new_findings)
         agg.not_matching += matches is False
         if len(agg.examples) < examples or (matches is False and len(agg.examples) < 2 * examples):
-            agg.examples.append(
-                {
-                    "kind": kind,
-                    "question": key[0],
-                    "item": key[1],
-                    "option": key[2],
-                    "aggregate": key[3],
-                    "old": None if was is None else plain(was[0]),
-                    "new": None if now is None else plain(now[0]),
-                    "file": where[1],
-                    "pointer": where[2],
-                    "line": where[3],
-                    "side": "old" if now is None else "new",
-                    "matches": matches,
-                }
-            )
+            values = [None if stored is None else plain(stored[0]) for stored in (was, now)]
+            shown = (kind, *key, *values, *where[1:4], "old" if now is None else "new", matches)
+            agg.examples.append(dict(zip(AGGREGATE, shown, strict=True)))
 
 
 def _measure(questions: list[QuestionDiff], views: tuple[Judgments, Judgments], m: Matched, asked: Asked) -> None:

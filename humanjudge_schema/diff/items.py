@@ -30,7 +30,7 @@ from operator import eq, ne, or_
 import orjson
 
 from ..judgments.view import Batch, ByItem, ItemRun, JudgmentCounts
-from .match import Rest
+from .match import Rest, first_difference
 
 AHEAD = 256  # how many items ahead an item's partner is looked for
 # Items compared at a step: doubled while they are equal, back to the least at a difference,
@@ -91,7 +91,7 @@ class Lockstep:
         if items_a == items_b and content_a == content_b:  # the usual case: all equal, in C
             k = m
         else:
-            k = min(_first(items_a, items_b), _first(content_a, content_b))
+            k = first_difference((items_a, content_a), (items_b, content_b))
         self.window = min(2 * self.window, MOST) if k == m else LEAST
         if k:
             if _strict(content_a[:k], content_b[:k]):
@@ -182,11 +182,6 @@ class _Cursor:
             if len(self.seen) - before != len(self.run.items):
                 raise Duplicates
         return self.run
-
-
-def _first(a: list[object], b: list[object]) -> int:
-    """The first place at which two lists of one length differ (their length if nowhere)."""
-    return next(compress(range(len(a)), map(ne, a, b)), len(a))
 
 
 def _index(items: list[object], item: object, start: int, stop: int) -> int | None:

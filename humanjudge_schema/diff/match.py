@@ -13,7 +13,7 @@ what is kept aside."""
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from itertools import compress, repeat
 from operator import is_not, itemgetter, ne, or_
@@ -191,7 +191,7 @@ class Changes:
         self.limit = examples
         self.changed = 0  # judgments changed so far, every question
         self.stopped = False  # the matching stopped early: no answer (Matcher's stop)
-        self.counts: dict[str, dict[Kind, int]] = {}
+        self.counts: defaultdict[str, Counter[Kind]] = defaultdict(Counter)
         self._found: dict[str, dict[Kind, list[tuple[Any, Example]]]] = {}  # (ordinal, example)
         # per (kind, question), a sum of the hashes of what was removed or added, whatever the
         # order: a question removed whole and one added whole with the same sum were renamed
@@ -202,10 +202,7 @@ class Changes:
         self.moved: dict[str, set[Any]] = {}
 
     def count(self, question: str, kind: Kind, n: int = 1) -> None:
-        counts = self.counts.get(question)
-        if counts is None:
-            counts = self.counts[question] = {"removed": 0, "changed": 0, "added": 0}
-        counts[kind] += n
+        self.counts[question][kind] += n
         if kind == "changed":
             self.changed += n
 
@@ -217,13 +214,13 @@ class Changes:
             for question, kinds in self._found.items()
         }
 
-    def wants(self, question: str, kind: Kind, at: Any = None) -> bool:
+    def wants(self, question: str, kind: Kind, at: Any) -> bool:
         """Whether a judgment of this kind would be an example: fewer than the limit are kept, or
-        it comes before one of them (its ordinal `at`; None: it comes after them)."""
+        it comes before one of them (its ordinal `at`)."""
         found = self._found.get(question, {}).get(kind, ())
         if len(found) < self.limit:
             return True
-        return at is not None and bool(found) and at < max(found, key=itemgetter(0))[0]
+        return bool(found) and at < max(found, key=itemgetter(0))[0]
 
     def note(
         self, kind: Kind, key: Key, old: Any, new: Any, where: RowSource, old_where: RowSource | None = None
@@ -289,7 +286,7 @@ class Matcher:
                 i, j = i + n, j + n
                 span = min(2 * span, CHUNK)
                 continue
-            m = _first_difference(a, b)
+            m = first_difference(a, b)
             self._values(i, j, m)
             i, j = i + m, j + m
             i, j = self._resync(i, j)
@@ -399,7 +396,7 @@ class Matcher:
             start = 0
 
 
-def _first_difference(a: tuple[list[Any], ...], b: tuple[list[Any], ...]) -> int:
+def first_difference(a: tuple[list[Any], ...], b: tuple[list[Any], ...]) -> int:
     """The first row at which two slices of the same key columns differ (they are not equal):
     each column that differs is scanned in C up to its first difference."""
     return min(next(compress(range(len(x)), map(ne, x, y))) for x, y in zip(a, b, strict=True) if x != y)

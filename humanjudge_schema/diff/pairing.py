@@ -102,9 +102,9 @@ def pair(old: dict[tuple[str, str], Unit], new: dict[tuple[str, str], Unit]) -> 
     if gone and came:
         prints = {k: fingerprint(u) for k, u in came.items()}
         for k, unit in list(gone.items()):
-            same_bytes = [c for c in came if c[0] == k[0] and prints[c] == fingerprint(unit)]
-            if len(same_bytes) >= 1:
-                c = same_bytes[0]
+            bytes_of = fingerprint(unit)
+            c = next((c for c in came if c[0] == k[0] and prints[c] == bytes_of), None)
+            if c is not None:
                 pairs.append(Pair(k[0], unit, came.pop(c), k[1], c[1]))
                 del gone[k]
         for k, unit in list(gone.items()):
