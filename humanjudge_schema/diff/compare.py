@@ -15,16 +15,16 @@ from ..engine import Document
 from ..finding import Finding
 from ..gcpause import paused
 from ..judgments.view import Batch, JudgmentCounts, Judgments, Needs
+from ..kinds import Unit
 from ..reading import read_checked
-from .align import Alignment, Removed, find, renamed
+from .align import Alignment, Removed, find, mapped, renamed
 from .figures import findings_of, measure, not_matching, overlap, tvd
 from .items import Duplicates, Lockstep
 from .lines import add_lines
 from .match import Changes, Matcher, Rest, Side, aggregate_changes
-from .model import KINDS, DatasetDiff, Diff, Example, QuestionDiff, plain
+from .model import KINDS, STATUSES, DatasetDiff, Diff, Example, QuestionDiff, plain
 from .pairing import Pair, datasets, identical, pair, shown_under
 
-Told = Callable[[str], None]
 # the fields of an aggregate example, in diff --format json
 AGGREGATE: tuple[str, ...] = ("kind", "question", "item", "option", "aggregate", "old", "new")
 AGGREGATE += ("file", "pointer", "line", "side", "matches")
@@ -67,7 +67,7 @@ def compare(
     config: Config | None = None,
     old_label: str | None = None,
     new_label: str | None = None,
-    told: Told | None = None,
+    told: Callable[[str], None] | None = None,
     files: tuple[str, str] | None = None,
     by_item: bool = True,
     links: bool = True,
@@ -94,8 +94,7 @@ def compare(
             told(p.new_name or p.old_name or "")
         cfg = config or discover(new_root / (p.new_name or p.old_name or "."))
         out.datasets.append(_dataset(p, (old_root, new_root), cfg, asked))
-    order = {"removed": 0, "changed": 1, "added": 2, "unchanged": 3}
-    out.datasets.sort(key=lambda d: order[d.status])  # stable: path order within a status
+    out.datasets.sort(key=lambda d: STATUSES.index(d.status))  # stable: path order within a status
     return out
 
 
@@ -114,13 +113,18 @@ def _dataset(p: Pair, roots: tuple[Path, Path], config: Config, asked: Asked) ->
         out.status = "unchanged"
         return out
     early = asked.align and p.old is not None and p.new is not None
+    # Each version is checked as the matching pass reads its judgments: its files are read once,
+    # and the lines of the examples are found in the documents its check parsed
     parsed: list[Document] = []
-    try:
-        read, m = _matched(p, config, parsed, roots, asked.examples, asked.by_item, early=early)
-    except Duplicates:  # a version names an item twice: every row matched instead
-        asked = replace(asked, by_item=False)
-        read, m = _matched(p, config, parsed, roots, asked.examples, False, early=early)
+    read = [_read(u, config, parsed) for u in (p.old, p.new)]
     views = (read[0][0], read[1][0])
+    try:
+        m = _match(views, roots, asked.examples, asked.by_item, early=early)
+    except Duplicates:  # a version names an item twice: every row matched instead, read anew
+        asked = replace(asked, by_item=False)
+        read = [_read(u, config, parsed) for u in (p.old, p.new)]
+        views = (read[0][0], read[1][0])
+        m = _match(views, roots, asked.examples, False, early=early)
     kinds = {v.rater_kind for v in views if v is not None}
     out.rater_kind = "position" if "position" in kinds else next(iter(kinds), None)
     old_findings = findings_of(read[0][1](), roots[0])
@@ -162,23 +166,10 @@ def _dataset(p: Pair, roots: tuple[Path, Path], config: Config, asked: Asked) ->
     return out
 
 
-Read = tuple["Judgments | None", Callable[[], list[Finding]]]
-
-
-def _matched(
-    p: Pair,
-    config: Config,
-    parsed: list[Document],
-    roots: tuple[Path, Path],
-    examples: int,
-    by_item: bool,
-    early: bool = False,
-) -> tuple[list[Read], Matched]:
-    """Both versions read and their judgments matched (`_match`). Each version is checked as the
-    matching pass reads its judgments (`reading.read_checked`): its files are read once, and the
-    documents its check parsed are added to `parsed`, to find the lines of the examples in."""
-    read: list[Read] = [(None, list) if u is None else read_checked(u, config, keep=parsed) for u in (p.old, p.new)]
-    return read, _match((read[0][0], read[1][0]), roots, examples, by_item, early)
+def _read(unit: Unit | None, config: Config, parsed: list[Document]) -> tuple[Any, Callable[[], list[Finding]]]:
+    """A version's view of a dataset (reading.read_checked) and its findings once the view has
+    been read; none for a version without the dataset."""
+    return (None, list) if unit is None else read_checked(unit, config, keep=parsed)
 
 
 def _match(
@@ -203,10 +194,8 @@ def _match(
             batches[0] = renamed(batches[0], alignment)
         old, new = (Side(_shown(batches[k], roots[k])) for k in (0, 1))
     changes = Changes(examples)
-    matcher = Matcher(old, new, changes, _Early(old, changes) if early else None)
     with paused():  # the pass keeps millions of keys alive (gcpause.py)
-        matcher.run()
-    changes.stopped = matcher.stopped
+        Matcher(old, new, changes, _Early(old, changes) if early else None).run()
     return Matched(old, new, changes)
 
 
@@ -314,22 +303,11 @@ def _moved(found: dict[str, set[Any]], questions: list[QuestionDiff]) -> str:
     )
 
 
-def _share(q: QuestionDiff, m: Matched) -> float:
-    """The share of a question's judgments that a change touched."""
-    total = max(m.old.counts.get(q.renamed_from or q.question, 0), m.new.counts.get(q.question, 0), 1)
-    return (q.removed + q.changed + q.added) / total
-
-
 def _shown(batches: Iterator[Batch | JudgmentCounts | Rest], root: Path) -> Iterator[Batch | JudgmentCounts | Rest]:
     """The batches with their files shown relative to the version's root."""
     shown = shown_under(root)
     for batch in batches:
-        if isinstance(batch, (JudgmentCounts, Rest)):
-            yield batch
-        elif "file" in batch.same:
-            yield Batch({**batch.same, "file": shown(batch.same["file"])}, batch.columns)
-        else:
-            yield Batch(batch.same, {**batch.columns, "file": list(map(shown, batch.lists["file"]))})
+        yield batch if isinstance(batch, (JudgmentCounts, Rest)) else mapped(batch, "file", shown)
 
 
 def _questions(m: Matched) -> list[QuestionDiff]:
@@ -410,7 +388,8 @@ def _measure(questions: list[QuestionDiff], views: tuple[Judgments, Judgments], 
     for q in questions:
         if q.empty or (q.renamed_from and not q.changed):
             continue
-        share = _share(q, m)
+        total = max(m.old.counts.get(q.renamed_from or q.question, 0), m.new.counts.get(q.question, 0), 1)
+        share = (q.removed + q.changed + q.added) / total  # of its judgments, touched by the change
         if asked.stats == "auto" and share < MATERIAL:
             q.note = (
                 f"statistics not computed again: {share:.2%} of its judgments changed "

@@ -253,13 +253,12 @@ class Matcher:
     """Match two versions' individual judgments (see the module's docstring)."""
 
     def __init__(self, old: Side, new: Side, changes: Changes, stop: Callable[[], bool] | None = None) -> None:
-        """`stop`, asked at each step, ends the matching early (`stopped`): what was found
-        so far is then no answer."""
+        """`stop`, asked at each step, ends the matching early (`Changes.stopped`): what was
+        found so far is then no answer."""
         self.old, self.new, self.changes = old, new, changes
         self.sides = (old, new)
         self.kept: tuple[Kept, Kept] = ({}, {})  # rows of each version waiting for a partner
         self.stop = stop
-        self.stopped = False
 
     def run(self) -> None:
         old, new = self.old, self.new
@@ -267,7 +266,7 @@ class Matcher:
         span = CHUNK
         while True:
             if self.stop is not None and self.stop():
-                self.stopped = True
+                self.changes.stopped = True
                 return
             if i > 4 * CHUNK:
                 old.drop(i)
@@ -303,8 +302,6 @@ class Matcher:
     def _values(self, i: int, j: int, n: int) -> None:
         """Compare the values of n rows whose keys match: in C first, then the rows that differ
         by == or by type one by one (1 and 1.0, NaN and NaN are the same)."""
-        if not n:
-            return
         va, vb = self.old.values[i : i + n], self.new.values[j : j + n]
         if Named in set(map(type, va)):  # answers that name options by place: did they change?
             for k in compress(range(n), map(moved, va, vb)):
