@@ -20,7 +20,7 @@ O(places x band) steps of the distance."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import count
 from typing import Any, NamedTuple
@@ -85,14 +85,10 @@ class Alignment:
             parts.append((first, f"old {_span(first, last)} removed"))
         for first, last, to in self.moved():
             parts.append((first, f"old {_span(first, last)} -> new {_span(to, to + last - first)}"))
-        after = [-1] * self.places[1]  # the old place before each new place
-        for k, j in enumerate(self.new_of):
-            if j is not None:
-                after[j] = k
-        for j in range(1, len(after)):
-            after[j] = max(after[j], after[j - 1])
-        for first, last in _spans(self.added):
-            parts.append((after[first] + 0.5, f"new {_span(first, last)} added"))
+        old_of = self.old_of()
+        for first, last in _spans(self.added):  # after the last old place aligned before them
+            before = max((k for j, k in old_of.items() if j < first), default=-1)
+            parts.append((before + 0.5, f"new {_span(first, last)} added"))
         parts.sort(key=lambda part: part[0])
         shown = [text for _, text in parts[:most]]
         if len(parts) > most:
@@ -289,9 +285,11 @@ def renamed(batches: Iterator[Batch], alignment: Alignment) -> Iterator[Batch]:
     names it (its new place, or Removed): matched by these, the judgments of a place removed
     are removed, and those of a place that moved are matched with its new place's."""
     names: dict[Any, Any] = {k: Removed(k) if j is None else j for k, j in enumerate(alignment.new_of)}
-    for batch in batches:
-        if "rater" in batch.same:
-            yield Batch({**batch.same, "rater": names.get(batch.same["rater"], batch.same["rater"])}, batch.columns)
-        else:
-            raters = batch.rows("rater")
-            yield Batch(batch.same, {**batch.columns, "rater": list(map(names.get, raters, raters))})
+    return (mapped(batch, "rater", lambda rater: names.get(rater, rater)) for batch in batches)
+
+
+def mapped(batch: Batch, name: str, f: Callable[[Any], Any]) -> Batch:
+    """The batch with each value of one column replaced by f's."""
+    if name in batch.same:
+        return Batch({**batch.same, name: f(batch.same[name])}, batch.columns)
+    return Batch(batch.same, {**batch.columns, name: list(map(f, batch.rows(name)))})
