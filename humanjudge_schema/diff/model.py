@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 Status = Literal["added", "removed", "changed", "unchanged"]
 Kind = Literal["removed", "changed", "added"]
 KINDS: tuple[Kind, ...] = ("removed", "changed", "added")  # the order a reviewer reads them in
+STATUSES: tuple[Status, ...] = ("removed", "changed", "added", "unchanged")  # the order datasets are listed in
 # a question's figures shown side by side, old and new, in diff --format json
 FIGURES = ("alpha", "alpha_ci", "ac", "ac_ci", "raters_per_item", "judgments")
 
@@ -259,15 +260,13 @@ class Diff:
     fail_on: tuple[str, ...] = ()
 
     def summary(self) -> dict[str, Any]:
-        statuses = {s: sum(d.status == s for d in self.datasets) for s in ("removed", "changed", "added", "unchanged")}
+        statuses = {s: sum(d.status == s for d in self.datasets) for s in STATUSES}
         questions = [q for d in self.datasets for q in d.questions]
         new = [f for d in self.datasets for f in d.findings_new]
         fixed = [f for d in self.datasets for f in d.findings_fixed]
-        return {
-            "datasets": statuses | {"moved": sum(d.moved for d in self.datasets)},
-            "removed": sum(q.removed for q in questions),
-            "changed": sum(q.changed for q in questions),
-            "added": sum(q.added for q in questions),
+        out = {"datasets": statuses | {"moved": sum(d.moved for d in self.datasets)}}
+        out |= {kind: sum(getattr(q, kind) for q in questions) for kind in KINDS}
+        return out | {
             "aggregates_changed": sum(d.aggregates.changed for d in self.datasets),
             "aggregates_not_matching": sum(d.aggregates.not_matching for d in self.datasets),
             "alpha_flagged": sum(q.flagged for q in questions),
