@@ -317,13 +317,13 @@ def test_an_item_named_twice_is_matched_row_by_row(tmp_path: Path, monkeypatch: 
     data["instances"][15]["annotations"]["score"]["individual_human_scores"][0] = 9
     (new / "dataset.json").write_text(json.dumps(data))
     ways: list[bool] = []
-    real = compare._matched
+    real = compare._match
 
-    def told(*args: Any, **options: Any) -> Any:
-        ways.append(args[-1])
-        return real(*args, **options)
+    def told(views: Any, roots: Any, examples: int, by_item: bool, **options: Any) -> Any:
+        ways.append(by_item)
+        return real(views, roots, examples, by_item, **options)
 
-    monkeypatch.setattr(compare, "_matched", told)
+    monkeypatch.setattr(compare, "_match", told)
     (ds,) = compare.compare(old, new, stats="never").to_json()["datasets"]
     assert ways == [True, False]
     assert [(q["question"], q["changed"]) for q in ds["questions"]] == [("ok", 0), ("score", 1)]

@@ -20,10 +20,9 @@ O(places x band) steps of the distance."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import count
-from operator import eq
 from typing import Any, NamedTuple
 
 from ..judgments.view import NAN, Batch, Judgments, Needs, hashable
@@ -63,11 +62,6 @@ class Alignment:
         taken = set(self.new_of)
         return [j for j in range(self.places[1]) if j not in taken]
 
-    def rater(self, old: int) -> int | Removed:
-        """An old place as the aligned matching names it: its new place, or Removed."""
-        j = self.new_of[old]
-        return Removed(old) if j is None else j
-
     def old_of(self) -> dict[int, int]:
         """New place -> the old place aligned with it."""
         return {j: k for k, j in enumerate(self.new_of) if j is not None}
@@ -91,14 +85,10 @@ class Alignment:
             parts.append((first, f"old {_span(first, last)} removed"))
         for first, last, to in self.moved():
             parts.append((first, f"old {_span(first, last)} -> new {_span(to, to + last - first)}"))
-        after = [-1] * self.places[1]  # the old place before each new place
-        for k, j in enumerate(self.new_of):
-            if j is not None:
-                after[j] = k
-        for j in range(1, len(after)):
-            after[j] = max(after[j], after[j - 1])
-        for first, last in _spans(self.added):
-            parts.append((after[first] + 0.5, f"new {_span(first, last)} added"))
+        old_of = self.old_of()
+        for first, last in _spans(self.added):  # after the last old place aligned before them
+            before = max((k for j, k in old_of.items() if j < first), default=-1)
+            parts.append((before + 0.5, f"new {_span(first, last)} added"))
         parts.sort(key=lambda part: part[0])
         shown = [text for _, text in parts[:most]]
         if len(parts) > most:
@@ -116,18 +106,15 @@ class Alignment:
         }
 
 
-def _spans(places: list[int]) -> Iterator[tuple[int, int]]:
+def _spans(places: list[int]) -> list[tuple[int, int]]:
     """Consecutive places as (first, last)."""
-    start = prev = None
+    out: list[tuple[int, int]] = []
     for k in places:
-        if prev is not None and k == prev + 1:
-            prev = k
-            continue
-        if start is not None and prev is not None:
-            yield start, prev
-        start = prev = k
-    if start is not None and prev is not None:
-        yield start, prev
+        if out and out[-1][1] == k - 1:
+            out[-1] = (out[-1][0], k)
+        else:
+            out.append((k, k))
+    return out
 
 
 def _span(first: int, last: int) -> str:
@@ -215,29 +202,12 @@ def _cells(
         said = batch.rows("value")
         try:
             at.append(np.fromiter(map(keys.__getitem__, zip(*parts, strict=True)), dtype=np.int32, count=len(who)))
-            try:
-                coded = np.fromiter(map(values.__getitem__, _tokens(said)), dtype=np.int32, count=len(who))
-            except TypeError:  # a list within a list: every value made a key on its own
-                coded = np.fromiter(map(values.__getitem__, map(_token, said)), dtype=np.int32, count=len(who))
-        except TypeError:  # an item or option that is no key: nothing to align by
+            codes.append(np.fromiter(map(values.__getitem__, map(_token, said)), dtype=np.int32, count=len(who)))
+        except TypeError:  # an item, option or answer that is no key: nothing to align by
             return None
-        codes.append(coded)
     if not rows:
         return np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32)
     return np.concatenate(at), np.concatenate(raters), np.concatenate(codes)
-
-
-def _tokens(said: list[Any]) -> list[Any]:
-    """Values as the tabulation tells answers apart (`_token`), most batches without a call per
-    value: numbers and texts are their own keys (1 and 1.0 alike, as `same` has them), lists
-    their tuples."""
-    kinds = set(map(type, said))
-    if kinds <= _KEYS and (float not in kinds or all(map(eq, said, said))):  # no NaN
-        return said if list not in kinds else [tuple(v) if type(v) is list else v for v in said]
-    return list(map(_token, said))
-
-
-_KEYS = frozenset({int, float, str, type(None), list})
 
 
 def _token(value: Any) -> Any:
@@ -314,10 +284,12 @@ def renamed(batches: Iterator[Batch], alignment: Alignment) -> Iterator[Batch]:
     """The old version's batches with each individual judgment's place named as the alignment
     names it (its new place, or Removed): matched by these, the judgments of a place removed
     are removed, and those of a place that moved are matched with its new place's."""
-    names: dict[Any, Any] = {k: alignment.rater(k) for k in range(len(alignment.new_of))}
-    for batch in batches:
-        if "rater" in batch.same:
-            yield Batch({**batch.same, "rater": names.get(batch.same["rater"], batch.same["rater"])}, batch.columns)
-        else:
-            raters = batch.rows("rater")
-            yield Batch(batch.same, {**batch.columns, "rater": list(map(names.get, raters, raters))})
+    names: dict[Any, Any] = {k: Removed(k) if j is None else j for k, j in enumerate(alignment.new_of)}
+    return (mapped(batch, "rater", lambda rater: names.get(rater, rater)) for batch in batches)
+
+
+def mapped(batch: Batch, name: str, f: Callable[[Any], Any]) -> Batch:
+    """The batch with each value of one column replaced by f's."""
+    if name in batch.same:
+        return Batch({**batch.same, name: f(batch.same[name])}, batch.columns)
+    return Batch(batch.same, {**batch.columns, name: list(map(f, batch.rows(name)))})

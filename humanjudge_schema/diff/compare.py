@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import os
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import catalog
 from ..config import Config, discover
@@ -16,19 +16,42 @@ from ..finding import Finding
 from ..gcpause import paused
 from ..judgments.view import Batch, JudgmentCounts, Judgments, Needs
 from ..kinds import Unit
-from .align import Alignment, Removed, find, renamed
-from .figures import findings_of, measure, not_matching
+from ..reading import read_checked
+from .align import Alignment, Removed, find, mapped, renamed
+from .figures import findings_of, measure, not_matching, overlap, tvd
 from .items import Duplicates, Lockstep
 from .lines import add_lines
 from .match import Changes, Matcher, Rest, Side, aggregate_changes
-from .model import KINDS, DatasetDiff, Diff, Example, QuestionDiff, plain
-from .pairing import Pair, datasets, identical, pair, relative
+from .model import KINDS, STATUSES, DatasetDiff, Diff, Example, QuestionDiff, plain
+from .pairing import Pair, datasets, identical, pair, shown_under
 
-Told = Callable[[str], None]
+# the fields of an aggregate example, in diff --format json
+AGGREGATE: tuple[str, ...] = ("kind", "question", "item", "option", "aggregate", "old", "new")
+AGGREGATE += ("file", "pointer", "line", "side", "matches")
 # What the matching pass reads: answers compared by the options they name, not the places they
 # store (model.Named)
 NAMED = Needs(positions=False)
 POSITIONS = "raters are positions within an item (the n-th score), not persons: a rater added or removed is a position"
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What every dataset of one comparison is compared with (see `compare`)."""
+
+    examples: int
+    samples: int
+    seed: int
+    stats: str
+    by_item: bool
+    align: bool
+
+
+class Matched(NamedTuple):
+    """Both versions' judgments as a matching read them, and what it found."""
+
+    old: Side
+    new: Side
+    changes: Changes
 
 
 def compare(
@@ -44,7 +67,7 @@ def compare(
     config: Config | None = None,
     old_label: str | None = None,
     new_label: str | None = None,
-    told: Told | None = None,
+    told: Callable[[str], None] | None = None,
     files: tuple[str, str] | None = None,
     by_item: bool = True,
     links: bool = True,
@@ -65,13 +88,13 @@ def compare(
     else:
         old, new = datasets(old_root, paths, kind, links), datasets(new_root, paths, kind, links)
     out = Diff(old_label or str(old_root), new_label or str(new_root), examples=examples)
+    asked = Asked(examples, samples, seed, stats, by_item, align)
     for p in pair(old, new):
         if told is not None:
             told(p.new_name or p.old_name or "")
         cfg = config or discover(new_root / (p.new_name or p.old_name or "."))
-        out.datasets.append(_dataset(p, old_root, new_root, cfg, examples, samples, seed, stats, by_item, align))
-    order = {"removed": 0, "changed": 1, "added": 2, "unchanged": 3}
-    out.datasets.sort(key=lambda d: order[d.status])  # stable: path order within a status
+        out.datasets.append(_dataset(p, (old_root, new_root), cfg, asked))
+    out.datasets.sort(key=lambda d: STATUSES.index(d.status))  # stable: path order within a status
     return out
 
 
@@ -81,18 +104,7 @@ def compare(
 MATERIAL = 0.01
 
 
-def _dataset(
-    p: Pair,
-    old_root: Path,
-    new_root: Path,
-    config: Config,
-    examples: int,
-    samples: int,
-    seed: int,
-    stats: str,
-    by_item: bool = True,
-    align: bool = True,
-) -> DatasetDiff:
+def _dataset(p: Pair, roots: tuple[Path, Path], config: Config, asked: Asked) -> DatasetDiff:
     name = p.new_name if p.new_name is not None else p.old_name
     assert name is not None
     status = "removed" if p.new is None else "added" if p.old is None else "changed"
@@ -100,32 +112,36 @@ def _dataset(
     if p.old is not None and p.new is not None and identical(p.old, p.new):
         out.status = "unchanged"
         return out
-    early = align and p.old is not None and p.new is not None
+    early = asked.align and p.old is not None and p.new is not None
+    # Each version is checked as the matching pass reads its judgments: its files are read once,
+    # and the lines of the examples are found in the documents its check parsed
+    parsed: list[Document] = []
+    read = [_read(u, config, parsed) for u in (p.old, p.new)]
+    views = (read[0][0], read[1][0])
     try:
-        parsed, read, old_side, new_side, changes = _matched(
-            p, old_root, new_root, config, examples, by_item, early=early
-        )
-    except Duplicates:  # a version names an item twice: every row matched instead
-        by_item = False
-        parsed, read, old_side, new_side, changes = _matched(
-            p, old_root, new_root, config, examples, False, early=early
-        )
-    views = [view for view, _ in read]
+        m = _match(views, roots, asked.examples, asked.by_item, early=early)
+    except Duplicates:  # a version names an item twice: every row matched instead, read anew
+        asked = replace(asked, by_item=False)
+        read = [_read(u, config, parsed) for u in (p.old, p.new)]
+        views = (read[0][0], read[1][0])
+        m = _match(views, roots, asked.examples, False, early=early)
     kinds = {v.rater_kind for v in views if v is not None}
     out.rater_kind = "position" if "position" in kinds else next(iter(kinds), None)
-    old_findings = findings_of(read[0][1](), old_root)
-    new_findings = findings_of(read[1][1](), new_root)
-    out.judgments = (sum(old_side.counts.values()), sum(new_side.counts.values()))
-    out.questions = _questions(old_side, new_side, changes, examples)
+    old_findings = findings_of(read[0][1](), roots[0])
+    new_findings = findings_of(read[1][1](), roots[1])
+    out.questions = _questions(m)
     both = (views[0], views[1]) if views[0] is not None and views[1] is not None else None
-    if both is not None and (changes.stopped or (align and _may_shift(out.questions, old_side, new_side))):
-        placed = _aligned(both, old_root, new_root, examples, None if changes.stopped else _edits(changes))
+    if both is not None and (m.changes.stopped or (asked.align and _may_shift(out.questions, m))):
+        placed = _aligned(both, roots, asked.examples, None if m.changes.stopped else _edits(m.changes))
         if placed is not None:
-            out.alignment, old_side, new_side, changes = placed
-        elif changes.stopped:  # no alignment after all: matched by place, to the end
-            old_side, new_side, changes = _by_place(both, old_root, new_root, examples, by_item)
-        out.judgments = (sum(old_side.counts.values()), sum(new_side.counts.values()))
-        out.questions = _questions(old_side, new_side, changes, examples)
+            out.alignment, m = placed
+        elif m.changes.stopped:  # no alignment after all: matched by place, to the end
+            try:
+                m = _match(both, roots, asked.examples, asked.by_item)
+            except Duplicates:
+                m = _match(both, roots, asked.examples, False)
+        out.questions = _questions(m)
+    out.judgments = (sum(m.old.counts.values()), sum(m.new.counts.values()))
     if out.alignment is not None:
         _old_places(out.questions, out.alignment)
     if out.rater_kind == "position":
@@ -137,100 +153,53 @@ def _dataset(
             "raters are numbered by their place (0, 1, 2, ...): when a rater other than the last is "
             "removed, the later ones move up one place, and their judgments show as changed"
         )
-    if changes.moved:
-        out.notes.append(_moved(changes.moved, out.questions))
+    if m.changes.moved:
+        out.notes.append(_moved(m.changes.moved, out.questions))
     moved = (p.old_name, p.new_name) if p.old_name != p.new_name and p.old_name and p.new_name else None
     out.findings_new, out.findings_fixed = _findings(old_findings, new_findings, moved)
     # whether a stored aggregate matches is known where the format checks its aggregates
     checked = catalog.get(p.family).aggregation is not None
-    _aggregates(out, old_side, new_side, new_findings, examples, checked)
-    add_lines(out, old_root, new_root, parsed)
-    measured = [q for q in out.questions if not q.empty and not (q.renamed_from and not q.changed)]
-    if stats == "never":
-        measured = []
-    elif stats == "auto":
-        small = [q for q in measured if _share(q, old_side, new_side) < MATERIAL]
-        for q in small:
-            q.note = (
-                f"statistics not computed again: {_share(q, old_side, new_side):.2%} of its judgments changed "
-                f"(under {MATERIAL:.0%}; --stats always computes them)"
-            )
-        measured = [q for q in measured if q not in small]
-    if measured and views[0] is not None and views[1] is not None:
-        names = {q.question for q in measured} | {q.renamed_from for q in measured if q.renamed_from}
-        olds = measure(views[0], names, samples, seed)
-        news = measure(views[1], names, samples, seed)
-        for q in measured:
-            q.old = olds.get(q.renamed_from or q.question)
-            q.new = news.get(q.question)
-            _compare_figures(q)
+    _aggregates(out, m, new_findings, asked.examples, checked)
+    add_lines(out, *roots, parsed)
+    if both is not None and asked.stats != "never":
+        _measure(out.questions, both, m, asked)
     return out
 
 
-Read = tuple["Judgments | None", Callable[[], list[Finding]]]
-
-
-def _matched(
-    p: Pair, old_root: Path, new_root: Path, config: Config, examples: int, by_item: bool, early: bool = False
-) -> tuple[list[Document], list[Read], Side, Side, Changes]:
-    """Both versions read and their judgments matched (`_match`). Each version is checked as the
-    matching pass reads its judgments: its files are read once, and the lines of the examples are
-    found in the documents its check parsed (returned first)."""
-    parsed: list[Document] = []
-    read = [_read_checked(u, config, parsed) for u in (p.old, p.new)]
-    views = (read[0][0], read[1][0])
-    return (parsed, read, *_match(views, old_root, new_root, examples, by_item, early))
+def _read(unit: Unit | None, config: Config, parsed: list[Document]) -> tuple[Any, Callable[[], list[Finding]]]:
+    """A version's view of a dataset (reading.read_checked) and its findings once the view has
+    been read; none for a version without the dataset."""
+    return (None, list) if unit is None else read_checked(unit, config, keep=parsed)
 
 
 def _match(
     views: tuple[Judgments | None, Judgments | None],
-    old_root: Path,
-    new_root: Path,
+    roots: tuple[Path, Path],
     examples: int,
     by_item: bool,
     early: bool = False,
-) -> tuple[Side, Side, Changes]:
+    alignment: Alignment | None = None,
+) -> Matched:
     """The versions' judgments matched: item by item where both views give their items
-    (items.py) and `by_item`, else row by row. With `early`, the matching stops
-    (`Changes.stopped`) where so many judgments change that places may have shifted (`_Early`)."""
-    if by_item and views[0] is not None and views[1] is not None and views[0].items and views[1].items:
-        step = Lockstep(views[0].by_item(NAMED), views[1].by_item(NAMED))
-        old_side = Side(_shown(step.side(0), old_root), step.places[0])
-        new_side = Side(_shown(step.side(1), new_root), step.places[1])
+    (items.py) and `by_item`, else row by row, the old raters renamed by `alignment` if given.
+    With `early`, the matching stops (`Changes.stopped`) where so many judgments change that
+    places may have shifted (`_Early`)."""
+    old_view, new_view = views
+    if by_item and old_view is not None and new_view is not None and old_view.items and new_view.items:
+        step = Lockstep(old_view.by_item(NAMED), new_view.by_item(NAMED))
+        old, new = (Side(_shown(step.side(k), roots[k]), step.places[k]) for k in (0, 1))
     else:
-        old_side = Side(_shown(_batches(views[0]), old_root))
-        new_side = Side(_shown(_batches(views[1]), new_root))
+        batches = [iter(()) if view is None else view.in_batches(NAMED) for view in views]
+        if alignment is not None:
+            batches[0] = renamed(batches[0], alignment)
+        old, new = (Side(_shown(batches[k], roots[k])) for k in (0, 1))
     changes = Changes(examples)
-    matcher = Matcher(old_side, new_side, changes, _Early(old_side, changes) if early else None)
     with paused():  # the pass keeps millions of keys alive (gcpause.py)
-        matcher.run()
-    changes.stopped = matcher.stopped
-    return old_side, new_side, changes
+        Matcher(old, new, changes, _Early(old, changes) if early else None).run()
+    return Matched(old, new, changes)
 
 
-def _by_place(
-    views: tuple[Judgments, Judgments], old_root: Path, new_root: Path, examples: int, by_item: bool
-) -> tuple[Side, Side, Changes]:
-    """The versions' judgments matched again to the end (the views read anew)."""
-    try:
-        return _match(views, old_root, new_root, examples, by_item)
-    except Duplicates:
-        return _match(views, old_root, new_root, examples, False)
-
-
-def _read_checked(
-    unit: Unit | None, config: Config, parsed: list[Document]
-) -> tuple[Judgments | None, Callable[[], list[Finding]]]:
-    """A version's view of a dataset, and its findings once the view has been read (none for a
-    version without the dataset); the documents its check parsed are added to `parsed`."""
-    if unit is None:
-        return None, list
-    from ..reading import read_checked
-
-    return read_checked(unit, config, keep=parsed)
-
-
-def _may_shift(questions: list[QuestionDiff], old: Side, new: Side) -> bool:
+def _may_shift(questions: list[QuestionDiff], m: Matched) -> bool:
     """Whether places shifted could explain a change: judgments changed, and numbered raters
     removed or added at the end, or a share of the judgments (MATERIAL) changed. Only then is
     an alignment looked for (align.py): it costs a reading of both versions."""
@@ -241,27 +210,23 @@ def _may_shift(questions: list[QuestionDiff], old: Side, new: Side) -> bool:
     if ends:
         return all(type(r) is int for r in ends)
     shown = [e.rater for q in questions for e in q.examples]
-    most = max(sum(old.counts.values()), sum(new.counts.values()))
+    most = max(sum(m.old.counts.values()), sum(m.new.counts.values()))
     return changed >= MATERIAL * most and all(type(r) is int for r in shown)
 
 
 def _aligned(
-    views: tuple[Judgments, Judgments], old_root: Path, new_root: Path, examples: int, by_place: int | None
-) -> tuple[Alignment, Side, Side, Changes] | None:
+    views: tuple[Judgments, Judgments], roots: tuple[Path, Path], examples: int, by_place: int | None
+) -> tuple[Alignment, Matched] | None:
     """The judgments matched again with the old raters' places aligned with the new ones'
     (align.py), where that needs fewer edits than the places as they are: `by_place`, as
     matched, or where that matching stopped early, as tabulated by the alignment."""
     alignment = find(*views)
     if alignment is None:
         return None
-    old_side = Side(_shown(renamed(_batches(views[0]), alignment), old_root))
-    new_side = Side(_shown(_batches(views[1]), new_root))
-    found = Changes(examples)
-    with paused():
-        Matcher(old_side, new_side, found).run()
-    if _edits(found) >= (alignment.edits[0] if by_place is None else by_place):
+    m = _match(views, roots, examples, False, alignment=alignment)
+    if _edits(m.changes) >= (alignment.edits[0] if by_place is None else by_place):
         return None  # the tabulation's estimate, which the matching has the last word on
-    return alignment, old_side, new_side, found
+    return alignment, m
 
 
 # A matching stops early, for an alignment to be looked for, once this many judgments changed,
@@ -338,83 +303,48 @@ def _moved(found: dict[str, set[Any]], questions: list[QuestionDiff]) -> str:
     )
 
 
-def _share(q: QuestionDiff, old: Side, new: Side) -> float:
-    """The share of a question's judgments that a change touched."""
-    total = max(old.counts.get(q.renamed_from or q.question, 0), new.counts.get(q.question, 0), 1)
-    return (q.removed + q.changed + q.added) / total
-
-
-def _batches(view: Judgments | None) -> Iterator[Batch]:
-    return iter(()) if view is None else view.in_batches(NAMED)
-
-
 def _shown(batches: Iterator[Batch | JudgmentCounts | Rest], root: Path) -> Iterator[Batch | JudgmentCounts | Rest]:
     """The batches with their files shown relative to the version's root."""
-    shown: dict[str, str] = {}
+    shown = shown_under(root)
     for batch in batches:
-        if isinstance(batch, (JudgmentCounts, Rest)):
-            yield batch
-        elif "file" in batch.same:
-            f = batch.same["file"]
-            if f not in shown:
-                shown[f] = relative(Path(os.path.abspath(f)), root)
-            yield Batch({**batch.same, "file": shown[f]}, batch.columns)
-        else:
-            files = batch.lists["file"]
-            for f in set(files):
-                if f not in shown:
-                    shown[f] = relative(Path(os.path.abspath(f)), root)
-            yield Batch(batch.same, {**batch.columns, "file": [shown[f] for f in files]})
+        yield batch if isinstance(batch, (JudgmentCounts, Rest)) else mapped(batch, "file", shown)
 
 
-def _questions(old: Side, new: Side, changes: Changes, examples: int) -> list[QuestionDiff]:
+def _questions(m: Matched) -> list[QuestionDiff]:
     """Each question of either version, in the order first seen (old, then new), with what
     matching found, and a question removed whole beside one added whole over the same (item,
     rater, option) keys paired as one renamed."""
-    names = list(dict.fromkeys([*old.counts, *new.counts]))
+    old, new, changes = m
     items_old, items_new = _by_question(old.item_set), _by_question(new.item_set)
     raters_old, raters_new = _by_question(old.rater_set), _by_question(new.rater_set)
     out: dict[str, QuestionDiff] = {}
     listed = changes.examples
-    for name in names:
-        q = QuestionDiff(name)
-        counts = changes.counts.get(name, {})
-        q.added, q.removed, q.changed = counts.get("added", 0), counts.get("removed", 0), counts.get("changed", 0)
+    for name in dict.fromkeys([*old.counts, *new.counts]):
+        counts = changes.counts.get(name, Counter())
+        q = out[name] = QuestionDiff(name, counts["added"], counts["removed"], counts["changed"])
         q.examples = [e for kind in KINDS for e in listed.get(name, {}).get(kind, [])]
         olds, news = items_old.get(name, set()), items_new.get(name, set())
         q.items_added, q.items_removed = _sorted(news - olds), _sorted(olds - news)
-        old_raters = raters_old.get(name, set()) - {""}
-        new_raters = raters_new.get(name, set()) - {""}
-        q.raters_added, q.raters_removed = _sorted(new_raters - old_raters), _sorted(old_raters - new_raters)
-        out[name] = q
-    _renames(out, old, new, changes)
-    return [q for q in out.values()]
-
-
-def _renames(out: dict[str, QuestionDiff], old: Side, new: Side, changes: Changes) -> None:
-    """A question removed whole and one added whole, with the same judgments (item, rater,
-    option and value) under the other name, are one question renamed."""
+        olds, news = raters_old.get(name, set()) - {""}, raters_new.get(name, set()) - {""}
+        q.raters_added, q.raters_removed = _sorted(news - olds), _sorted(olds - news)
+    # a question removed whole and one added whole, with the same judgments (item, rater,
+    # option and value) under the other name, are one question renamed
     gone = [n for n in out if n in old.counts and n not in new.counts]
     came = [n for n in out if n in new.counts and n not in old.counts]
     for was in gone:
         content = changes.sums["removed", was]
         match = [n for n in came if old.counts[was] == new.counts[n] and changes.sums["added", n] == content]
-        if len(match) != 1:
-            continue
-        now = match[0]
-        came.remove(now)
-        out[now] = QuestionDiff(now, renamed_from=was)
-        del out[was]
+        if len(match) == 1:
+            came.remove(match[0])
+            out[match[0]] = QuestionDiff(match[0], renamed_from=was)
+            del out[was]
+    return list(out.values())
 
 
 def _by_question(pairs: set[tuple[str, Any]]) -> dict[str, set[Any]]:
     out: dict[str, set[Any]] = {}
     for name, value in pairs:
-        found = out.get(name)
-        if found is None:
-            out[name] = {value}
-        else:
-            found.add(value)
+        out.setdefault(name, set()).add(value)
     return out
 
 
@@ -437,38 +367,42 @@ def _findings(old: list[Any], new: list[Any], moved: tuple[str, str] | None) -> 
     return [f for f in new if key(f, False) not in olds], [f for f in old if key(f, True) not in news]
 
 
-def _aggregates(out: DatasetDiff, old: Side, new: Side, new_findings: list[Any], examples: int, checked: bool) -> None:
+def _aggregates(out: DatasetDiff, m: Matched, new_findings: list[Any], examples: int, checked: bool) -> None:
     agg = out.aggregates
-    for kind, key, was, now in aggregate_changes(old.aggregates, new.aggregates):
+    for kind, key, was, now in aggregate_changes(m.old.aggregates, m.new.aggregates):
         setattr(agg, kind, getattr(agg, kind) + 1)
         where = now if now is not None else was
         assert where is not None
         matches = None if now is None or not checked else not not_matching(now[1], now[2], new_findings)
         agg.not_matching += matches is False
         if len(agg.examples) < examples or (matches is False and len(agg.examples) < 2 * examples):
-            agg.examples.append(
-                {
-                    "kind": kind,
-                    "question": key[0],
-                    "item": key[1],
-                    "option": key[2],
-                    "aggregate": key[3],
-                    "old": None if was is None else plain(was[0]),
-                    "new": None if now is None else plain(now[0]),
-                    "file": where[1],
-                    "pointer": where[2],
-                    "line": where[3],
-                    "side": "old" if now is None else "new",
-                    "matches": matches,
-                }
+            values = [None if stored is None else plain(stored[0]) for stored in (was, now)]
+            shown = (kind, *key, *values, *where[1:4], "old" if now is None else "new", matches)
+            agg.examples.append(dict(zip(AGGREGATE, shown, strict=True)))
+
+
+def _measure(questions: list[QuestionDiff], views: tuple[Judgments, Judgments], m: Matched, asked: Asked) -> None:
+    """The statistics of each question that changed, in both versions (with stats="auto", of
+    those where at least MATERIAL of the judgments changed)."""
+    measured = []
+    for q in questions:
+        if q.empty or (q.renamed_from and not q.changed):
+            continue
+        total = max(m.old.counts.get(q.renamed_from or q.question, 0), m.new.counts.get(q.question, 0), 1)
+        share = (q.removed + q.changed + q.added) / total  # of its judgments, touched by the change
+        if asked.stats == "auto" and share < MATERIAL:
+            q.note = (
+                f"statistics not computed again: {share:.2%} of its judgments changed "
+                f"(under {MATERIAL:.0%}; --stats always computes them)"
             )
-
-
-def _compare_figures(q: QuestionDiff) -> None:
-    from .figures import overlap, tvd
-
-    old, new = q.old, q.new
-    if old is None or new is None:
+        else:
+            measured.append(q)
+    if not measured:
         return
-    q.tvd = tvd(old.distribution, new.distribution)
-    q.flagged = not overlap(old.alpha_ci, new.alpha_ci) or not overlap(old.ac_ci, new.ac_ci)
+    names = {q.question for q in measured} | {q.renamed_from for q in measured if q.renamed_from}
+    olds, news = (measure(view, names, asked.samples, asked.seed) for view in views)
+    for q in measured:
+        q.old, q.new = olds.get(q.renamed_from or q.question), news.get(q.question)
+        if q.old is not None and q.new is not None:
+            q.tvd = tvd(q.old.distribution, q.new.distribution)
+            q.flagged = not overlap(q.old.alpha_ci, q.new.alpha_ci) or not overlap(q.old.ac_ci, q.new.ac_ci)

@@ -4,7 +4,6 @@ validation findings (validation.py)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -13,7 +12,7 @@ from typing import Any
 from ..finding import Finding
 from ..judgments.view import Batch, Judgments
 from .model import Figures, FindingChange
-from .pairing import relative
+from .pairing import shown_under
 
 
 def measure(view: Judgments, questions: set[str], samples: int, seed: int) -> dict[str, Figures]:
@@ -75,13 +74,10 @@ TOUCHING = 1e-9
 
 def findings_of(found: list[Finding], root: Path) -> list[FindingChange]:
     """A unit's validation findings, their files relative to the version's root."""
-    shown: dict[str, str] = {}
-    out = []
-    for f in found:
-        if f.file not in shown:
-            shown[f.file] = relative(Path(os.path.abspath(f.file)), root)
-        out.append(FindingChange(f.code, f.severity.value, shown[f.file], f.pointer, f.line, f.message, f.count))
-    return out
+    shown = shown_under(root)
+    return [
+        FindingChange(f.code, f.severity.value, shown(f.file), f.pointer, f.line, f.message, f.count) for f in found
+    ]
 
 
 def not_matching(file: str, pointer: str, findings: list[FindingChange]) -> bool:

@@ -30,7 +30,7 @@ from operator import eq, ne, or_
 import orjson
 
 from ..judgments.view import Batch, ByItem, ItemRun, JudgmentCounts
-from .match import Rest
+from .match import Rest, first_difference
 
 AHEAD = 256  # how many items ahead an item's partner is looked for
 # Items compared at a step: doubled while they are equal, back to the least at a difference,
@@ -74,8 +74,7 @@ class Lockstep:
         if a is None or b is None:  # one version has ended: the other's items wait for no one
             for k, cursor in enumerate(self.cursors):
                 while (run := cursor.current()) is not None:
-                    self._aside(k, run, cursor.at, len(run.items), cursor.base)
-                    cursor.at = len(run.items)
+                    self._aside(k, run, len(run.items) - cursor.at)
             for k in (0, 1):  # what found no partner was removed (old) or added (new)
                 for run, x, place in self.kept[k].values():
                     self._rows(k, run, x, x + 1, place)
@@ -88,52 +87,50 @@ class Lockstep:
         m = min(len(a.items) - i, len(b.items) - j, self.window)
         items_a, items_b = a.items[i : i + m], b.items[j : j + m]
         content_a, content_b = a.content[i : i + m], b.content[j : j + m]
-        if items_a == items_b and content_a == content_b:  # the usual case: all equal, in C
-            k = m
-        else:
-            k = min(_first(items_a, items_b), _first(content_a, content_b))
+        equal = items_a == items_b and content_a == content_b  # the usual case, in C
+        k = m if equal else first_difference((items_a, content_a), (items_b, content_b))
         self.window = min(2 * self.window, MOST) if k == m else LEAST
         if k:
             if _strict(content_a[:k], content_b[:k]):
                 tally = a.tally(i, i + k)
                 self.queues[0].append((tally,))
                 self.queues[1].append((tally,))
+                old.at, new.at = i + k, j + k
             else:
-                self._changed(a, i, b, j, k)
-            old.at, new.at = i + k, j + k
+                self._changed(a, b, k)
             return
         if a.items[i] == b.items[j]:  # the same items, changed: up to the next equal pair
             changed = map(or_, map(ne, items_a, items_b), map(eq, content_a, content_b))
-            n = next(compress(range(m), changed), m)
-            self._changed(a, i, b, j, n)
-            old.at, new.at = i + n, j + n
+            self._changed(a, b, next(compress(range(m), changed), m))
             return
         # an item that is not the other's next: removed, added or moved. Its partner is looked
         # for a few items ahead; the items passed over wait for theirs aside, by their ids
         ahead_old = _index(a.items, b.items[j], i + 1, min(len(a.items), i + AHEAD))
         ahead_new = _index(b.items, a.items[i], j + 1, min(len(b.items), j + AHEAD))
         if ahead_old is not None and (ahead_new is None or ahead_old - i <= ahead_new - j):
-            self._aside(0, a, i, ahead_old, old.base)
-            old.at = ahead_old
+            self._aside(0, a, ahead_old - i)
         elif ahead_new is not None:
-            self._aside(1, b, j, ahead_new, new.base)
-            new.at = ahead_new
+            self._aside(1, b, ahead_new - j)
         else:
-            n = min(m, AHEAD)
-            self._aside(0, a, i, i + n, old.base)
-            self._aside(1, b, j, j + n, new.base)
-            old.at, new.at = i + n, j + n
+            self._aside(0, a, min(m, AHEAD))
+            self._aside(1, b, min(m, AHEAD))
 
-    def _changed(self, a: ItemRun, i: int, b: ItemRun, j: int, n: int) -> None:
-        """The next n items of each version, the same items in both, made into rows."""
-        old, new = self.cursors
-        for k, run, at, base in ((0, a, i, old.base), (1, b, j, new.base)):
+    def _changed(self, a: ItemRun, b: ItemRun, n: int) -> None:
+        """The next n items of each version (runs a and b), the same items in both, made into
+        rows."""
+        for k, run in enumerate((a, b)):
+            cursor = self.cursors[k]
+            at = cursor.at
             self.queues[k].append((run.tally(at, at + n),))
-            self._rows(k, run, at, at + n, base + at)
+            self._rows(k, run, at, at + n, cursor.base + at)
+            cursor.at = at + n
 
-    def _aside(self, k: int, run: ItemRun, start: int, stop: int, base: int) -> None:
-        """Items of version k out of step with the other's: tallied, then each matched with its
-        partner kept aside earlier, or kept aside itself."""
+    def _aside(self, k: int, run: ItemRun, n: int) -> None:
+        """The next n items of version k (of its current run), out of step with the other's:
+        tallied, then each matched with its partner kept aside earlier, or kept aside itself."""
+        cursor = self.cursors[k]
+        start, stop, base = cursor.at, cursor.at + n, cursor.base
+        cursor.at = stop
         self.queues[k].append((run.tally(start, stop),))
         mine, theirs = self.kept[k], self.kept[1 - k]
         for x in range(start, stop):
@@ -182,11 +179,6 @@ class _Cursor:
             if len(self.seen) - before != len(self.run.items):
                 raise Duplicates
         return self.run
-
-
-def _first(a: list[object], b: list[object]) -> int:
-    """The first place at which two lists of one length differ (their length if nowhere)."""
-    return next(compress(range(len(a)), map(ne, a, b)), len(a))
 
 
 def _index(items: list[object], item: object, start: int, stop: int) -> int | None:

@@ -7,29 +7,24 @@ import os
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from ..engine import Document
-from .model import DatasetDiff, Example
+from .model import DatasetDiff
 
 
 def add_lines(found: DatasetDiff, old_root: Path, new_root: Path, parsed: Iterable[Document] = ()) -> None:
     """Fill in the line of each example (and of each aggregate example) that has none, from the
-    documents the versions' checks parsed where one is the file (`parsed`), else from the file."""
+    documents the versions' checks parsed where one is the file (`parsed`), else from the file.
+    An example's line is where it is now, or where it was for a removal (a change's old place
+    keeps the line only where the format gives it, as JSON Lines and CSV do: locating it would
+    read the old file again)."""
+    roots = {"old": old_root, "new": new_root}
+    shown = [(e.side, e.file, e.pointer, e.line) for q in found.questions for e in q.examples]
+    shown += [(a["side"], a["file"], a["pointer"], a["line"]) for a in found.aggregates.examples]
     wanted: dict[tuple[Path, str], set[str]] = {}
-
-    def want(root: Path, file: str | None, pointer: str | None, line: int | None) -> None:
-        if file is not None and pointer is not None and line is None and file.endswith(".json"):
-            wanted.setdefault((root, file), set()).add(pointer)
-
-    # one line per example: where it is now, or where it was for a removal (a change's old place
-    # keeps the line only where the format gives it, as JSON Lines and CSV do: locating it would
-    # read the old file again)
-    for q in found.questions:
-        for e in q.examples:
-            want(old_root if e.side == "old" else new_root, e.file, e.pointer, e.line)
-    for a in found.aggregates.examples:
-        want(old_root if a["side"] == "old" else new_root, a["file"], a["pointer"], a["line"])
+    for side, file, pointer, known in shown:
+        if file is not None and pointer is not None and known is None and file.endswith(".json"):
+            wanted.setdefault((roots[side], file), set()).add(pointer)
     if not wanted:
         return
     documents = {os.path.abspath(doc.path): doc for doc in parsed}
@@ -38,19 +33,15 @@ def add_lines(found: DatasetDiff, old_root: Path, new_root: Path, parsed: Iterab
         for key, pointers in wanted.items()
     }
 
-    def line(root: Path, file: str | None, pointer: str | None, known: int | None) -> int | None:
+    def line(side: str, file: str | None, pointer: str | None, known: int | None) -> int | None:
         if known is not None or file is None or pointer is None:
             return known
-        return lines.get((root, file), {}).get(pointer)
+        return lines.get((roots[side], file), {}).get(pointer)
 
     for q in found.questions:
-        q.examples = [_with_lines(e, old_root, new_root, line) for e in q.examples]
+        q.examples = [replace(e, line=line(e.side, e.file, e.pointer, e.line)) for e in q.examples]
     for a in found.aggregates.examples:
-        a["line"] = line(old_root if a["side"] == "old" else new_root, a["file"], a["pointer"], a["line"])
-
-
-def _with_lines(e: Example, old_root: Path, new_root: Path, line: Any) -> Example:
-    return replace(e, line=line(old_root if e.side == "old" else new_root, e.file, e.pointer, e.line))
+        a["line"] = line(a["side"], a["file"], a["pointer"], a["line"])
 
 
 def _lines(path: Path, pointers: Iterable[str], doc: Document | None = None) -> dict[str, int]:

@@ -13,14 +13,14 @@ what is kept aside."""
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from itertools import compress, repeat
-from operator import eq, is_not, ne, not_, or_
+from operator import is_not, itemgetter, ne, or_
 from typing import Any
 
 from ..judgments.view import Batch, JudgmentCounts, hashable
-from .model import Example, Kind, Named, moved, shown
+from .model import KINDS, Example, Kind, Named, moved, shown
 
 Key = tuple[Any, ...]  # (question, item, rater, option)
 # A stored aggregate's value, file, pointer, line and ordinal (as a row's, `Where`)
@@ -29,6 +29,7 @@ Stored = tuple[Any, str, str, "int | None", Any]
 # shown are the first of their kind in the version's order, however matching came upon them
 RowSource = tuple[str, str, "int | None", Any]
 
+COLUMNS = ("question", "item", "rater", "option", "value", "file", "pointer", "line")
 CHUNK = 4096  # rows compared at once, at most
 AHEAD = 4096  # how far ahead a row's partner is looked for
 # Rows compared at once after the versions parted: doubled while they agree, up to CHUNK, so that
@@ -67,17 +68,12 @@ class Side:
         # its item's place, then its arrival)
         self.places = places
         self.after = False  # past the items (Rest)
-        # the key of each row, a column per part: slices of rows are compared a column at a time,
-        # and a row's key is made a tuple only where the versions part (`key`, `index`)
-        self.questions: list[str] = []
-        self.items: list[Any] = []
-        self.raters: list[Any] = []
-        self.options: list[Any] = []
-        self.values: list[Any] = []
-        self.files: list[str] = []
-        self.pointers: list[str] = []
-        self.lines: list[int | None] = []
-        self.ordinals: list[Any] = []
+        # the buffered rows, a list per column (COLUMNS, then the ordinals): slices of rows are
+        # compared a column at a time, and a row's key is made a tuple only where the versions
+        # part (`key`, `index`)
+        self.columns: tuple[list[Any], ...] = tuple([] for _ in range(len(COLUMNS) + 1))
+        self.questions, self.items, self.raters, self.options, self.values = self.columns[:5]
+        self.files, self.pointers, self.lines, self.ordinals = self.columns[5:]
         self.taken = 0  # rows taken in so far, aggregates included: the next ordinal
         self.counts: Counter[str] = Counter()
         self.item_set: set[tuple[str, Any]] = set()
@@ -102,26 +98,13 @@ class Side:
 
     def drop(self, n: int) -> None:
         """Forget the first n buffered rows (matched already)."""
-        for column in self._columns():
+        for column in self.columns:
             del column[:n]
         start, window, places = self._window
         self._window = (start - n, window, places) if start >= n else (0, [], {})
 
     def __len__(self) -> int:
         return len(self.questions)
-
-    def _columns(self) -> tuple[list[Any], ...]:
-        return (
-            self.questions,
-            self.items,
-            self.raters,
-            self.options,
-            self.values,
-            self.files,
-            self.pointers,
-            self.lines,
-            self.ordinals,
-        )
 
     def key(self, i: int) -> Key:
         return self.questions[i], self.items[i], self.raters[i], self.options[i]
@@ -155,42 +138,21 @@ class Side:
         return self.files[i], self.pointers[i], self.lines[i], self.ordinals[i]
 
     def _take(self, batch: Batch) -> None:
-        role = batch.same.get("role")
-        if role is None:
-            individual = list(map(eq, batch.lists["role"], repeat("individual")))  # in C
-            if not all(individual):
-                self._aggregates(batch, list(map(not_, individual)))
-                if not any(individual):
-                    return
-                batch = batch.kept(individual)
-        elif role != "individual":
-            self._aggregates(batch, None)
+        aggregates = batch.size - batch.of_role("individual")
+        if aggregates:  # stored aggregates, before the individual rows
+            others = None if aggregates == batch.size else list(map(ne, batch.rows("role"), repeat("individual")))
+            self._aggregates(batch if others is None else batch.kept(others))
+        individual = batch.individual()
+        if individual is None:
             return
-        questions = list(batch.rows("question"))
-        items, raters = batch.rows("item"), batch.rows("rater")
-        self.questions.extend(questions)
-        self.items.extend(items)
-        self.raters.extend(raters)
-        self.options.extend(batch.rows("option"))
-        self.values.extend(batch.rows("value"))
-        self.files.extend(batch.rows("file"))
-        self.pointers.extend(batch.rows("pointer"))
-        self.lines.extend(batch.rows("line"))
-        self.ordinals.extend(self._ordinals(batch.rows("item"), len(questions)))
-        sets = [("item", items, self.item_set)]
+        questions, items, raters = (individual.rows(name) for name in ("question", "item", "rater"))
+        for name, column in zip(COLUMNS, self.columns, strict=False):
+            column.extend(individual.rows(name))
+        self.ordinals.extend(self._ordinals(items, len(questions)))
+        self.item_set.update(zip(questions, items, strict=True))
         if self.places is None or self.after:  # else the tallies count them
             self.counts.update(questions)
-            sets.append(("rater", raters, self.rater_set))
-        # a column the whole batch shares (one rater's scores, one item's answers) is one value
-        names = batch.same.get("question")
-        many = dict.fromkeys(questions) if names is None else (names,)
-        for name, column, found in sets:
-            if name in batch.same:
-                found.update((q, batch.same[name]) for q in many)
-            elif names is not None:
-                found.update(zip(repeat(names), column))
-            else:
-                found.update(zip(questions, column, strict=True))
+            self.rater_set.update(zip(questions, raters, strict=True))
 
     def _ordinals(self, items: Iterable[Any], n: int) -> Iterable[Any]:
         """The ordinals of the next n rows, whose items are `items`: their place in the version's
@@ -204,17 +166,12 @@ class Side:
             return zip(repeat(Rest.AFTER), range(start, start + n))
         return zip(map(self.places.__getitem__, items), range(start, start + n), strict=True)
 
-    def _aggregates(self, batch: Batch, mask: list[bool] | None) -> None:
-        def col(name: str) -> list[Any]:
-            values = batch.rows(name)
-            return list(values) if mask is None else list(compress(values, mask))
-
-        pointers = col("pointer")
+    def _aggregates(self, batch: Batch) -> None:
+        pointers, items = batch.rows("pointer"), batch.rows("item")
         names = [p.rpartition("/")[2] for p in pointers]
-        items = col("item")
-        keys = zip(col("question"), items, col("option"), names, strict=True)
+        keys = zip(batch.rows("question"), items, batch.rows("option"), names, strict=True)
         ordinals = self._ordinals(items, len(items))
-        found = zip(col("value"), col("file"), pointers, col("line"), ordinals, strict=True)
+        found = zip(batch.rows("value"), batch.rows("file"), pointers, batch.rows("line"), ordinals, strict=True)
         self.aggregates.update(zip(keys, found, strict=True))
 
 
@@ -234,7 +191,7 @@ class Changes:
         self.limit = examples
         self.changed = 0  # judgments changed so far, every question
         self.stopped = False  # the matching stopped early: no answer (Matcher's stop)
-        self.counts: dict[str, dict[Kind, int]] = {}
+        self.counts: defaultdict[str, Counter[Kind]] = defaultdict(Counter)
         self._found: dict[str, dict[Kind, list[tuple[Any, Example]]]] = {}  # (ordinal, example)
         # per (kind, question), a sum of the hashes of what was removed or added, whatever the
         # order: a question removed whole and one added whole with the same sum were renamed
@@ -245,10 +202,7 @@ class Changes:
         self.moved: dict[str, set[Any]] = {}
 
     def count(self, question: str, kind: Kind, n: int = 1) -> None:
-        counts = self.counts.get(question)
-        if counts is None:
-            counts = self.counts[question] = {"removed": 0, "changed": 0, "added": 0}
-        counts[kind] += n
+        self.counts[question][kind] += n
         if kind == "changed":
             self.changed += n
 
@@ -256,17 +210,17 @@ class Changes:
     def examples(self) -> dict[str, dict[Kind, list[Example]]]:
         """question -> kind -> its examples, in the order of the version they are shown in."""
         return {
-            question: {kind: [e for _, e in sorted(found, key=_first)] for kind, found in kinds.items()}
+            question: {kind: [e for _, e in sorted(found, key=itemgetter(0))] for kind, found in kinds.items()}
             for question, kinds in self._found.items()
         }
 
-    def wants(self, question: str, kind: Kind, at: Any = None) -> bool:
+    def wants(self, question: str, kind: Kind, at: Any) -> bool:
         """Whether a judgment of this kind would be an example: fewer than the limit are kept, or
-        it comes before one of them (its ordinal `at`; None: it comes after them)."""
+        it comes before one of them (its ordinal `at`)."""
         found = self._found.get(question, {}).get(kind, ())
         if len(found) < self.limit:
             return True
-        return at is not None and bool(found) and at < max(found, key=_first)[0]
+        return bool(found) and at < max(found, key=itemgetter(0))[0]
 
     def note(
         self, kind: Kind, key: Key, old: Any, new: Any, where: RowSource, old_where: RowSource | None = None
@@ -274,7 +228,8 @@ class Changes:
         question = key[0]
         self.count(question, kind)
         if kind != "changed" and self.summed:
-            self.sums[kind, question] += _hash(key, old if kind == "removed" else new)
+            value = hashable(old if kind == "removed" else new)
+            self.sums[kind, question] += hash((key[1:], value)) & 0xFFFFFFFFFFFFFFFF
         at = where[3]
         if self.wants(question, kind, at):
             old, new = shown(old, new)
@@ -283,7 +238,7 @@ class Changes:
             example = Example(kind, key[1], key[2], key[3], old, new, *where[:3], side, *extra)
             found = self._found.setdefault(question, {}).setdefault(kind, [])
             if len(found) >= self.limit:
-                found.remove(max(found, key=_first))
+                found.remove(max(found, key=itemgetter(0)))
             found.append((at, example))
 
     def options_moved(self, key: Key) -> None:
@@ -298,13 +253,12 @@ class Matcher:
     """Match two versions' individual judgments (see the module's docstring)."""
 
     def __init__(self, old: Side, new: Side, changes: Changes, stop: Callable[[], bool] | None = None) -> None:
-        """`stop`, asked at each step, ends the matching early (`stopped`): what was found
-        so far is then no answer."""
+        """`stop`, asked at each step, ends the matching early (`Changes.stopped`): what was
+        found so far is then no answer."""
         self.old, self.new, self.changes = old, new, changes
-        self.kept_old: Kept = {}
-        self.kept_new: Kept = {}
+        self.sides = (old, new)
+        self.kept: tuple[Kept, Kept] = ({}, {})  # rows of each version waiting for a partner
         self.stop = stop
-        self.stopped = False
 
     def run(self) -> None:
         old, new = self.old, self.new
@@ -312,7 +266,7 @@ class Matcher:
         span = CHUNK
         while True:
             if self.stop is not None and self.stop():
-                self.stopped = True
+                self.changes.stopped = True
                 return
             if i > 4 * CHUNK:
                 old.drop(i)
@@ -331,26 +285,23 @@ class Matcher:
                 i, j = i + n, j + n
                 span = min(2 * span, CHUNK)
                 continue
-            m = _first_difference(a, b)
+            m = first_difference(a, b)
             self._values(i, j, m)
             i, j = i + m, j + m
             i, j = self._resync(i, j)
             span = SPAN
         self.changes.summed = bool(old.counts) and bool(new.counts)
-        self._drain(old, i, self.kept_new, "removed")
-        self._drain(new, j, self.kept_old, "added")
-        for kept, kind in ((self.kept_old, "removed"), (self.kept_new, "added")):
+        self._drain(0, i)
+        self._drain(1, j)
+        for k, kept in enumerate(self.kept):
             for key, entries in kept.items():
                 for value, where in entries:
-                    old_value, new_value = (value, None) if kind == "removed" else (None, value)
-                    self.changes.note(kind, key, old_value, new_value, where)  # type: ignore[arg-type]
-        self.kept_old, self.kept_new = {}, {}
+                    self._one_sided(k, key, value, where)
+        self.kept = ({}, {})
 
     def _values(self, i: int, j: int, n: int) -> None:
         """Compare the values of n rows whose keys match: in C first, then the rows that differ
         by == or by type one by one (1 and 1.0, NaN and NaN are the same)."""
-        if not n:
-            return
         va, vb = self.old.values[i : i + n], self.new.values[j : j + n]
         if Named in set(map(type, va)):  # answers that name options by place: did they change?
             for k in compress(range(n), map(moved, va, vb)):
@@ -372,119 +323,97 @@ class Matcher:
         ahead_new = new.index(old.key(i), j + 1, j + AHEAD)
         if ahead_old is not None and (ahead_new is None or ahead_old - i <= ahead_new - j):
             for k in range(i, ahead_old):
-                self._keep_old(k)
+                self._keep(0, k)
             return ahead_old, j
         if ahead_new is not None:
             for k in range(j, ahead_new):
-                self._keep_new(k)
+                self._keep(1, k)
             return i, ahead_new
         # Neither is near. Where one version has passed the other's row already (its partner
         # waits, kept aside), only the other moves on: after a long stretch removed or added, the
         # versions come back in step instead of matching every later row through what is kept.
-        if old.key(i) in self.kept_new:
-            self._keep_old(i)
+        if old.key(i) in self.kept[1]:
+            self._keep(0, i)
             return i + 1, j
-        if new.key(j) in self.kept_old:
-            self._keep_new(j)
+        if new.key(j) in self.kept[0]:
+            self._keep(1, j)
             return i, j + 1
-        self._keep_old(i)
-        self._keep_new(j)
+        self._keep(0, i)
+        self._keep(1, j)
         return i + 1, j + 1
 
-    def _keep_old(self, i: int) -> None:
-        key, value, where = self.old.key(i), self.old.values[i], self.old.where(i)
-        found = self.kept_new.get(key)
-        if found:
-            new_value, new_where = found.pop(0)
-            if not found:
-                del self.kept_new[key]
-            if moved(value, new_value):
-                self.changes.options_moved(key)
-            if not same(value, new_value):
-                self.changes.note("changed", key, value, new_value, new_where, where)
+    def _keep(self, k: int, i: int) -> None:
+        """Row i of version k (0 old, 1 new) matched with the first row of its key kept aside of
+        the other version, or else kept aside itself."""
+        side = self.sides[k]
+        key, row = side.key(i), (side.values[i], side.where(i))
+        found = self.kept[1 - k].get(key)
+        if not found:
+            self.kept[k].setdefault(key, []).append(row)
             return
-        self.kept_old.setdefault(key, []).append((value, where))
+        partner = found.pop(0)
+        if not found:
+            del self.kept[1 - k][key]
+        (old, old_where), (new, where) = (row, partner) if k == 0 else (partner, row)
+        if moved(old, new):
+            self.changes.options_moved(key)
+        if not same(old, new):
+            self.changes.note("changed", key, old, new, where, old_where)
 
-    def _keep_new(self, j: int) -> None:
-        key, value, where = self.new.key(j), self.new.values[j], self.new.where(j)
-        found = self.kept_old.get(key)
-        if found:
-            old_value, old_where = found.pop(0)
-            if not found:
-                del self.kept_old[key]
-            if moved(old_value, value):
-                self.changes.options_moved(key)
-            if not same(old_value, value):
-                self.changes.note("changed", key, old_value, value, where, old_where)
-            return
-        self.kept_new.setdefault(key, []).append((value, where))
+    def _one_sided(self, k: int, key: Key, value: Any, where: RowSource) -> None:
+        """A row of version k found nowhere in the other: removed (old) or added (new)."""
+        if k == 0:
+            self.changes.note("removed", key, value, None, where)
+        else:
+            self.changes.note("added", key, None, value, where)
 
-    def _drain(self, side: Side, start: int, partners: Kept, kind: Kind) -> None:
-        """The rest of one version once the other has ended: each row is matched with what was
+    def _drain(self, k: int, start: int) -> None:
+        """The rest of version k once the other has ended: each row is matched with what was
         kept aside of the other, else it was removed (or added). Counted in C where nothing is
-        kept aside and every question of the run has its examples."""
-        keep = self._keep_old if kind == "removed" else self._keep_new
-        changes = self.changes
+        kept aside and no question of the run wants examples (with nothing kept aside, no question
+        was removed or added whole, so no sum for a renaming is needed)."""
+        side, kind, changes = self.sides[k], KINDS[2 * k], self.changes
         while True:
             side.fill(start + CHUNK)
             end = min(len(side), start + CHUNK)
             if start >= end:
                 return
-            if partners:
-                for k in range(start, end):
-                    keep(k)
+            questions = side.questions[start:end]
+            first = min(side.ordinals[start:end])  # rows made item by item come out of order
+            if self.kept[1 - k]:
+                for i in range(start, end):
+                    self._keep(k, i)
+            elif any(changes.wants(q, kind, first) for q in set(questions)):
+                for i in range(start, end):
+                    self._one_sided(k, side.key(i), side.values[i], side.where(i))
             else:
-                keys = side.questions[start:end]
-                questions = set(keys)
-                first = min(side.ordinals[start:end])  # rows made item by item come out of order
-                if any(changes.wants(q, kind, first) for q in questions):
-                    for k in range(start, end):
-                        key = side.key(k)
-                        if changes.wants(key[0], kind, side.ordinals[k]):
-                            value = side.values[k]
-                            old, new = (value, None) if kind == "removed" else (None, value)
-                            changes.note(kind, key, old, new, side.where(k))
-                        else:
-                            changes.count(key[0], kind)
-                else:
-                    for question, n in Counter(keys).items():
-                        changes.count(question, kind, n)
-                    if changes.summed:
-                        for k in range(start, end):
-                            changes.sums[kind, keys[k - start]] += _hash(side.key(k), side.values[k])
+                for question, n in Counter(questions).items():
+                    changes.count(question, kind, n)
             side.drop(end)
             start = 0
 
 
-def _first(found: tuple[Any, Example]) -> Any:
-    return found[0]
-
-
-def _hash(key: Key, value: Any) -> int:
-    return hash((key[1:], hashable(value))) & 0xFFFFFFFFFFFFFFFF
-
-
-def _first_difference(a: tuple[list[Any], ...], b: tuple[list[Any], ...]) -> int:
+def first_difference(a: tuple[list[Any], ...], b: tuple[list[Any], ...]) -> int:
     """The first row at which two slices of the same key columns differ (they are not equal):
     each column that differs is scanned in C up to its first difference."""
     return min(next(compress(range(len(x)), map(ne, x, y))) for x, y in zip(a, b, strict=True) if x != y)
 
 
-def aggregate_changes(
-    old: dict[Key, Stored], new: dict[Key, Stored]
-) -> Iterator[tuple[Kind, Key, Stored | None, Stored | None]]:
+Change = tuple[Kind, Key, "Stored | None", "Stored | None"]  # kind, key, old, new
+
+
+def aggregate_changes(old: dict[Key, Stored], new: dict[Key, Stored]) -> list[Change]:
     """The stored aggregates removed, changed and added, in that order, each kind in the order of
     the version it is shown in (the old one for what was removed)."""
-    removed = [(key, was) for key, was in old.items() if key not in new]
-    changed = [(key, old[key], now) for key, now in new.items() if key in old and not same(old[key][0], now[0])]
-    added = [(key, now) for key, now in new.items() if key not in old]
-    for key, was in sorted(removed, key=_stored_at):
-        yield "removed", key, was, None
-    for key, was, now in sorted(changed, key=lambda found: found[2][4]):
-        yield "changed", key, was, now
-    for key, now in sorted(added, key=_stored_at):
-        yield "added", key, None, now
+    removed: list[Change] = [("removed", key, was, None) for key, was in old.items() if key not in new]
+    changed: list[Change] = [
+        ("changed", key, was, new[key]) for key, was in old.items() if key in new and not same(was[0], new[key][0])
+    ]
+    added: list[Change] = [("added", key, None, now) for key, now in new.items() if key not in old]
 
+    def at(change: Change) -> Any:
+        stored = change[3] or change[2]
+        assert stored is not None
+        return stored[4]
 
-def _stored_at(found: tuple[Key, Stored]) -> Any:
-    return found[1][4]
+    return sorted(removed, key=at) + sorted(changed, key=at) + sorted(added, key=at)

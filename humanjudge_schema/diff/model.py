@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 Status = Literal["added", "removed", "changed", "unchanged"]
 Kind = Literal["removed", "changed", "added"]
 KINDS: tuple[Kind, ...] = ("removed", "changed", "added")  # the order a reviewer reads them in
+STATUSES: tuple[Status, ...] = ("removed", "changed", "added", "unchanged")  # the order datasets are listed in
+# a question's figures shown side by side, old and new, in diff --format json
+FIGURES = ("alpha", "alpha_ci", "ac", "ac_ci", "raters_per_item", "judgments")
 
 
 class Named:
@@ -62,6 +65,11 @@ def _stored(value: Any) -> Any:
     return value.stored if type(value) is Named else value
 
 
+def _fields(value: Any, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A dataclass's fields by name, in their order, but those skipped (not copied, unlike asdict)."""
+    return {f.name: getattr(value, f.name) for f in fields(value) if f.name not in skip}
+
+
 def plain(value: Any) -> Any:
     """A value as JSON can hold it: NaN and the infinities as the text JSON lacks a number for."""
     if isinstance(value, float) and not math.isfinite(value):
@@ -93,18 +101,8 @@ class Example:
     old_rater: Any = None  # where raters were aligned (align.py): the old place, where it is another
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "kind": self.kind,
-            "item": self.item,
-            "rater": self.rater,
-            "option": self.option,
-            "old": plain(self.old),
-            "new": plain(self.new),
-            "file": self.file,
-            "pointer": self.pointer,
-            "line": self.line,
-            "side": self.side,
-        }
+        out = _fields(self, ("old_file", "old_pointer", "old_line", "old_rater"))
+        out["old"], out["new"] = plain(self.old), plain(self.new)
         if self.kind == "changed":
             out |= {"old_file": self.old_file, "old_pointer": self.old_pointer, "old_line": self.old_line}
         if self.old_rater is not None:
@@ -128,15 +126,7 @@ class Figures:
     distribution: dict[Any, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "items": self.items,
-            "judgments": self.judgments,
-            "raters_per_item": self.raters_per_item,
-            "alpha": self.alpha,
-            "alpha_ci": self.alpha_ci,
-            "ac": self.ac,
-            "ac_ci": self.ac_ci,
-        }
+        return _fields(self, ("distribution",))
 
 
 @dataclass
@@ -169,37 +159,17 @@ class QuestionDiff:
         return self.old.alpha - self.new.alpha
 
     def to_json(self, listed: int) -> dict[str, Any]:
-        old, new = self.old, self.new
-        return {
-            "question": self.question,
-            "renamed_from": self.renamed_from,
-            "added": self.added,
-            "removed": self.removed,
-            "changed": self.changed,
-            "items_added": len(self.items_added),
-            "items_removed": len(self.items_removed),
-            "raters_added": len(self.raters_added),
-            "raters_removed": len(self.raters_removed),
-            "listed": {
-                "items_added": self.items_added[:listed],
-                "items_removed": self.items_removed[:listed],
-                "raters_added": self.raters_added[:listed],
-                "raters_removed": self.raters_removed[:listed],
-            },
-            "alpha": [None if old is None else old.alpha, None if new is None else new.alpha],
-            "alpha_ci": [None if old is None else old.alpha_ci, None if new is None else new.alpha_ci],
-            "ac": [None if old is None else old.ac, None if new is None else new.ac],
-            "ac_ci": [None if old is None else old.ac_ci, None if new is None else new.ac_ci],
-            "raters_per_item": [
-                None if old is None else old.raters_per_item,
-                None if new is None else new.raters_per_item,
-            ],
-            "judgments": [None if old is None else old.judgments, None if new is None else new.judgments],
-            "tvd": self.tvd,
-            "flagged": self.flagged,
-            "note": self.note,
-            "examples": [e.to_json() for e in self.examples],
+        out: dict[str, Any] = {"question": self.question, "renamed_from": self.renamed_from}
+        out |= {"added": self.added, "removed": self.removed, "changed": self.changed}
+        lists = {
+            name: getattr(self, name) for name in ("items_added", "items_removed", "raters_added", "raters_removed")
         }
+        out |= {name: len(values) for name, values in lists.items()}
+        out["listed"] = {name: values[:listed] for name, values in lists.items()}
+        out |= {name: [None if f is None else getattr(f, name) for f in (self.old, self.new)] for name in FIGURES}
+        out |= {"tvd": self.tvd, "flagged": self.flagged, "note": self.note}
+        out["examples"] = [e.to_json() for e in self.examples]
+        return out
 
 
 @dataclass
@@ -215,13 +185,7 @@ class Aggregates:
     examples: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "added": self.added,
-            "removed": self.removed,
-            "changed": self.changed,
-            "not_matching": self.not_matching,
-            "examples": self.examples,
-        }
+        return _fields(self)
 
 
 @dataclass(frozen=True)
@@ -237,15 +201,7 @@ class FindingChange:
     count: int = 1
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "severity": self.severity,
-            "file": self.file,
-            "pointer": self.pointer,
-            "line": self.line,
-            "message": self.message,
-            "count": self.count,
-        }
+        return _fields(self)
 
 
 @dataclass
@@ -304,15 +260,13 @@ class Diff:
     fail_on: tuple[str, ...] = ()
 
     def summary(self) -> dict[str, Any]:
-        statuses = {s: sum(d.status == s for d in self.datasets) for s in ("removed", "changed", "added", "unchanged")}
+        statuses = {s: sum(d.status == s for d in self.datasets) for s in STATUSES}
         questions = [q for d in self.datasets for q in d.questions]
         new = [f for d in self.datasets for f in d.findings_new]
         fixed = [f for d in self.datasets for f in d.findings_fixed]
-        return {
-            "datasets": statuses | {"moved": sum(d.moved for d in self.datasets)},
-            "removed": sum(q.removed for q in questions),
-            "changed": sum(q.changed for q in questions),
-            "added": sum(q.added for q in questions),
+        out = {"datasets": statuses | {"moved": sum(d.moved for d in self.datasets)}}
+        out |= {kind: sum(getattr(q, kind) for q in questions) for kind in KINDS}
+        return out | {
             "aggregates_changed": sum(d.aggregates.changed for d in self.datasets),
             "aggregates_not_matching": sum(d.aggregates.not_matching for d in self.datasets),
             "alpha_flagged": sum(q.flagged for q in questions),

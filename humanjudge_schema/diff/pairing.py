@@ -4,9 +4,10 @@ under another path) by its content."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -38,6 +39,11 @@ def relative(path: Path, root: Path) -> str:
     return PurePosixPath(*Path(rel).parts).as_posix() if rel != "." else "."
 
 
+def shown_under(root: Path) -> Callable[[str], str]:
+    """A file as a diff shows it: relative to its version's root, each file worked out once."""
+    return functools.cache(lambda file: relative(Path(os.path.abspath(file)), root))
+
+
 def datasets(root: Path, paths: Sequence[str], kind: str | None, links: bool = True) -> dict[tuple[str, str], Unit]:
     """The datasets under the paths (relative to the root) that exist in this version, by
     (format, path relative to the root). With `links` False none is reached through a link: a
@@ -58,23 +64,19 @@ def fingerprint(unit: Unit) -> tuple[tuple[str, str], ...]:
         digest = hashlib.blake2b(digest_size=16)
         if isinstance(hash_file(f, digest), Problem):
             digest.update(b"\0unreadable")
-        name = f.name if unit.root.is_dir() else ""
-        out.append((name, digest.hexdigest()))
+        out.append((_name(unit, f), digest.hexdigest()))
     return tuple(sorted(out))
 
 
 def identical(old: Unit, new: Unit) -> bool:
-    """Whether two datasets have the same files (by name within the dataset) with the same bytes."""
-    if sorted(_names(old)) != sorted(_names(new)):
+    """Whether two datasets have the same files (by name within the dataset) with the same bytes:
+    their names and sizes first, the hashes of their bytes only where those agree."""
+    if sorted(_name(old, f) for f in old.files) != sorted(_name(new, f) for f in new.files):
         return False
     sizes = {_name(old, f): _size(f) for f in old.files}
     if any(sizes.get(_name(new, f)) != _size(f) for f in new.files):
         return False
     return fingerprint(old) == fingerprint(new)
-
-
-def _names(unit: Unit) -> list[str]:
-    return [_name(unit, f) for f in unit.files]
 
 
 def _name(unit: Unit, f: Path) -> str:
@@ -100,9 +102,9 @@ def pair(old: dict[tuple[str, str], Unit], new: dict[tuple[str, str], Unit]) -> 
     if gone and came:
         prints = {k: fingerprint(u) for k, u in came.items()}
         for k, unit in list(gone.items()):
-            same_bytes = [c for c in came if c[0] == k[0] and prints[c] == fingerprint(unit)]
-            if len(same_bytes) >= 1:
-                c = same_bytes[0]
+            bytes_of = fingerprint(unit)
+            c = next((c for c in came if c[0] == k[0] and prints[c] == bytes_of), None)
+            if c is not None:
                 pairs.append(Pair(k[0], unit, came.pop(c), k[1], c[1]))
                 del gone[k]
         for k, unit in list(gone.items()):

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..failon import Rule
+from .render import plural
 
 
 def triggered(rules: Iterable[Rule], found: Any) -> list[str]:
@@ -15,20 +16,16 @@ def triggered(rules: Iterable[Rule], found: Any) -> list[str]:
     summary = found.summary()
     for rule in rules:
         if rule.name == "removed":
-            gone = summary["removed"] + summary["datasets"]["removed"]
-            if gone:
-                n, d = summary["removed"], summary["datasets"]["removed"]
-                judgments = f"{n:,} judgment" + ("" if n == 1 else "s")
-                datasets = f"{d} dataset" + ("" if d == 1 else "s")
-                out.append(f"removed: {judgments} and {datasets} removed")
+            n, d = summary["removed"], summary["datasets"]["removed"]
+            if n or d:
+                out.append(f"removed: {plural(n, 'judgment')} and {d} dataset{'' if d == 1 else 's'} removed")
         elif rule.name == "changed":
             if summary["changed"]:
-                n = summary["changed"]
-                out.append(f"changed: {n:,} judgment{'' if n == 1 else 's'} changed")
+                out.append(f"changed: {plural(summary['changed'], 'judgment')} changed")
         elif rule.name == "new-errors":
             errors = summary["findings_new"]["errors"]
             if errors:
-                out.append(f"new-errors: {errors:,} new error{'' if errors == 1 else 's'}")
+                out.append(f"new-errors: {plural(errors, 'new error')}")
         else:
             for d in found.datasets:
                 for q in d.questions:

@@ -12,8 +12,19 @@ from .model import DatasetDiff, Diff, Example, Figures, FindingChange, QuestionD
 _SHOWN = 60  # characters of a value shown in an example
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
+def _kinds(removed: int, changed: int, added: int) -> str:
+    return f"{removed:,} removed, {changed:,} changed, {added:,} added"
+
+
+def _what(kind: str, old: Any, new: Any) -> str:
+    """What an example's values were and are, as its kind shows them."""
+    if kind == "removed":
+        return _value(old)
+    return _value(new) if kind == "added" else f"{_value(old)} -> {_value(new)}"
 
 
 def _value(v: Any) -> str:
@@ -28,21 +39,20 @@ def headline(found: Diff) -> str:
         said = "No judgment or stored aggregate changed"
         n = s["datasets"]["changed"]
         if n:
-            said += f" ({_plural(n, 'dataset')} changed in other ways)"
+            said += f" ({plural(n, 'dataset')} changed in other ways)"
         return said + _findings_said(s) + "."
     ds = s["datasets"]
     parts = [f"{k} {ds[k]}" for k in ("removed", "changed", "added", "moved") if ds[k]]
     line = (
-        f"Judgments: {s['removed']:,} removed, {s['changed']:,} changed, {s['added']:,} added"
-        f"; datasets: {', '.join(parts) or 'none changed'}"
+        f"Judgments: {_kinds(s['removed'], s['changed'], s['added'])}; datasets: {', '.join(parts) or 'none changed'}"
     )
     agg = [sum(getattr(d.aggregates, k) for d in found.datasets) for k in ("removed", "changed", "added")]
     if any(agg):
-        line += f"; stored aggregates: {agg[0]:,} removed, {agg[1]:,} changed, {agg[2]:,} added"
+        line += f"; stored aggregates: {_kinds(*agg)}"
         if s["aggregates_not_matching"]:
             line += f" ({s['aggregates_not_matching']:,} not matching the judgments)"
     if s["alpha_flagged"]:
-        line += f"; {_plural(s['alpha_flagged'], 'question')} whose agreement moved beyond its interval"
+        line += f"; {plural(s['alpha_flagged'], 'question')} whose agreement moved beyond its interval"
     return line + _findings_said(s) + "."
 
 
@@ -51,18 +61,16 @@ def _findings_said(s: dict[str, Any]) -> str:
     if not (new["errors"] or new["warnings"] or fixed["errors"] or fixed["warnings"]):
         return ""
     return (
-        f"; introduces {_plural(new['errors'], 'error')} and {_plural(new['warnings'], 'warning')}, "
-        f"fixes {_plural(fixed['errors'], 'error')} and {_plural(fixed['warnings'], 'warning')}"
+        f"; introduces {plural(new['errors'], 'error')} and {plural(new['warnings'], 'warning')}, "
+        f"fixes {plural(fixed['errors'], 'error')} and {plural(fixed['warnings'], 'warning')}"
     )
 
 
 def _figure(f: Figures | None, name: str) -> str:
-    if f is None:
-        return "-"
-    value = getattr(f, name)
-    ci = getattr(f, f"{name}_ci")
+    value = None if f is None else getattr(f, name)
     if value is None:
         return "-"
+    ci = getattr(f, f"{name}_ci")
     return f"{value:.3f}" + ("" if ci is None else f" [{ci[0]:.3f}, {ci[1]:.3f}]")
 
 
@@ -82,13 +90,12 @@ def _example(e: Example) -> str:
     )
     if e.old_rater is not None:
         who += f" (old {_value(e.old_rater)})"
-    what = {"removed": _value(e.old), "added": _value(e.new), "changed": f"{_value(e.old)} -> {_value(e.new)}"}[e.kind]
-    return f"{e.kind} {who}: {what} ({_where(e.file, e.line, e.pointer)})"
+    return f"{e.kind} {who}: {_what(e.kind, e.old, e.new)} ({_where(e.file, e.line, e.pointer)})"
 
 
 def _question_lines(q: QuestionDiff) -> list[str]:
     title = f"{q.question} (renamed from {q.renamed_from})" if q.renamed_from else q.question
-    lines = [f"  {title}: {q.removed:,} removed, {q.changed:,} changed, {q.added:,} added"]
+    lines = [f"  {title}: {_kinds(q.removed, q.changed, q.added)}"]
     for label, values in (
         ("items removed", q.items_removed),
         ("raters removed", q.raters_removed),
@@ -126,11 +133,11 @@ def _name(found: Diff, d: DatasetDiff) -> str:
 
 def _dataset_lines(found: Diff, d: DatasetDiff) -> list[str]:
     name = _name(found, d)
+    if d.status == "unchanged":
+        return [f"unchanged {name} ({d.format})"]
     moved = f" (moved from {d.old_dataset})" if d.moved else ""
     old, new = d.judgments
     lines = [f"{d.status} {name} ({d.format}){moved}: {old:,} -> {new:,} judgments"]
-    if d.status == "unchanged":
-        return [f"unchanged {name} ({d.format})"]
     lines += [f"  note: {n}" for n in d.notes]
     if d.alignment is not None:
         positions, aligned = d.alignment.edits
@@ -144,13 +151,11 @@ def _dataset_lines(found: Diff, d: DatasetDiff) -> list[str]:
     a = d.aggregates
     if a.added or a.removed or a.changed:
         lines.append(
-            f"  stored aggregates: {a.removed:,} removed, {a.changed:,} changed, {a.added:,} added"
+            f"  stored aggregates: {_kinds(a.removed, a.changed, a.added)}"
             + (f"; {a.not_matching:,} no longer match the individual judgments" if a.not_matching else "")
         )
         for x in a.examples:
-            what = {"removed": _value(x["old"]), "added": _value(x["new"])}.get(
-                x["kind"], f"{_value(x['old'])} -> {_value(x['new'])}"
-            )
+            what = _what(x["kind"], x["old"], x["new"])
             match = "" if x["matches"] is None else " (matches)" if x["matches"] else " (does not match)"
             lines.append(
                 f"    {x['kind']} {x['question']} item {_value(x['item'])} {x['aggregate']}: {what}{match} "
@@ -173,7 +178,7 @@ def text(found: Diff) -> str:
             lines += _dataset_lines(found, d)
     unchanged = sum(d.status == "unchanged" for d in found.datasets)
     if unchanged:
-        lines.append(f"{_plural(unchanged, 'dataset')} unchanged")
+        lines.append(f"{plural(unchanged, 'dataset')} unchanged")
     lines += [f"fail-on: {why}" for why in found.failed]
     return "".join(escape_control(line) + "\n" for line in lines)
 
@@ -203,15 +208,14 @@ def markdown(found: Diff, *, title: str = "What this change does to the judgment
         if d.status != "changed":
             continue
         said = _dataset_lines(found, d)[1:]
-        body = [cell(line.strip()) for line in said]
-        if not body:
+        if not said:
             continue
         out += ["", f"<details><summary>{code_span(_name(found, d))}</summary>", "", "<pre>"]
         out += [_pre(line) for line in said]
         out += ["</pre>", "", "</details>"]
     unchanged = len(found.datasets) - len(shown)
     if unchanged:
-        out += ["", f"{_plural(unchanged, 'dataset')} unchanged."]
+        out += ["", f"{plural(unchanged, 'dataset')} unchanged."]
     return clip("\n".join(out) + "\n", limit, "the diff")
 
 
