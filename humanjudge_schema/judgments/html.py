@@ -10,8 +10,8 @@ could be long, and rid of the marks that reorder bidirectional text.
 
 The page's cost is bounded (docs/hostile-input.md): a plot is drawn once per distinct
 distribution, at most PLOTTED plots are on a page, and every other question shows a table of
-at most TABLED_VALUES answers; each plot's ids are its own, so no two share one. How a
-question's answers are shown is html_answers.py; its disputed items, html_disputed.py.
+at most TABLED_VALUES answers. How a question's answers are shown is html_answers.py; its
+disputed items, html_disputed.py.
 
 The page opens with a summary, a row per dataset (a dataset without judgments too, its findings
 under it), a guide to its figures and the notes that hold for a whole format (html_guide.py);

@@ -10,15 +10,13 @@
 - Free text (no level, many distinct answers): how many, and up to SAMPLES of them.
 
 The cost is bounded (docs/hostile-input.md): a plot is drawn once per distinct drawing, at most
-PLOTTED plots are on a page, every other question shows a table of at most TABLED_VALUES answers,
-and each plot's ids are its own, so no two share one.
+PLOTTED plots are on a page, and every other question shows a table of at most TABLED_VALUES
+answers. A plot's SVG holds no id (plots.py writes none), so a drawing included twice is valid.
 """
 
 from __future__ import annotations
 
 import math
-import re
-import warnings
 from collections.abc import Hashable, Sequence
 from html import escape
 from typing import Any
@@ -56,11 +54,11 @@ def text(value: object, limit: int | None = None) -> str:
 
 class Plots:
     """The plots of one page. A plot shows only the answers (its card names the question), so
-    questions with the same answers share one drawing; at most PLOTTED are included, each with
-    ids of its own (`_own_ids`), and every other question gets a table of its answers."""
+    questions with the same answers share one drawing; at most PLOTTED are included, and every
+    other question gets a table of its answers."""
 
     def __init__(self) -> None:
-        self.drawn: dict[tuple[Any, ...], str] = {}  # the drawing -> its SVG, ids to be made own
+        self.drawn: dict[tuple[Any, ...], str] = {}  # the drawing -> its SVG
         self.included = 0
         self.tabled = 0  # questions shown as a table because the page had its plots
 
@@ -101,19 +99,14 @@ class Plots:
         if self.included >= PLOTTED:
             self.tabled += 1
             return _answers(values, "")
-        svg = self.drawn.get(key)
-        if svg is None:
+        if key not in self.drawn:
             try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter(
-                        "ignore", RuntimeWarning
-                    )  # numpy's overflow notes: the plot is refused instead
-                    svg = self.drawn[key] = _own_ids(draw())
+                self.drawn[key] = draw()
             except (ValueError, OverflowError) as exc:  # values a plot cannot lay out
                 return _answers(values, f"not plotted: {exc}")
         self.included += 1
         label = f' aria-label="{text(described, MESSAGE_CHARS)}"' if described else ""
-        return f'<div class="plot" role="img"{label}>{svg.replace(_MARK, f"p{self.included}-")}</div>'
+        return f'<div class="plot" role="img"{label}>{self.drawn[key]}</div>'
 
 
 def _number(value: Hashable) -> bool:
@@ -210,23 +203,6 @@ def _shown(value: Hashable) -> Hashable:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return tuple(map(_shown, value)) if isinstance(value, tuple) else value
-
-
-_MARK = "\x00"  # where a plot's own prefix goes in its ids
-_COMMENT = re.compile(r"\s*<!--.*?-->", re.S)
-_ID = re.compile(r'\s+id="([^"]*)"')
-_REF = re.compile(r'(url\(#|href="#)([^)"]*)')
-
-
-def _own_ids(svg: str) -> str:
-    """The SVG with every id that is referred to marked for a prefix (`url(#id)`, `href="#id"`,
-    `xlink:href="#id"` and the `id` itself) and the other ids and the comments (which repeat
-    the labels) dropped: each inclusion replaces the mark with a prefix of its own, so that no
-    two plots on the page share an id, whether drawn apart or once for two questions."""
-    svg = _COMMENT.sub("", svg)
-    referred = {m.group(2) for m in _REF.finditer(svg)}
-    svg = _ID.sub(lambda m: f' id="{_MARK}{m.group(1)}"' if m.group(1) in referred else "", svg)
-    return _REF.sub(lambda m: f"{m.group(1)}{_MARK}{m.group(2)}", svg)
 
 
 def _answers(values: list[tuple[Hashable, int]], note: str) -> str:
