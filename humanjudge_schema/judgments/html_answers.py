@@ -19,7 +19,9 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Sequence
 from html import escape
-from typing import Any
+from typing import Any, cast
+
+from . import plots
 
 # Plots on one page (each 2-6 KB); the questions after them show their answers as a table, so
 # that the page's size is bounded whatever the number of questions.
@@ -46,9 +48,7 @@ def count(n: int, word: str) -> str:
 def text(value: object, limit: int | None = None) -> str:
     """Text from the data as the page shows it: without bidirectional marks, at most `limit`
     characters, escaped."""
-    said = str(value)
-    if limit is not None and len(said) > limit:
-        said = said[: limit - 1] + "…"
+    said = str(value) if limit is None else _cut(str(value), limit)
     return escape(said.translate(_BIDI))
 
 
@@ -74,24 +74,24 @@ class Plots:
             return self._bars(values, ticks, total, f"answers that tick it (of {total})")
         if numbers and (points := _scale(values, scale, level)) is not None:
             return self._bars(values, points, None, "")
-        numeric = numbers and level in ("interval", "ratio")
-        if not numeric and level is None and len(values) > _plots().SHOWN_VALUES:
+        if level is None and len(values) > plots.SHOWN_VALUES:
             return _samples(values)  # free text: a bar per answer says nothing
-        if numeric and not _spanned(values):
-            return _answers(values, "not plotted: the values are too far apart for a double")
-        if numeric:
-            return self._include(values, ("histogram", *_keyed(values)), lambda: _plots().histogram(values, ""), "")
+        if numbers and level in ("interval", "ratio"):
+            if not _spanned(values):
+                return _answers(values, "not plotted: the values are too far apart for a double")
+            numeric = cast("list[tuple[float, int]]", values)
+            return self._include(values, ("histogram", *_keyed(values)), lambda: plots.histogram(numeric, ""), "")
         shown = [(_shown(v), n) for v, n in _ordered(values, scale)]
         return self._bars(values, shown, None, "")
 
     def _bars(
         self, values: list[tuple[Hashable, int]], bars: list[tuple[Hashable, int]], total: int | None, xlabel: str
     ) -> str:
-        described = "; ".join(f"{_cut(label(v), VALUE_CHARS)}: {n}" for v, n in _plots().shown(bars))
+        described = "; ".join(f"{_cut(label(v), VALUE_CHARS)}: {n}" for v, n in plots.shown(bars))
         return self._include(
             values,
             ("bars", total, xlabel, *_keyed(bars)),
-            lambda: _plots().bars(bars, "", total=total, xlabel=xlabel),
+            lambda: plots.bars(bars, "", total=total, xlabel=xlabel),
             described,
         )
 
@@ -115,9 +115,7 @@ def _number(value: Hashable) -> bool:
 
 def _integral(value: Any) -> bool:
     """Whether a value is an integer (1, or 1.0) that a double holds exactly."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    return abs(value) <= 2**53 and (isinstance(value, int) or value.is_integer())
+    return _number(value) and abs(value) <= 2**53 and (isinstance(value, int) or value.is_integer())
 
 
 def _keyed(values: list[tuple[Hashable, int]]) -> tuple[tuple[str, Hashable, int], ...]:
@@ -170,7 +168,7 @@ def _scale(values: list[tuple[Hashable, int]], declared: Any, level: str | None)
 def _ordered(values: list[tuple[Hashable, int]], declared: Any) -> list[tuple[Hashable, int]]:
     """Labels in the order the question declares (worst to best), those nobody chose included,
     then any answer outside it; as they come without such an order."""
-    if not isinstance(declared, (list, tuple)) or not 0 < len(declared) <= _plots().SHOWN_VALUES:
+    if not isinstance(declared, (list, tuple)) or not 0 < len(declared) <= plots.SHOWN_VALUES:
         return values
     try:
         counts = dict(values)
@@ -188,12 +186,6 @@ def _cut(said: str, limit: int) -> str:
 def _spanned(values: list[tuple[Any, int]]) -> bool:
     """Whether the largest value less the least is a number (not beyond the largest double)."""
     return math.isfinite(float(max(v for v, _ in values)) - float(min(v for v, _ in values)))
-
-
-def _plots() -> Any:
-    from . import plots
-
-    return plots
 
 
 def _shown(value: Hashable) -> Hashable:
