@@ -42,16 +42,13 @@ _HISTOGRAM = 1.8 * 72  # a histogram's height, in points
 
 # Advance widths of a sans-serif font, in ems, by character (DejaVu Sans and Helvetica are within
 # a tenth of these); characters not listed take _WIDE for East Asian wide ones, else _OTHER.
-_NARROW = dict.fromkeys("iljI.,:;'|!`", 0.3)
-_SEMI = dict.fromkeys('frt()[]{} -"/\\*', 0.4)
-_BROAD = dict.fromkeys("mwMW@%", 0.9)
 _EMS = {
     **dict.fromkeys("abcdeghknopqsuvxyz", 0.58),
     **dict.fromkeys("ABCDEFGHJKLNOPQRSTUVXYZ&", 0.72),
     **dict.fromkeys("0123456789#$+<=>?^_~", 0.64),
-    **_NARROW,
-    **_SEMI,
-    **_BROAD,
+    **dict.fromkeys("iljI.,:;'|!`", 0.3),
+    **dict.fromkeys('frt()[]{} -"/\\*', 0.4),
+    **dict.fromkeys("mwMW@%", 0.9),
 }
 _WIDE = 1.0
 _OTHER = 0.7
@@ -111,7 +108,11 @@ def ticks(low: float, high: float, *, integer: bool = False, most: int = 6) -> l
         raise ValueError("the values are too far apart to be plotted")
     if high <= low:
         high = low + 1
-    for step in _steps(high - low, integer):
+    power = 10.0 ** math.floor(math.log10((high - low) / 10))
+    steps = [m * power * 10**k for k in range(4) for m in (1, 2, 2.5, 5)]
+    if integer:
+        steps = [s for s in steps if s >= 1 and float(s).is_integer()] or [1.0]
+    for step in steps:
         digits = max(0, 2 - math.floor(math.log10(step)))  # a step's figures, and one more
 
         def mark(k: int, step: float = step, digits: int = digits) -> float:
@@ -128,12 +129,6 @@ def ticks(low: float, high: float, *, integer: bool = False, most: int = 6) -> l
             marks = [mark(k) for k in range(first, last + 1)]
             return [m for m in marks if math.isfinite(m)]  # near the largest double, a step beyond it is not
     raise ValueError("no ticks for these values")  # not reached: the last step covers any span
-
-
-def _steps(span: float, integer: bool) -> list[float]:
-    power = 10.0 ** math.floor(math.log10(span / 10))
-    steps = [m * power * 10**k for k in range(4) for m in (1, 2, 2.5, 5)]
-    return [s for s in steps if not integer or (s >= 1 and float(s).is_integer())] or [1.0]
 
 
 def number(x: float) -> str:
