@@ -35,7 +35,7 @@ from .html_answers import text as _text
 from .html_disputed import disputed_items
 from .html_guide import TOP as _TOP
 from .html_guide import codes, linked, note_id, notes, reading
-from .html_nav import SCRIPT, Entry, contents, short_names, summary
+from .html_nav import NAME_CHARS, SCRIPT, Entry, contents, short_names, summary
 from .html_raters import raters_section
 from .summary import DatasetStats, QualityFinding, QuestionStats
 from .view import Judgments
@@ -71,11 +71,9 @@ class Checked(Protocol):
 
 # Findings of one code listed per dataset; the rest are counted.
 LISTED_PER_CODE = 50
-# Quality findings listed on a question's card (the rest are counted), and the characters shown
-# of a question's, dataset's or file's name.
+# Quality findings listed on a question's card (the rest are counted).
 LISTED_FLAGS = 20
 OPEN_FLAGS = 3  # of which shown unfolded
-NAME_CHARS = 300
 # The most disputed items listed per question (disputed.py).
 DISPUTED = 5
 
@@ -267,10 +265,9 @@ def _quality(n: int) -> str:
 
 
 def _overview(result: Checked, datasets: Sequence[Shown], plots: Plots) -> str:
-    checked = f"{_count(len(datasets), 'dataset')}, {_count(result.files, 'file')} checked"
-    if unread := sum(ds.none is not None for ds in datasets):
-        checked = f"{_count(len(datasets), 'dataset')} ({len(datasets) - unread} with judgments), "
-        checked += f"{_count(result.files, 'file')} checked"
+    unread = sum(ds.none is not None for ds in datasets)
+    read = f" ({len(datasets) - unread} with judgments)" if unread else ""
+    checked = f"{_count(len(datasets), 'dataset')}{read}, {_count(result.files, 'file')} checked"
     quality = sum(len(ds.stats.quality or ()) for ds in datasets)
     rows = [f"<p>{checked}: validation: {_verdict(result.findings)}; {_quality(quality)} in the judgments.</p>"]
     if plots.tabled:
@@ -447,10 +444,10 @@ def _question(
         f'<p class="facts">{q.items} items, {q.judgments} judgments'
         + (f", {q.missing} missing" if q.missing else "")
         + f"; raters per item (min / median / max): {per_item}<br>{agreement}</p>",
+        plots.of(q.values or (), q.level, scale),
+        _options(q),
+        disputed_items(q.disputed),
     ]
-    parts.append(plots.of(q.values or (), q.level, scale))
-    parts.append(_options(q))
-    parts.append(disputed_items(q.disputed))
     listed = flags[:LISTED_FLAGS]
     said = [f'<p class="flag">{linked(f.code, rules or {})}: {_text(f.message, MESSAGE_CHARS)}</p>' for f in listed]
     parts += said[:OPEN_FLAGS]

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 from .html_answers import count, text
 
-__all__ = ["SCRIPT", "Entry", "contents", "short_names", "summary"]
+__all__ = ["NAME_CHARS", "SCRIPT", "Entry", "contents", "short_names", "summary"]
 
+# The characters shown of a dataset's, question's or file's name.
 NAME_CHARS = 300
 # Questions of a dataset listed in the table of contents: a dataset of more is listed by name.
 CONTENTS_QUESTIONS = 40
