@@ -240,15 +240,9 @@ def _counts(findings: list[Finding]) -> tuple[int, int]:
 
 
 def _verdict(findings: list[Finding]) -> str:
-    errors, warnings = _counts(findings)
-    if not errors and not warnings:
-        return '<span class="ok">no problems</span>'
-    out = []
-    if errors:
-        out.append(f'<span class="error">{_count(errors, "error")}</span>')
-    if warnings:
-        out.append(f'<span class="warning">{_count(warnings, "warning")}</span>')
-    return ", ".join(out)
+    counted = zip(_counts(findings), ("error", "warning"), strict=True)
+    said = [f'<span class="{kind}">{_count(n, kind)}</span>' for n, kind in counted if n]
+    return ", ".join(said) or '<span class="ok">no problems</span>'
 
 
 def _by_dataset(findings: list[Finding], datasets: Sequence[Shown]) -> list[list[Finding]]:
@@ -343,9 +337,8 @@ def _dataset(
         parts.append("</div>")
     elif shown.none is None:
         parts.append("<p>No judgments.</p>")
-    key = (ds.format, f"Raters are not compared: {ds.raters_note}.")
-    if ds.raters is not None and ds.raters_note and key in said:  # said once for the format
-        k_note = list(said).index(key)
+    if ds.raters is not None and ds.raters_note:  # said once for the format (`_format_notes`)
+        k_note = list(said).index((ds.format, f"Raters are not compared: {ds.raters_note}."))
         parts.append(
             f'<div class="raters"><h3>Raters</h3><p class="facts">Not compared '
             f'(<a href="#{note_id(k_note)}">the note on {_text(ds.format)}</a>).</p></div>'
@@ -390,11 +383,10 @@ def _options(q: QuestionStats) -> str:
     kind = "option" if q.level is None else "label"
     rows = []
     for o in options[:TABLED_VALUES]:
-        alpha = "-" if o.alpha is None else f"{o.alpha:.3f}"
         cells = [
             _text(o.option, VALUE_CHARS),
             str(o.judgments),
-            alpha,
+            "-" if o.alpha is None else f"{o.alpha:.3f}",
             o.agreement.observed_text() or "-",
             o.agreement.ac_text() or "-",
         ]

@@ -17,6 +17,7 @@ answers. A plot's SVG holds no id (plots.py writes none), so a drawing included 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Hashable, Sequence
 from html import escape
 from typing import Any, cast
@@ -146,18 +147,17 @@ def _scale(values: list[tuple[Hashable, int]], declared: Any, level: str | None)
     scale (or are labels: a nominal question's numbers are shown as they come)."""
     if level is None or not all(_integral(v) for v, _ in values):
         return None
-    counts: dict[int, int] = {}
+    counts: Counter[int] = Counter()
     for v, n in values:
-        counts[int(v)] = counts.get(int(v), 0) + n  # type: ignore[call-overload]
-    points: list[int] = []
+        counts[int(v)] += n  # type: ignore[call-overload]
     scaled = isinstance(declared, (list, tuple)) and 0 < len(declared) <= SCALE_POINTS
     if scaled and all(_integral(p) for p in declared):
         points = [int(p) for p in declared]
-    if not points and level != "nominal" and max(counts) - min(counts) < SCALE_POINTS:
+    elif level != "nominal" and max(counts) - min(counts) < SCALE_POINTS:
         points = list(range(min(counts), max(counts) + 1))
-    if not points:
-        if level == "nominal" and len(counts) <= SCALE_POINTS:
-            return sorted(counts.items())  # integer labels, as they are
+    elif level == "nominal" and len(counts) <= SCALE_POINTS:
+        return sorted(counts.items())  # integer labels, as they are
+    else:
         return None
     outside = sorted(set(counts) - set(points))
     if len(points) + len(outside) > SCALE_POINTS + 2:

@@ -55,10 +55,7 @@ _OTHER = 0.7
 
 
 def _em(char: str) -> float:
-    width = _EMS.get(char)
-    if width is None:
-        width = _WIDE if unicodedata.east_asian_width(char) in "WF" else _OTHER
-    return width
+    return _EMS.get(char) or (_WIDE if unicodedata.east_asian_width(char) in "WF" else _OTHER)
 
 
 def text_width(text: str, size: float = SIZE) -> float:
