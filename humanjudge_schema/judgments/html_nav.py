@@ -60,6 +60,11 @@ def _path(name: str) -> str:
     return "/<wbr>".join(text(part) for part in name.split("/"))
 
 
+def _link(e: Entry) -> str:
+    """A link to the dataset's section, its name within the shared folder."""
+    return f'<a href="#{e.anchor}" title="{text(e.name)}">{_path(e.short[:NAME_CHARS])}</a>'
+
+
 def _n(value: int, kind: str = "") -> str:
     shown = f'<span class="{kind}">{value}</span>' if value and kind else str(value)
     return f'<td class="n" data-v="{value}">{shown}</td>'
@@ -75,8 +80,7 @@ def _row(e: Entry, order: int) -> str:
         lowest = f'<td class="n" data-v="{value!r}" title="{text(question)}">{value:.3f}</td>'
     return (
         f'<tr data-order="{order}" data-target="{e.anchor}" data-text="{text(words[: 4 * NAME_CHARS])}">'
-        f'<td class="name" data-v="{text(e.short.lower())}"><a href="#{e.anchor}" title="{text(e.name)}">'
-        f"{_path(e.short[:NAME_CHARS])}</a>{none}</td>"
+        f'<td class="name" data-v="{text(e.short.lower())}">{_link(e)}{none}</td>'
         f'<td class="fmt" data-v="{text(e.format)}">{text(e.format)}</td>'
         f"{_n(len(e.questions))}{_n(e.judgments)}{lowest}"
         f"{_n(e.errors, 'error')}{_n(e.warnings, 'warning')}{_n(e.quality, 'warning')}</tr>"
@@ -124,10 +128,7 @@ def contents(entries: Sequence[Entry], sections: Sequence[tuple[str, str]], othe
             )
         elif e.questions:
             inner = f" <small>({count(len(e.questions), 'question')})</small>"
-        listed.append(
-            f'<li data-target="{e.anchor}"><a href="#{e.anchor}" title="{text(e.name)}">'
-            f"{_path(e.short[:NAME_CHARS])}</a>{inner}</li>"
-        )
+        listed.append(f'<li data-target="{e.anchor}">{_link(e)}{inner}</li>')
     if other:
         listed.append('<li><a href="#other">Other files</a></li>')
     return (
