@@ -4,9 +4,10 @@ table of its most frequent answers), the agreement with its interval, its most d
 the raters per item and the quality findings.
 
 Nothing on the page is fetched: no stylesheet, font or script from elsewhere; the plots are SVG
-in the page, and its one script (sorting and filtering the summary, html_nav.py) is in the page
-too; without it the page reads the same. Every text from the data is escaped, shortened where it
-could be long, and rid of the marks that reorder bidirectional text.
+in the page, and its style (report.css) and one script (sorting and filtering the summary,
+report.js, html_nav.py) are in the page too; without the script the page reads the same. Every
+text from the data is escaped, shortened where it could be long, and rid of the marks that
+reorder bidirectional text.
 
 The page's cost is bounded (docs/hostile-input.md): a plot is drawn once per distinct
 distribution, at most PLOTTED plots are on a page, and every other question shows a table of
@@ -77,57 +78,8 @@ OPEN_FLAGS = 3  # of which shown unfolded
 # The most disputed items listed per question (disputed.py).
 DISPUTED = 5
 
-_CSS = """
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1d2430; }
-main { max-width: 70rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
-h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2.5rem; border-bottom: 1px solid #d8dde6; }
-h3 { font-size: 1rem; margin: 0 0 .3rem; }
-h1, h2, h3, li, p, dd { overflow-wrap: anywhere; } td { overflow-wrap: break-word; }
-a.top { font-size: .8rem; font-weight: normal; margin-left: .5rem; }
-#contents { font-size: .85rem; padding: .5rem 1rem; border-bottom: 1px solid #d8dde6; background: #f8f9fb;
-            max-height: 40vh; overflow-y: auto; }
-#contents h2 { margin: .5rem 0; border: 0; font-size: 1rem; } #contents h2 a { color: inherit; text-decoration: none; }
-#contents ul, #contents ol { padding-left: 1.1rem; margin: .3rem 0; } #contents li { margin: .15rem 0; }
-#contents ol ol { font-size: .8rem; padding-left: 1rem; }
-@media (min-width: 64rem) {
-  #contents { position: fixed; top: 0; bottom: 0; left: 0; width: 16rem; max-height: none; box-sizing: border-box;
-              border-bottom: 0; border-right: 1px solid #d8dde6; }
-  main { margin-left: 16rem; }
-}
-ul.samples { margin: .2rem 0; padding-left: 1.2rem; } ul.samples li { margin: .15rem 0; }
-.summary td.n { text-align: right; } .raters { margin-top: 1.2rem; }
-.summary td, .summary th, table.found td, table.found th { padding: .2rem .6rem; text-align: left; }
-.summary td, table.found td { vertical-align: top; }
-table { border-collapse: collapse; } tr:nth-child(even) { background: #f4f6f9; }
-table.summary { width: 100%; } table.summary td.name { overflow-wrap: anywhere; }
-div.scroll { overflow-x: auto; }  /* a narrow screen scrolls the summary, not the page */
-table.summary td.n, table.summary td.fmt { white-space: nowrap; } table.summary th { vertical-align: bottom; }
-th button { font: inherit; font-weight: 600; color: inherit; background: none; border: 0; padding: 0; cursor: pointer; }
-th button { text-align: left; } th button::after { content: "\\a0\\2195"; color: #8a94a6; font-weight: normal; }
-th[aria-sort=ascending] button::after { content: "\\a0\\25B2"; }
-th[aria-sort=descending] button::after { content: "\\a0\\25BC"; }
-p.filter input { font: inherit; padding: .15rem .4rem; width: 18rem; max-width: 60vw; }
-table.found, .raters table, table.disputed { table-layout: fixed; width: 100%; }
-table.found td, .raters td, table.disputed td { overflow-wrap: anywhere; }
-table.found th:nth-child(1) { width: 30%; } table.found th:nth-child(2) { width: 25%; }
-.error { color: #b3261e; font-weight: 600; } .warning { color: #8a5a00; font-weight: 600; } .ok { color: #2e7d32; }
-.questions { display: grid; grid-template-columns: repeat(auto-fill, minmax(22rem, 1fr)); gap: 1rem; }
-.question { border: 1px solid #d8dde6; border-radius: 6px; padding: .8rem; min-width: 0; }
-.question svg { max-width: 100%; height: auto; display: block; }
-.facts { color: #4a5568; margin: .2rem 0 .5rem; } .flag { color: #8a5a00; margin: .3rem 0; }
-table.answers td { padding: .05rem .5rem; } table.answers td.n, table.disputed td.n { text-align: right; }
-table.disputed { font-size: .85rem; margin-top: .3rem; }
-table.disputed td, table.disputed th { padding: .1rem .3rem; text-align: left; vertical-align: top; }
-table.disputed th:nth-child(1) { width: 45%; } table.disputed th:nth-child(2) { width: 5.5rem; }
-table.disputed td.n { white-space: nowrap; } small.where { color: #4a5568; }
-table.options caption { text-align: left; color: #4a5568; } table.options th { text-align: left; padding: 0 .5rem; }
-table.options td + td { white-space: nowrap; }
-code { background: #f4f6f9; padding: 0 .2rem; border-radius: 3px; }
-pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f4f6f9; padding: .4rem; }
-details { margin: .3rem 0; } summary { cursor: pointer; }
-dl.guide dt { font-weight: 600; margin-top: .6rem; } dl.guide dd { margin-left: 1.2rem; }
-.code { margin: 1rem 0; }
-"""
+# The page's style, in the page: nothing is fetched.
+_CSS = Path(__file__).with_name("report.css").read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +123,7 @@ def page(result: Checked, datasets: Sequence[Shown], title: str = "humanjudge re
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f'<title>{_text(title)}</title><style>{_CSS}</style></head><body id="top">',
+        f'<title>{_text(title)}</title><style>\n{_CSS}</style></head><body id="top">',
         contents(entries, listed, bool(other)),
         "<main>",
         f"<h1>{_text(title)}</h1>",
@@ -183,7 +135,7 @@ def page(result: Checked, datasets: Sequence[Shown], title: str = "humanjudge re
     ]
     if other:
         parts.append(f'<section id="other"><h2>Other files{_TOP}</h2>{_findings(other, rules)}</section>')
-    parts += [codes(used, rules), "</main>", f"<script>{SCRIPT}</script>", "</body></html>"]
+    parts += [codes(used, rules), "</main>", f"<script>\n{SCRIPT}</script>", "</body></html>"]
     return "\n".join(p for p in parts if p) + "\n"
 
 
