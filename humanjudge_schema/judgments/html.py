@@ -27,9 +27,10 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from ..finding import Finding
+from ..registry import RULES
 from .html_answers import MESSAGE_CHARS, PLOTTED, TABLED_VALUES, VALUE_CHARS, Plots
 from .html_answers import count as _count
 from .html_answers import text as _text
@@ -40,9 +41,6 @@ from .html_nav import NAME_CHARS, SCRIPT, Entry, contents, short_names, summary
 from .html_raters import raters_section
 from .summary import DatasetStats, QualityFinding, QuestionStats
 from .view import Judgments
-
-if TYPE_CHECKING:
-    from ..registry import RuleDoc
 
 __all__ = [
     "DISPUTED",
@@ -104,18 +102,16 @@ def page(result: Checked, datasets: Sequence[Shown], title: str = "humanjudge re
     """The report of the datasets (`shown`, or `unread` for a dataset without judgments). Each
     code on it is documented as the registry has it: every code a finding has is registered by
     the time the finding is made."""
-    from ..registry import RULES as rules
-
     findings = _by_dataset(result.findings, datasets)
     other = findings[len(datasets)]
     plots = Plots()
     said = _format_notes(datasets)
-    sections = [_dataset(k, ds, findings[k], plots, rules, said) for k, ds in enumerate(datasets)]
+    sections = [_dataset(k, ds, findings[k], plots, said) for k, ds in enumerate(datasets)]
     used = {f.code for f in result.findings} | {f.code for ds in datasets for f in ds.stats.quality or ()}
     listed = [("summary", "Summary"), ("reading", "How to read the figures")]
     if said:
         listed.append(("notes", "Notes per format"))
-    if any(code in rules for code in used):
+    if any(code in RULES for code in used):
         listed.append(("codes", "Codes on this page"))
     prefix, entries = _entries(datasets, findings)
     errors, warnings = _counts(other)
@@ -134,8 +130,8 @@ def page(result: Checked, datasets: Sequence[Shown], title: str = "humanjudge re
         *sections,
     ]
     if other:
-        parts.append(f'<section id="other"><h2>Other files{_TOP}</h2>{_findings(other, rules)}</section>')
-    parts += [codes(used, rules), "</main>", f"<script>\n{SCRIPT}</script>", "</body></html>"]
+        parts.append(f'<section id="other"><h2>Other files{_TOP}</h2>{_findings(other)}</section>')
+    parts += [codes(used), "</main>", f"<script>\n{SCRIPT}</script>", "</body></html>"]
     return "\n".join(p for p in parts if p) + "\n"
 
 
@@ -262,14 +258,7 @@ def _format_notes(datasets: Sequence[Shown]) -> dict[tuple[str, str], int]:
     return said
 
 
-def _dataset(
-    k: int,
-    shown: Shown,
-    findings: list[Finding],
-    plots: Plots,
-    rules: Mapping[str, RuleDoc],
-    said: Mapping[tuple[str, str], int],
-) -> str:
+def _dataset(k: int, shown: Shown, findings: list[Finding], plots: Plots, said: Mapping[tuple[str, str], int]) -> str:
     ds = shown.stats
     parts = [f'<section id="d{k}"><h2>{_text(ds.dataset, NAME_CHARS)} <small>({_text(ds.format)})</small>{_TOP}</h2>']
     if shown.none is not None:
@@ -277,7 +266,7 @@ def _dataset(
     else:
         parts.append(f"<p>Validation: {_verdict(findings)}. Judgments: {_quality(len(ds.quality or ()))}.</p>")
     if findings:
-        parts.append(_findings(findings, rules))
+        parts.append(_findings(findings))
     flags: dict[str, list[QualityFinding]] = defaultdict(list)
     for flag in ds.quality or ():
         flags[flag.question].append(flag)
@@ -285,7 +274,7 @@ def _dataset(
         parts.append('<div class="questions">')
         for j, q in enumerate(ds.questions):
             scale = shown.scales.get(q.question)
-            parts.append(_question(f"d{k}-q{j}", q, flags.get(q.question, []), plots, scale, rules=rules))
+            parts.append(_question(f"d{k}-q{j}", q, flags.get(q.question, []), plots, scale))
         parts.append("</div>")
     elif shown.none is None:
         parts.append("<p>No judgments.</p>")
@@ -301,7 +290,7 @@ def _dataset(
     return "\n".join(parts)
 
 
-def _findings(findings: list[Finding], rules: Mapping[str, RuleDoc]) -> str:
+def _findings(findings: list[Finding]) -> str:
     by_code: dict[str, list[Finding]] = defaultdict(list)
     for f in findings:
         by_code[f.code].append(f)
@@ -316,10 +305,10 @@ def _findings(findings: list[Finding], rules: Mapping[str, RuleDoc]) -> str:
                 f"<td>{_text(f.message, MESSAGE_CHARS)}</td></tr>"
             )
         more = f"<p>… and {len(group) - LISTED_PER_CODE} more.</p>" if len(group) > LISTED_PER_CODE else ""
-        doc = rules.get(code)
+        doc = RULES.get(code)
         about = f' <span class="facts">{_text(doc.summary)}</span>' if doc is not None else ""
         parts.append(
-            f'<details><summary><span class="{group[0].severity.value}">{linked(code, rules)}</span> ({n}){about}'
+            f'<details><summary><span class="{group[0].severity.value}">{linked(code)}</span> ({n}){about}'
             f'</summary><table class="found"><thead><tr><th>file:line</th><th>pointer</th><th>message</th></tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table>"
             f"{more}</details>"
@@ -353,16 +342,9 @@ def _options(q: QuestionStats) -> str:
 
 
 def _question(
-    anchor: str,
-    q: QuestionStats,
-    flags: list[QualityFinding],
-    plots: Plots,
-    scale: Sequence[Any] | None = None,
-    *,
-    rules: Mapping[str, RuleDoc] | None = None,
+    anchor: str, q: QuestionStats, flags: list[QualityFinding], plots: Plots, scale: Sequence[Any] | None = None
 ) -> str:
-    """A question's card; `scale`: its points, worst to best, where it declares them; `rules`:
-    the codes' documentation, which the quality findings' codes link to."""
+    """A question's card; `scale`: its points, worst to best, where it declares them."""
     per_item = q.raters_text() or "-"
     if q.note:  # values that do not suit the level
         agreement = f"alpha: not computed: {_text(q.note, MESSAGE_CHARS)}"
@@ -393,7 +375,7 @@ def _question(
         disputed_items(q.disputed),
     ]
     listed = flags[:LISTED_FLAGS]
-    said = [f'<p class="flag">{linked(f.code, rules or {})}: {_text(f.message, MESSAGE_CHARS)}</p>' for f in listed]
+    said = [f'<p class="flag">{linked(f.code)}: {_text(f.message, MESSAGE_CHARS)}</p>' for f in listed]
     parts += said[:OPEN_FLAGS]
     if len(flags) > OPEN_FLAGS:  # the others folded, so that the card stays the size of its plot
         more = ""

@@ -1,15 +1,15 @@
 """What the report says once rather than under every dataset: how to read its figures (alpha,
 the observed agreement, Gwet's AC, an item's agreement) with the usual thresholds and their
-sources (reading.html), the notes that hold for every dataset of a format, and the documentation of each code
-on the page, from the registry (the page is read offline: each code links here, and names its
-entry in the rule reference, docs/rules.md)."""
+sources (reading.html), the notes that hold for every dataset of a format, and the documentation
+of each code on the page, from the registry (the page is read offline: each code links here,
+and names its entry in the rule reference, docs/rules.md)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from ..registry import RuleDoc, anchor
+from ..registry import RULES, anchor
 from .html_answers import count, text
 
 __all__ = ["code_id", "codes", "linked", "notes", "reading"]
@@ -46,19 +46,19 @@ def code_id(code: str) -> str:
     return f"code-{anchor(code)}"
 
 
-def linked(code: str, rules: Mapping[str, RuleDoc]) -> str:
+def linked(code: str) -> str:
     """A code as a link to its entry on the page, its summary in the link's title."""
-    doc = rules.get(code)
+    doc = RULES.get(code)
     if doc is None:  # a code no registry documents: shown as it is
         return f"<code>{text(code)}</code>"
     return f'<a href="#{code_id(code)}" title="{text(doc.summary)}"><code>{text(code)}</code></a>'
 
 
-def codes(used: Iterable[str], rules: Mapping[str, RuleDoc]) -> str:
+def codes(used: Iterable[str]) -> str:
     """The documentation of each code on the page ("" without codes)."""
     entries = []
     for code in sorted(set(used)):
-        doc = rules.get(code)
+        doc = RULES.get(code)
         if doc is None:
             continue
         entries.append(
