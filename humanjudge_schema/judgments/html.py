@@ -23,7 +23,7 @@ the foot of the page.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,18 +42,7 @@ from .html_raters import raters_section
 from .summary import DatasetStats, QualityFinding, QuestionStats
 from .view import Judgments
 
-__all__ = [
-    "DISPUTED",
-    "PLOTTED",
-    "TABLED_VALUES",
-    "VALUE_CHARS",
-    "Shown",
-    "page",
-    "shown",
-    "unread",
-    "write_page",
-    "write_report",
-]
+__all__ = ["DISPUTED", "PLOTTED", "Shown", "page", "shown", "unread", "write_page", "write_report"]
 
 
 class Checked(Protocol):
@@ -173,11 +162,8 @@ def shown(view: Judgments, *, samples: int, seed: int = 0) -> Shown:
     from .stats import describe
 
     found = describe(view, samples=samples, seed=seed, values=True, raters=True, disputed=DISPUTED)
-    scales = {}
-    for q in found.questions:
-        declared = view.questions.get(q.question)
-        if declared is not None and declared.order:
-            scales[q.question] = tuple(declared.order)
+    orders = {name: declared.order for name, declared in view.questions.items() if declared.order}
+    scales = {q.question: tuple(orders[q.question]) for q in found.questions if q.question in orders}
     return Shown(found, tuple(display_path(f) for f in view.files), scales)
 
 
@@ -249,13 +235,11 @@ def _entries(datasets: Sequence[Shown], findings: list[list[Finding]]) -> tuple[
 def _format_notes(datasets: Sequence[Shown]) -> dict[tuple[str, str], int]:
     """The notes said of every dataset of a format that has them (why its raters are not
     compared), each with how many datasets it holds for, in the order they first come."""
-    said: dict[tuple[str, str], int] = {}
-    for d in datasets:
-        note = d.stats.raters_note
-        if d.stats.raters is not None and note:
-            key = (d.stats.format, f"Raters are not compared: {note}.")
-            said[key] = said.get(key, 0) + 1
-    return said
+    return Counter(
+        (d.stats.format, f"Raters are not compared: {d.stats.raters_note}.")
+        for d in datasets
+        if d.stats.raters is not None and d.stats.raters_note
+    )
 
 
 def _dataset(k: int, shown: Shown, findings: list[Finding], plots: Plots, said: Mapping[tuple[str, str], int]) -> str:

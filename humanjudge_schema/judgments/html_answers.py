@@ -133,11 +133,7 @@ def _ticks(values: list[tuple[Hashable, int]]) -> list[tuple[Hashable, int]] | N
         return None
     if not all(_number(x) and x in (0, 1) for v, _ in rows for x in v):
         return None
-    ticked = [0] * size
-    for v, n in rows:
-        for k, x in enumerate(v):
-            ticked[k] += n * int(x)
-    return [(f"option {k + 1}", t) for k, t in enumerate(ticked)]
+    return [(f"option {k + 1}", sum(n * int(v[k]) for v, n in rows)) for k in range(size)]
 
 
 def _scale(values: list[tuple[Hashable, int]], declared: Any, level: str | None) -> list[tuple[Hashable, int]] | None:
