@@ -362,9 +362,8 @@ def _question(
     said = [f'<p class="flag">{linked(f.code)}: {_text(f.message, MESSAGE_CHARS)}</p>' for f in listed]
     parts += said[:OPEN_FLAGS]
     if len(flags) > OPEN_FLAGS:  # the others folded, so that the card stays the size of its plot
-        more = ""
-        if len(flags) > LISTED_FLAGS:
-            more = f'<p class="flag">… and {_count(len(flags) - LISTED_FLAGS, "more quality finding")}.</p>'
+        left = len(flags) - LISTED_FLAGS
+        more = f'<p class="flag">… and {_count(left, "more quality finding")}.</p>' if left > 0 else ""
         folded = _count(len(flags) - OPEN_FLAGS, "more quality finding")
         parts.append(f"<details><summary>{folded}</summary>{''.join(said[OPEN_FLAGS:])}{more}</details>")
     parts.append("</div>")

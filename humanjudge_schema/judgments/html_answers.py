@@ -71,27 +71,27 @@ class Plots:
             return ""
         numbers = all(_number(v) for v, _ in values)
         if (ticks := _ticks(values)) is not None:
-            total = sum(n for _, n in values)
-            return self._bars(values, ticks, total, f"answers that tick it (of {total})")
+            return self._bars(values, ticks, sum(n for _, n in values))
         if numbers and (points := _scale(values, scale, level)) is not None:
-            return self._bars(values, points, None, "")
+            return self._bars(values, points)
         if level is None and len(values) > plots.SHOWN_VALUES:
             return _samples(values)  # free text: a bar per answer says nothing
         if numbers and level in ("interval", "ratio"):
-            if not _spanned(values):
-                return _answers(values, "not plotted: the values are too far apart for a double")
             numeric = cast("list[tuple[float, int]]", values)
+            if not math.isfinite(float(max(v for v, _ in numeric)) - float(min(v for v, _ in numeric))):
+                return _answers(values, "not plotted: the values are too far apart for a double")
             return self._include(values, ("histogram", *_keyed(values)), lambda: plots.histogram(numeric, ""), "")
         shown = [(_shown(v), n) for v, n in _ordered(values, scale)]
-        return self._bars(values, shown, None, "")
+        return self._bars(values, shown)
 
-    def _bars(
-        self, values: list[tuple[Hashable, int]], bars: list[tuple[Hashable, int]], total: int | None, xlabel: str
-    ) -> str:
+    def _bars(self, values: list[tuple[Hashable, int]], bars: list[tuple[Hashable, int]], total: int = 0) -> str:
+        """A bar per entry of `bars`; with `total`, the options of a multi-select question, each
+        ticked by a share of the `total` answers."""
+        xlabel = f"answers that tick it (of {total})" if total else ""
         described = "; ".join(f"{_cut(label(v), VALUE_CHARS)}: {n}" for v, n in plots.shown(bars))
         return self._include(
             values,
-            ("bars", total, xlabel, *_keyed(bars)),
+            ("bars", total, *_keyed(bars)),
             lambda: plots.bars(bars, "", total=total, xlabel=xlabel),
             described,
         )
@@ -177,11 +177,6 @@ def _ordered(values: list[tuple[Hashable, int]], declared: Any) -> list[tuple[Ha
 
 def _cut(said: str, limit: int) -> str:
     return said if len(said) <= limit else said[: limit - 1] + "…"
-
-
-def _spanned(values: list[tuple[Any, int]]) -> bool:
-    """Whether the largest value less the least is a number (not beyond the largest double)."""
-    return math.isfinite(float(max(v for v, _ in values)) - float(min(v for v, _ in values)))
 
 
 def _shown(value: Hashable) -> Hashable:

@@ -66,8 +66,7 @@ def text_width(text: str, size: float = SIZE) -> float:
 def _xml(text: str) -> str:
     """Text from the data as SVG text: markup escaped, what XML may not hold (control
     characters, lone surrogates) shown as U+FFFD."""
-    clean = "".join("\ufffd" if _unfit(c) else c for c in text)
-    return escape(clean, quote=True)
+    return escape("".join("\ufffd" if _unfit(c) else c for c in text), quote=True)
 
 
 def _unfit(char: str) -> bool:
@@ -130,9 +129,7 @@ def ticks(low: float, high: float, *, integer: bool = False, most: int = 6) -> l
 
 def number(x: float) -> str:
     """A tick's label: 3 for 3.0, 0.25, 1e+06 for a million and more."""
-    if float(x).is_integer() and abs(x) < 1e6:
-        return str(int(x))
-    return f"{x:g}"
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e6 else f"{x:g}"
 
 
 def _f(x: float) -> str:
