@@ -4,14 +4,15 @@ table of its most frequent answers), the agreement with its interval, its most d
 the raters per item and the quality findings.
 
 Nothing on the page is fetched: no stylesheet, font or script from elsewhere; the plots are SVG
-in the page, and its one script (sorting and filtering the summary, html_nav.py) is in the page
-too; without it the page reads the same. Every text from the data is escaped, shortened where it
-could be long, and rid of the marks that reorder bidirectional text.
+in the page, and its style (report.css) and one script (sorting and filtering the summary,
+report.js, html_nav.py) are in the page too; without the script the page reads the same. Every
+text from the data is escaped, shortened where it could be long, and rid of the marks that
+reorder bidirectional text.
 
 The page's cost is bounded (docs/hostile-input.md): a plot is drawn once per distinct
 distribution, at most PLOTTED plots are on a page, and every other question shows a table of
-at most TABLED_VALUES answers; each plot's ids are its own, so no two share one. How a
-question's answers are shown is html_answers.py; its disputed items, html_disputed.py.
+at most TABLED_VALUES answers. How a question's answers are shown is html_answers.py; its
+disputed items, html_disputed.py.
 
 The page opens with a summary, a row per dataset (a dataset without judgments too, its findings
 under it), a guide to its figures and the notes that hold for a whole format (html_guide.py);
@@ -22,39 +23,26 @@ the foot of the page.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from ..finding import Finding
+from ..registry import RULES
 from .html_answers import MESSAGE_CHARS, PLOTTED, TABLED_VALUES, VALUE_CHARS, Plots
 from .html_answers import count as _count
 from .html_answers import text as _text
 from .html_disputed import disputed_items
 from .html_guide import TOP as _TOP
 from .html_guide import codes, linked, note_id, notes, reading
-from .html_nav import SCRIPT, Entry, contents, short_names, summary
+from .html_nav import NAME_CHARS, SCRIPT, Entry, contents, short_names, summary
 from .html_raters import raters_section
 from .summary import DatasetStats, QualityFinding, QuestionStats
 from .view import Judgments
 
-if TYPE_CHECKING:
-    from ..registry import RuleDoc
-
-__all__ = [
-    "DISPUTED",
-    "PLOTTED",
-    "TABLED_VALUES",
-    "VALUE_CHARS",
-    "Shown",
-    "page",
-    "shown",
-    "unread",
-    "write_page",
-    "write_report",
-]
+__all__ = ["DISPUTED", "PLOTTED", "Shown", "page", "shown", "unread", "write_page", "write_report"]
 
 
 class Checked(Protocol):
@@ -71,65 +59,14 @@ class Checked(Protocol):
 
 # Findings of one code listed per dataset; the rest are counted.
 LISTED_PER_CODE = 50
-# Quality findings listed on a question's card (the rest are counted), and the characters shown
-# of a question's, dataset's or file's name.
+# Quality findings listed on a question's card (the rest are counted).
 LISTED_FLAGS = 20
 OPEN_FLAGS = 3  # of which shown unfolded
-NAME_CHARS = 300
 # The most disputed items listed per question (disputed.py).
 DISPUTED = 5
 
-_CSS = """
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1d2430; }
-main { max-width: 70rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
-h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2.5rem; border-bottom: 1px solid #d8dde6; }
-h3 { font-size: 1rem; margin: 0 0 .3rem; }
-h1, h2, h3, li, p, dd { overflow-wrap: anywhere; } td { overflow-wrap: break-word; }
-a.top { font-size: .8rem; font-weight: normal; margin-left: .5rem; }
-#contents { font-size: .85rem; padding: .5rem 1rem; border-bottom: 1px solid #d8dde6; background: #f8f9fb;
-            max-height: 40vh; overflow-y: auto; }
-#contents h2 { margin: .5rem 0; border: 0; font-size: 1rem; } #contents h2 a { color: inherit; text-decoration: none; }
-#contents ul, #contents ol { padding-left: 1.1rem; margin: .3rem 0; } #contents li { margin: .15rem 0; }
-#contents ol ol { font-size: .8rem; padding-left: 1rem; }
-@media (min-width: 64rem) {
-  #contents { position: fixed; top: 0; bottom: 0; left: 0; width: 16rem; max-height: none; box-sizing: border-box;
-              border-bottom: 0; border-right: 1px solid #d8dde6; }
-  main { margin-left: 16rem; }
-}
-ul.samples { margin: .2rem 0; padding-left: 1.2rem; } ul.samples li { margin: .15rem 0; }
-.summary td.n { text-align: right; } .raters { margin-top: 1.2rem; }
-.summary td, .summary th, table.found td, table.found th { padding: .2rem .6rem; text-align: left; }
-.summary td, table.found td { vertical-align: top; }
-table { border-collapse: collapse; } tr:nth-child(even) { background: #f4f6f9; }
-table.summary { width: 100%; } table.summary td.name { overflow-wrap: anywhere; }
-div.scroll { overflow-x: auto; }  /* a narrow screen scrolls the summary, not the page */
-table.summary td.n, table.summary td.fmt { white-space: nowrap; } table.summary th { vertical-align: bottom; }
-th button { font: inherit; font-weight: 600; color: inherit; background: none; border: 0; padding: 0; cursor: pointer; }
-th button { text-align: left; } th button::after { content: "\\a0\\2195"; color: #8a94a6; font-weight: normal; }
-th[aria-sort=ascending] button::after { content: "\\a0\\25B2"; }
-th[aria-sort=descending] button::after { content: "\\a0\\25BC"; }
-p.filter input { font: inherit; padding: .15rem .4rem; width: 18rem; max-width: 60vw; }
-table.found, .raters table, table.disputed { table-layout: fixed; width: 100%; }
-table.found td, .raters td, table.disputed td { overflow-wrap: anywhere; }
-table.found th:nth-child(1) { width: 30%; } table.found th:nth-child(2) { width: 25%; }
-.error { color: #b3261e; font-weight: 600; } .warning { color: #8a5a00; font-weight: 600; } .ok { color: #2e7d32; }
-.questions { display: grid; grid-template-columns: repeat(auto-fill, minmax(22rem, 1fr)); gap: 1rem; }
-.question { border: 1px solid #d8dde6; border-radius: 6px; padding: .8rem; min-width: 0; }
-.question svg { max-width: 100%; height: auto; display: block; }
-.facts { color: #4a5568; margin: .2rem 0 .5rem; } .flag { color: #8a5a00; margin: .3rem 0; }
-table.answers td { padding: .05rem .5rem; } table.answers td.n, table.disputed td.n { text-align: right; }
-table.disputed { font-size: .85rem; margin-top: .3rem; }
-table.disputed td, table.disputed th { padding: .1rem .3rem; text-align: left; vertical-align: top; }
-table.disputed th:nth-child(1) { width: 45%; } table.disputed th:nth-child(2) { width: 5.5rem; }
-table.disputed td.n { white-space: nowrap; } small.where { color: #4a5568; }
-table.options caption { text-align: left; color: #4a5568; } table.options th { text-align: left; padding: 0 .5rem; }
-table.options td + td { white-space: nowrap; }
-code { background: #f4f6f9; padding: 0 .2rem; border-radius: 3px; }
-pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f4f6f9; padding: .4rem; }
-details { margin: .3rem 0; } summary { cursor: pointer; }
-dl.guide dt { font-weight: 600; margin-top: .6rem; } dl.guide dd { margin-left: 1.2rem; }
-.code { margin: 1rem 0; }
-"""
+# The page's style, in the page: nothing is fetched.
+_CSS = Path(__file__).with_name("report.css").read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,18 +91,16 @@ def page(result: Checked, datasets: Sequence[Shown], title: str = "humanjudge re
     """The report of the datasets (`shown`, or `unread` for a dataset without judgments). Each
     code on it is documented as the registry has it: every code a finding has is registered by
     the time the finding is made."""
-    from ..registry import RULES as rules
-
     findings = _by_dataset(result.findings, datasets)
     other = findings[len(datasets)]
     plots = Plots()
     said = _format_notes(datasets)
-    sections = [_dataset(k, ds, findings[k], plots, rules, said) for k, ds in enumerate(datasets)]
+    sections = [_dataset(k, ds, findings[k], plots, said) for k, ds in enumerate(datasets)]
     used = {f.code for f in result.findings} | {f.code for ds in datasets for f in ds.stats.quality or ()}
     listed = [("summary", "Summary"), ("reading", "How to read the figures")]
     if said:
         listed.append(("notes", "Notes per format"))
-    if any(code in rules for code in used):
+    if any(code in RULES for code in used):
         listed.append(("codes", "Codes on this page"))
     prefix, entries = _entries(datasets, findings)
     errors, warnings = _counts(other)
@@ -173,7 +108,7 @@ def page(result: Checked, datasets: Sequence[Shown], title: str = "humanjudge re
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f'<title>{_text(title)}</title><style>{_CSS}</style></head><body id="top">',
+        f'<title>{_text(title)}</title><style>\n{_CSS}</style></head><body id="top">',
         contents(entries, listed, bool(other)),
         "<main>",
         f"<h1>{_text(title)}</h1>",
@@ -184,8 +119,8 @@ def page(result: Checked, datasets: Sequence[Shown], title: str = "humanjudge re
         *sections,
     ]
     if other:
-        parts.append(f'<section id="other"><h2>Other files{_TOP}</h2>{_findings(other, rules)}</section>')
-    parts += [codes(used, rules), "</main>", f"<script>{SCRIPT}</script>", "</body></html>"]
+        parts.append(f'<section id="other"><h2>Other files{_TOP}</h2>{_findings(other)}</section>')
+    parts += [codes(used), "</main>", f"<script>\n{SCRIPT}</script>", "</body></html>"]
     return "\n".join(p for p in parts if p) + "\n"
 
 
@@ -227,11 +162,8 @@ def shown(view: Judgments, *, samples: int, seed: int = 0) -> Shown:
     from .stats import describe
 
     found = describe(view, samples=samples, seed=seed, values=True, raters=True, disputed=DISPUTED)
-    scales = {}
-    for q in found.questions:
-        declared = view.questions.get(q.question)
-        if declared is not None and declared.order:
-            scales[q.question] = tuple(declared.order)
+    orders = {name: declared.order for name, declared in view.questions.items() if declared.order}
+    scales = {q.question: tuple(orders[q.question]) for q in found.questions if q.question in orders}
     return Shown(found, tuple(display_path(f) for f in view.files), scales)
 
 
@@ -242,15 +174,9 @@ def _counts(findings: list[Finding]) -> tuple[int, int]:
 
 
 def _verdict(findings: list[Finding]) -> str:
-    errors, warnings = _counts(findings)
-    if not errors and not warnings:
-        return '<span class="ok">no problems</span>'
-    out = []
-    if errors:
-        out.append(f'<span class="error">{_count(errors, "error")}</span>')
-    if warnings:
-        out.append(f'<span class="warning">{_count(warnings, "warning")}</span>')
-    return ", ".join(out)
+    counted = zip(_counts(findings), ("error", "warning"), strict=True)
+    said = [f'<span class="{kind}">{_count(n, kind)}</span>' for n, kind in counted if n]
+    return ", ".join(said) or '<span class="ok">no problems</span>'
 
 
 def _by_dataset(findings: list[Finding], datasets: Sequence[Shown]) -> list[list[Finding]]:
@@ -267,10 +193,9 @@ def _quality(n: int) -> str:
 
 
 def _overview(result: Checked, datasets: Sequence[Shown], plots: Plots) -> str:
-    checked = f"{_count(len(datasets), 'dataset')}, {_count(result.files, 'file')} checked"
-    if unread := sum(ds.none is not None for ds in datasets):
-        checked = f"{_count(len(datasets), 'dataset')} ({len(datasets) - unread} with judgments), "
-        checked += f"{_count(result.files, 'file')} checked"
+    unread = sum(ds.none is not None for ds in datasets)
+    read = f" ({len(datasets) - unread} with judgments)" if unread else ""
+    checked = f"{_count(len(datasets), 'dataset')}{read}, {_count(result.files, 'file')} checked"
     quality = sum(len(ds.stats.quality or ()) for ds in datasets)
     rows = [f"<p>{checked}: validation: {_verdict(result.findings)}; {_quality(quality)} in the judgments.</p>"]
     if plots.tabled:
@@ -310,23 +235,14 @@ def _entries(datasets: Sequence[Shown], findings: list[list[Finding]]) -> tuple[
 def _format_notes(datasets: Sequence[Shown]) -> dict[tuple[str, str], int]:
     """The notes said of every dataset of a format that has them (why its raters are not
     compared), each with how many datasets it holds for, in the order they first come."""
-    said: dict[tuple[str, str], int] = {}
-    for d in datasets:
-        note = d.stats.raters_note
-        if d.stats.raters is not None and note:
-            key = (d.stats.format, f"Raters are not compared: {note}.")
-            said[key] = said.get(key, 0) + 1
-    return said
+    return Counter(
+        (d.stats.format, f"Raters are not compared: {d.stats.raters_note}.")
+        for d in datasets
+        if d.stats.raters is not None and d.stats.raters_note
+    )
 
 
-def _dataset(
-    k: int,
-    shown: Shown,
-    findings: list[Finding],
-    plots: Plots,
-    rules: Mapping[str, RuleDoc],
-    said: Mapping[tuple[str, str], int],
-) -> str:
+def _dataset(k: int, shown: Shown, findings: list[Finding], plots: Plots, said: Mapping[tuple[str, str], int]) -> str:
     ds = shown.stats
     parts = [f'<section id="d{k}"><h2>{_text(ds.dataset, NAME_CHARS)} <small>({_text(ds.format)})</small>{_TOP}</h2>']
     if shown.none is not None:
@@ -334,7 +250,7 @@ def _dataset(
     else:
         parts.append(f"<p>Validation: {_verdict(findings)}. Judgments: {_quality(len(ds.quality or ()))}.</p>")
     if findings:
-        parts.append(_findings(findings, rules))
+        parts.append(_findings(findings))
     flags: dict[str, list[QualityFinding]] = defaultdict(list)
     for flag in ds.quality or ():
         flags[flag.question].append(flag)
@@ -342,13 +258,12 @@ def _dataset(
         parts.append('<div class="questions">')
         for j, q in enumerate(ds.questions):
             scale = shown.scales.get(q.question)
-            parts.append(_question(f"d{k}-q{j}", q, flags.get(q.question, []), plots, scale, rules=rules))
+            parts.append(_question(f"d{k}-q{j}", q, flags.get(q.question, []), plots, scale))
         parts.append("</div>")
     elif shown.none is None:
         parts.append("<p>No judgments.</p>")
-    key = (ds.format, f"Raters are not compared: {ds.raters_note}.")
-    if ds.raters is not None and ds.raters_note and key in said:  # said once for the format
-        k_note = list(said).index(key)
+    if ds.raters is not None and ds.raters_note:  # said once for the format (`_format_notes`)
+        k_note = list(said).index((ds.format, f"Raters are not compared: {ds.raters_note}."))
         parts.append(
             f'<div class="raters"><h3>Raters</h3><p class="facts">Not compared '
             f'(<a href="#{note_id(k_note)}">the note on {_text(ds.format)}</a>).</p></div>'
@@ -359,7 +274,7 @@ def _dataset(
     return "\n".join(parts)
 
 
-def _findings(findings: list[Finding], rules: Mapping[str, RuleDoc]) -> str:
+def _findings(findings: list[Finding]) -> str:
     by_code: dict[str, list[Finding]] = defaultdict(list)
     for f in findings:
         by_code[f.code].append(f)
@@ -374,10 +289,10 @@ def _findings(findings: list[Finding], rules: Mapping[str, RuleDoc]) -> str:
                 f"<td>{_text(f.message, MESSAGE_CHARS)}</td></tr>"
             )
         more = f"<p>… and {len(group) - LISTED_PER_CODE} more.</p>" if len(group) > LISTED_PER_CODE else ""
-        doc = rules.get(code)
+        doc = RULES.get(code)
         about = f' <span class="facts">{_text(doc.summary)}</span>' if doc is not None else ""
         parts.append(
-            f'<details><summary><span class="{group[0].severity.value}">{linked(code, rules)}</span> ({n}){about}'
+            f'<details><summary><span class="{group[0].severity.value}">{linked(code)}</span> ({n}){about}'
             f'</summary><table class="found"><thead><tr><th>file:line</th><th>pointer</th><th>message</th></tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table>"
             f"{more}</details>"
@@ -393,11 +308,10 @@ def _options(q: QuestionStats) -> str:
     kind = "option" if q.level is None else "label"
     rows = []
     for o in options[:TABLED_VALUES]:
-        alpha = "-" if o.alpha is None else f"{o.alpha:.3f}"
         cells = [
             _text(o.option, VALUE_CHARS),
             str(o.judgments),
-            alpha,
+            "-" if o.alpha is None else f"{o.alpha:.3f}",
             o.agreement.observed_text() or "-",
             o.agreement.ac_text() or "-",
         ]
@@ -412,16 +326,9 @@ def _options(q: QuestionStats) -> str:
 
 
 def _question(
-    anchor: str,
-    q: QuestionStats,
-    flags: list[QualityFinding],
-    plots: Plots,
-    scale: Sequence[Any] | None = None,
-    *,
-    rules: Mapping[str, RuleDoc] | None = None,
+    anchor: str, q: QuestionStats, flags: list[QualityFinding], plots: Plots, scale: Sequence[Any] | None = None
 ) -> str:
-    """A question's card; `scale`: its points, worst to best, where it declares them; `rules`:
-    the codes' documentation, which the quality findings' codes link to."""
+    """A question's card; `scale`: its points, worst to best, where it declares them."""
     per_item = q.raters_text() or "-"
     if q.note:  # values that do not suit the level
         agreement = f"alpha: not computed: {_text(q.note, MESSAGE_CHARS)}"
@@ -447,17 +354,16 @@ def _question(
         f'<p class="facts">{q.items} items, {q.judgments} judgments'
         + (f", {q.missing} missing" if q.missing else "")
         + f"; raters per item (min / median / max): {per_item}<br>{agreement}</p>",
+        plots.of(q.values or (), q.level, scale),
+        _options(q),
+        disputed_items(q.disputed),
     ]
-    parts.append(plots.of(q.values or (), q.level, scale))
-    parts.append(_options(q))
-    parts.append(disputed_items(q.disputed))
     listed = flags[:LISTED_FLAGS]
-    said = [f'<p class="flag">{linked(f.code, rules or {})}: {_text(f.message, MESSAGE_CHARS)}</p>' for f in listed]
+    said = [f'<p class="flag">{linked(f.code)}: {_text(f.message, MESSAGE_CHARS)}</p>' for f in listed]
     parts += said[:OPEN_FLAGS]
     if len(flags) > OPEN_FLAGS:  # the others folded, so that the card stays the size of its plot
-        more = ""
-        if len(flags) > LISTED_FLAGS:
-            more = f'<p class="flag">… and {_count(len(flags) - LISTED_FLAGS, "more quality finding")}.</p>'
+        left = len(flags) - LISTED_FLAGS
+        more = f'<p class="flag">… and {_count(left, "more quality finding")}.</p>' if left > 0 else ""
         folded = _count(len(flags) - OPEN_FLAGS, "more quality finding")
         parts.append(f"<details><summary>{folded}</summary>{''.join(said[OPEN_FLAGS:])}{more}</details>")
     parts.append("</div>")

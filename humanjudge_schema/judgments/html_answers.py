@@ -10,18 +10,19 @@
 - Free text (no level, many distinct answers): how many, and up to SAMPLES of them.
 
 The cost is bounded (docs/hostile-input.md): a plot is drawn once per distinct drawing, at most
-PLOTTED plots are on a page, every other question shows a table of at most TABLED_VALUES answers,
-and each plot's ids are its own, so no two share one.
+PLOTTED plots are on a page, and every other question shows a table of at most TABLED_VALUES
+answers. A plot's SVG holds no id (plots.py writes none), so a drawing included twice is valid.
 """
 
 from __future__ import annotations
 
 import math
-import re
-import warnings
+from collections import Counter
 from collections.abc import Hashable, Sequence
 from html import escape
-from typing import Any
+from typing import Any, cast
+
+from . import plots
 
 # Plots on one page (each 2-6 KB); the questions after them show their answers as a table, so
 # that the page's size is bounded whatever the number of questions.
@@ -48,19 +49,17 @@ def count(n: int, word: str) -> str:
 def text(value: object, limit: int | None = None) -> str:
     """Text from the data as the page shows it: without bidirectional marks, at most `limit`
     characters, escaped."""
-    said = str(value)
-    if limit is not None and len(said) > limit:
-        said = said[: limit - 1] + "…"
+    said = str(value) if limit is None else _cut(str(value), limit)
     return escape(said.translate(_BIDI))
 
 
 class Plots:
     """The plots of one page. A plot shows only the answers (its card names the question), so
-    questions with the same answers share one drawing; at most PLOTTED are included, each with
-    ids of its own (`_own_ids`), and every other question gets a table of its answers."""
+    questions with the same answers share one drawing; at most PLOTTED are included, and every
+    other question gets a table of its answers."""
 
     def __init__(self) -> None:
-        self.drawn: dict[tuple[Any, ...], str] = {}  # the drawing -> its SVG, ids to be made own
+        self.drawn: dict[tuple[Any, ...], str] = {}  # the drawing -> its SVG
         self.included = 0
         self.tabled = 0  # questions shown as a table because the page had its plots
 
@@ -72,28 +71,28 @@ class Plots:
             return ""
         numbers = all(_number(v) for v, _ in values)
         if (ticks := _ticks(values)) is not None:
-            total = sum(n for _, n in values)
-            return self._bars(values, ticks, total, f"answers that tick it (of {total})")
+            return self._bars(values, ticks, sum(n for _, n in values))
         if numbers and (points := _scale(values, scale, level)) is not None:
-            return self._bars(values, points, None, "")
-        numeric = numbers and level in ("interval", "ratio")
-        if not numeric and level is None and len(values) > _plots().SHOWN_VALUES:
+            return self._bars(values, points)
+        if level is None and len(values) > plots.SHOWN_VALUES:
             return _samples(values)  # free text: a bar per answer says nothing
-        if numeric and not _spanned(values):
-            return _answers(values, "not plotted: the values are too far apart for a double")
-        if numeric:
-            return self._include(values, ("histogram", *_keyed(values)), lambda: _plots().histogram(values, ""), "")
+        if numbers and level in ("interval", "ratio"):
+            numeric = cast("list[tuple[float, int]]", values)
+            if not math.isfinite(float(max(v for v, _ in numeric)) - float(min(v for v, _ in numeric))):
+                return _answers(values, "not plotted: the values are too far apart for a double")
+            return self._include(values, ("histogram", *_keyed(values)), lambda: plots.histogram(numeric, ""), "")
         shown = [(_shown(v), n) for v, n in _ordered(values, scale)]
-        return self._bars(values, shown, None, "")
+        return self._bars(values, shown)
 
-    def _bars(
-        self, values: list[tuple[Hashable, int]], bars: list[tuple[Hashable, int]], total: int | None, xlabel: str
-    ) -> str:
-        described = "; ".join(f"{_cut(label(v), VALUE_CHARS)}: {n}" for v, n in _plots().shown(bars))
+    def _bars(self, values: list[tuple[Hashable, int]], bars: list[tuple[Hashable, int]], total: int = 0) -> str:
+        """A bar per entry of `bars`; with `total`, the options of a multi-select question, each
+        ticked by a share of the `total` answers."""
+        xlabel = f"answers that tick it (of {total})" if total else ""
+        described = "; ".join(f"{_cut(label(v), VALUE_CHARS)}: {n}" for v, n in plots.shown(bars))
         return self._include(
             values,
-            ("bars", total, xlabel, *_keyed(bars)),
-            lambda: _plots().bars(bars, "", total=total, xlabel=xlabel),
+            ("bars", total, *_keyed(bars)),
+            lambda: plots.bars(bars, "", total=total, xlabel=xlabel),
             described,
         )
 
@@ -101,19 +100,14 @@ class Plots:
         if self.included >= PLOTTED:
             self.tabled += 1
             return _answers(values, "")
-        svg = self.drawn.get(key)
-        if svg is None:
+        if key not in self.drawn:
             try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter(
-                        "ignore", RuntimeWarning
-                    )  # numpy's overflow notes: the plot is refused instead
-                    svg = self.drawn[key] = _own_ids(draw())
+                self.drawn[key] = draw()
             except (ValueError, OverflowError) as exc:  # values a plot cannot lay out
                 return _answers(values, f"not plotted: {exc}")
         self.included += 1
         label = f' aria-label="{text(described, MESSAGE_CHARS)}"' if described else ""
-        return f'<div class="plot" role="img"{label}>{svg.replace(_MARK, f"p{self.included}-")}</div>'
+        return f'<div class="plot" role="img"{label}>{self.drawn[key]}</div>'
 
 
 def _number(value: Hashable) -> bool:
@@ -122,9 +116,7 @@ def _number(value: Hashable) -> bool:
 
 def _integral(value: Any) -> bool:
     """Whether a value is an integer (1, or 1.0) that a double holds exactly."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    return abs(value) <= 2**53 and (isinstance(value, int) or value.is_integer())
+    return _number(value) and abs(value) <= 2**53 and (isinstance(value, int) or value.is_integer())
 
 
 def _keyed(values: list[tuple[Hashable, int]]) -> tuple[tuple[str, Hashable, int], ...]:
@@ -141,11 +133,7 @@ def _ticks(values: list[tuple[Hashable, int]]) -> list[tuple[Hashable, int]] | N
         return None
     if not all(_number(x) and x in (0, 1) for v, _ in rows for x in v):
         return None
-    ticked = [0] * size
-    for v, n in rows:
-        for k, x in enumerate(v):
-            ticked[k] += n * int(x)
-    return [(f"option {k + 1}", t) for k, t in enumerate(ticked)]
+    return [(f"option {k + 1}", sum(n * int(v[k]) for v, n in rows)) for k in range(size)]
 
 
 def _scale(values: list[tuple[Hashable, int]], declared: Any, level: str | None) -> list[tuple[Hashable, int]] | None:
@@ -155,18 +143,17 @@ def _scale(values: list[tuple[Hashable, int]], declared: Any, level: str | None)
     scale (or are labels: a nominal question's numbers are shown as they come)."""
     if level is None or not all(_integral(v) for v, _ in values):
         return None
-    counts: dict[int, int] = {}
+    counts: Counter[int] = Counter()
     for v, n in values:
-        counts[int(v)] = counts.get(int(v), 0) + n  # type: ignore[call-overload]
-    points: list[int] = []
+        counts[int(v)] += n  # type: ignore[call-overload]
     scaled = isinstance(declared, (list, tuple)) and 0 < len(declared) <= SCALE_POINTS
     if scaled and all(_integral(p) for p in declared):
         points = [int(p) for p in declared]
-    if not points and level != "nominal" and max(counts) - min(counts) < SCALE_POINTS:
+    elif level != "nominal" and max(counts) - min(counts) < SCALE_POINTS:
         points = list(range(min(counts), max(counts) + 1))
-    if not points:
-        if level == "nominal" and len(counts) <= SCALE_POINTS:
-            return sorted(counts.items())  # integer labels, as they are
+    elif level == "nominal" and len(counts) <= SCALE_POINTS:
+        return sorted(counts.items())  # integer labels, as they are
+    else:
         return None
     outside = sorted(set(counts) - set(points))
     if len(points) + len(outside) > SCALE_POINTS + 2:
@@ -177,7 +164,7 @@ def _scale(values: list[tuple[Hashable, int]], declared: Any, level: str | None)
 def _ordered(values: list[tuple[Hashable, int]], declared: Any) -> list[tuple[Hashable, int]]:
     """Labels in the order the question declares (worst to best), those nobody chose included,
     then any answer outside it; as they come without such an order."""
-    if not isinstance(declared, (list, tuple)) or not 0 < len(declared) <= _plots().SHOWN_VALUES:
+    if not isinstance(declared, (list, tuple)) or not 0 < len(declared) <= plots.SHOWN_VALUES:
         return values
     try:
         counts = dict(values)
@@ -192,17 +179,6 @@ def _cut(said: str, limit: int) -> str:
     return said if len(said) <= limit else said[: limit - 1] + "…"
 
 
-def _spanned(values: list[tuple[Any, int]]) -> bool:
-    """Whether the largest value less the least is a number (not beyond the largest double)."""
-    return math.isfinite(float(max(v for v, _ in values)) - float(min(v for v, _ in values)))
-
-
-def _plots() -> Any:
-    from . import plots
-
-    return plots
-
-
 def _shown(value: Hashable) -> Hashable:
     """A value as a label: without bidirectional marks, an integer written as one (1.0 as 1)."""
     if isinstance(value, str):
@@ -210,23 +186,6 @@ def _shown(value: Hashable) -> Hashable:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return tuple(map(_shown, value)) if isinstance(value, tuple) else value
-
-
-_MARK = "\x00"  # where a plot's own prefix goes in its ids
-_COMMENT = re.compile(r"\s*<!--.*?-->", re.S)
-_ID = re.compile(r'\s+id="([^"]*)"')
-_REF = re.compile(r'(url\(#|href="#)([^)"]*)')
-
-
-def _own_ids(svg: str) -> str:
-    """The SVG with every id that is referred to marked for a prefix (`url(#id)`, `href="#id"`,
-    `xlink:href="#id"` and the `id` itself) and the other ids and the comments (which repeat
-    the labels) dropped: each inclusion replaces the mark with a prefix of its own, so that no
-    two plots on the page share an id, whether drawn apart or once for two questions."""
-    svg = _COMMENT.sub("", svg)
-    referred = {m.group(2) for m in _REF.finditer(svg)}
-    svg = _ID.sub(lambda m: f' id="{_MARK}{m.group(1)}"' if m.group(1) in referred else "", svg)
-    return _REF.sub(lambda m: f"{m.group(1)}{_MARK}{m.group(2)}", svg)
 
 
 def _answers(values: list[tuple[Hashable, int]], note: str) -> str:

@@ -23,7 +23,7 @@ def disputed_items(found: Disputed | None) -> str:
     below = f"; {found.below} agree less than chance" if found.below else ""
     head = (
         f"Most disputed items: {len(found.items)} of {count(found.of, 'item')} with two answers or more{below}; "
-        f"lowest agreement {_figure(found.items[0].agreement)}"
+        f"lowest agreement {found.items[0].agreement:.2f}"
     )
     rows = "".join(_row(item) for item in found.items)
     note = f'<p class="facts">{text(found.note)}</p>' if found.note else ""
@@ -32,10 +32,6 @@ def disputed_items(found: Disputed | None) -> str:
         '<table class="disputed"><thead><tr><th>item, where</th><th>agreement</th><th>answers</th></tr></thead>'
         f"<tbody>{rows}</tbody></table>{note}</details>"
     )
-
-
-def _figure(x: float) -> str:
-    return f"{x:.2f}"
 
 
 def _row(item: DisputedItem) -> str:
@@ -47,7 +43,7 @@ def _row(item: DisputedItem) -> str:
         answers += f", … {count(left, 'more value')}"
     return (
         f'<tr><td>{text(name, VALUE_CHARS)}<br><small class="where">{_where(item)}</small></td>'
-        f'<td class="n">{_figure(item.agreement)}</td><td>{text(answers, 4 * VALUE_CHARS)}</td></tr>'
+        f'<td class="n">{item.agreement:.2f}</td><td>{text(answers, 4 * VALUE_CHARS)}</td></tr>'
     )
 
 

@@ -1,10 +1,10 @@
 """What the report is navigated by: the table of contents, fixed beside the page on a wide
 screen, and the summary table, a row per dataset, sortable by any column and filtered by a box.
 
-Sorting and the filter are a small script in the page; without it the page reads the same (the
-table in dataset order, the filter box hidden). Each row carries the values it sorts by
-(`data-v`: numbers as numbers, a missing one empty, which sorts last either way) and the words
-the filter looks in (`data-text`: the dataset's name, its format and its questions' names).
+Sorting and the filter are a small script in the page (report.js); without it the page reads
+the same (the table in dataset order, the filter box hidden). Each row carries the values it
+sorts by (`data-v`: numbers as numbers, a missing one empty, which sorts last either way) and
+the words the filter looks in (`data-text`: the dataset's name, its format and its questions' names).
 Names are shown within the folder all datasets share, named once above the table.
 """
 
@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from .html_answers import count, text
 
-__all__ = ["SCRIPT", "Entry", "contents", "short_names", "summary"]
+__all__ = ["NAME_CHARS", "SCRIPT", "Entry", "contents", "short_names", "summary"]
 
+# The characters shown of a dataset's, question's or file's name.
 NAME_CHARS = 300
 # Questions of a dataset listed in the table of contents: a dataset of more is listed by name.
 CONTENTS_QUESTIONS = 40
@@ -59,6 +61,11 @@ def _path(name: str) -> str:
     return "/<wbr>".join(text(part) for part in name.split("/"))
 
 
+def _link(e: Entry) -> str:
+    """A link to the dataset's section, its name within the shared folder."""
+    return f'<a href="#{e.anchor}" title="{text(e.name)}">{_path(e.short[:NAME_CHARS])}</a>'
+
+
 def _n(value: int, kind: str = "") -> str:
     shown = f'<span class="{kind}">{value}</span>' if value and kind else str(value)
     return f'<td class="n" data-v="{value}">{shown}</td>'
@@ -74,8 +81,7 @@ def _row(e: Entry, order: int) -> str:
         lowest = f'<td class="n" data-v="{value!r}" title="{text(question)}">{value:.3f}</td>'
     return (
         f'<tr data-order="{order}" data-target="{e.anchor}" data-text="{text(words[: 4 * NAME_CHARS])}">'
-        f'<td class="name" data-v="{text(e.short.lower())}"><a href="#{e.anchor}" title="{text(e.name)}">'
-        f"{_path(e.short[:NAME_CHARS])}</a>{none}</td>"
+        f'<td class="name" data-v="{text(e.short.lower())}">{_link(e)}{none}</td>'
         f'<td class="fmt" data-v="{text(e.format)}">{text(e.format)}</td>'
         f"{_n(len(e.questions))}{_n(e.judgments)}{lowest}"
         f"{_n(e.errors, 'error')}{_n(e.warnings, 'warning')}{_n(e.quality, 'warning')}</tr>"
@@ -123,10 +129,7 @@ def contents(entries: Sequence[Entry], sections: Sequence[tuple[str, str]], othe
             )
         elif e.questions:
             inner = f" <small>({count(len(e.questions), 'question')})</small>"
-        listed.append(
-            f'<li data-target="{e.anchor}"><a href="#{e.anchor}" title="{text(e.name)}">'
-            f"{_path(e.short[:NAME_CHARS])}</a>{inner}</li>"
-        )
+        listed.append(f'<li data-target="{e.anchor}">{_link(e)}{inner}</li>')
     if other:
         listed.append('<li><a href="#other">Other files</a></li>')
     return (
@@ -135,62 +138,6 @@ def contents(entries: Sequence[Entry], sections: Sequence[tuple[str, str]], othe
     )
 
 
-# Sorting (a click on a column's head, again for the other direction) and the filter. Numbers
-# compare as numbers, a missing value sorts last, ties keep the datasets' order.
-SCRIPT = """
-(function () {
-  var table = document.getElementById("datasets");
-  if (!table) return;
-  var body = table.tBodies[0];
-  function key(cell) {
-    var v = cell.getAttribute("data-v");
-    if (v === null) v = cell.textContent.trim();
-    if (v === "") return null;
-    var n = Number(v);
-    return n === n ? n : v;  // a number, or the text where it is none
-  }
-  function sort(column, th) {
-    var dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
-    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (c) { c.removeAttribute("aria-sort"); });
-    th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
-    var rows = Array.prototype.slice.call(body.rows);
-    rows.sort(function (a, b) {
-      var x = key(a.cells[column]), y = key(b.cells[column]);
-      if (x === null || y === null) {
-        if (x !== y) return x === null ? 1 : -1;
-      } else if (x !== y) {
-        if (typeof x !== typeof y) return (typeof x === "number" ? -1 : 1) * dir;
-        return (x < y ? -1 : 1) * dir;
-      }
-      return a.getAttribute("data-order") - b.getAttribute("data-order");
-    });
-    rows.forEach(function (r) { body.appendChild(r); });
-  }
-  Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, column) {
-    var button = document.createElement("button");
-    button.type = "button";
-    button.textContent = th.textContent;
-    button.title = "sort by " + th.textContent;
-    th.textContent = "";
-    th.appendChild(button);
-    button.addEventListener("click", function () { sort(column, th); });
-  });
-  var box = document.getElementById("filter");
-  var said = document.getElementById("filtered");
-  box.parentNode.parentNode.hidden = false;
-  box.addEventListener("input", function () {
-    var q = box.value.trim().toLowerCase(), shown = 0;
-    Array.prototype.forEach.call(body.rows, function (row) {
-      var hit = !q || row.getAttribute("data-text").indexOf(q) >= 0;
-      row.hidden = !hit;
-      shown += hit ? 1 : 0;
-      var id = row.getAttribute("data-target");
-      var section = document.getElementById(id);
-      if (section) section.hidden = !hit;
-      var entry = document.querySelector('#contents li[data-target="' + id + '"]');
-      if (entry) entry.hidden = !hit;
-    });
-    said.textContent = q ? shown + " of " + body.rows.length + " datasets" : "";
-  });
-})();
-"""
+# Sorting (a click on a column's head, again for the other direction) and the filter, report.js.
+# Numbers compare as numbers, a missing value sorts last, ties keep the datasets' order.
+SCRIPT = Path(__file__).with_name("report.js").read_text(encoding="utf-8")

@@ -42,26 +42,20 @@ _HISTOGRAM = 1.8 * 72  # a histogram's height, in points
 
 # Advance widths of a sans-serif font, in ems, by character (DejaVu Sans and Helvetica are within
 # a tenth of these); characters not listed take _WIDE for East Asian wide ones, else _OTHER.
-_NARROW = dict.fromkeys("iljI.,:;'|!`", 0.3)
-_SEMI = dict.fromkeys('frt()[]{} -"/\\*', 0.4)
-_BROAD = dict.fromkeys("mwMW@%", 0.9)
 _EMS = {
     **dict.fromkeys("abcdeghknopqsuvxyz", 0.58),
     **dict.fromkeys("ABCDEFGHJKLNOPQRSTUVXYZ&", 0.72),
     **dict.fromkeys("0123456789#$+<=>?^_~", 0.64),
-    **_NARROW,
-    **_SEMI,
-    **_BROAD,
+    **dict.fromkeys("iljI.,:;'|!`", 0.3),
+    **dict.fromkeys('frt()[]{} -"/\\*', 0.4),
+    **dict.fromkeys("mwMW@%", 0.9),
 }
 _WIDE = 1.0
 _OTHER = 0.7
 
 
 def _em(char: str) -> float:
-    width = _EMS.get(char)
-    if width is None:
-        width = _WIDE if unicodedata.east_asian_width(char) in "WF" else _OTHER
-    return width
+    return _EMS.get(char) or (_WIDE if unicodedata.east_asian_width(char) in "WF" else _OTHER)
 
 
 def text_width(text: str, size: float = SIZE) -> float:
@@ -72,8 +66,7 @@ def text_width(text: str, size: float = SIZE) -> float:
 def _xml(text: str) -> str:
     """Text from the data as SVG text: markup escaped, what XML may not hold (control
     characters, lone surrogates) shown as U+FFFD."""
-    clean = "".join("\ufffd" if _unfit(c) else c for c in text)
-    return escape(clean, quote=True)
+    return escape("".join("\ufffd" if _unfit(c) else c for c in text), quote=True)
 
 
 def _unfit(char: str) -> bool:
@@ -111,7 +104,11 @@ def ticks(low: float, high: float, *, integer: bool = False, most: int = 6) -> l
         raise ValueError("the values are too far apart to be plotted")
     if high <= low:
         high = low + 1
-    for step in _steps(high - low, integer):
+    power = 10.0 ** math.floor(math.log10((high - low) / 10))
+    steps = [m * power * 10**k for k in range(4) for m in (1, 2, 2.5, 5)]
+    if integer:
+        steps = [s for s in steps if s >= 1 and float(s).is_integer()] or [1.0]
+    for step in steps:
         digits = max(0, 2 - math.floor(math.log10(step)))  # a step's figures, and one more
 
         def mark(k: int, step: float = step, digits: int = digits) -> float:
@@ -130,17 +127,9 @@ def ticks(low: float, high: float, *, integer: bool = False, most: int = 6) -> l
     raise ValueError("no ticks for these values")  # not reached: the last step covers any span
 
 
-def _steps(span: float, integer: bool) -> list[float]:
-    power = 10.0 ** math.floor(math.log10(span / 10))
-    steps = [m * power * 10**k for k in range(4) for m in (1, 2, 2.5, 5)]
-    return [s for s in steps if not integer or (s >= 1 and float(s).is_integer())] or [1.0]
-
-
 def number(x: float) -> str:
     """A tick's label: 3 for 3.0, 0.25, 1e+06 for a million and more."""
-    if float(x).is_integer() and abs(x) < 1e6:
-        return str(int(x))
-    return f"{x:g}"
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e6 else f"{x:g}"
 
 
 def _f(x: float) -> str:
