@@ -28,7 +28,23 @@ __all__ = [
     "QuestionStats",
     "RaterRow",
     "RatersPerItem",
+    "json_key",
+    "shown",
 ]
+
+
+def json_key(value: Hashable) -> str:
+    """A value as a JSON object key: text as it is, anything else as JSON would write it."""
+    import json
+
+    if isinstance(value, str):
+        return value
+    return json.dumps(list(value) if isinstance(value, tuple) else value)
+
+
+def shown(value: Hashable) -> str:
+    """A value as a message quotes it: a list compared whole as the list it was."""
+    return repr(list(value)) if isinstance(value, tuple) else repr(value)
 
 
 def _pair_text(pair: tuple[float, float] | None) -> str | None:
