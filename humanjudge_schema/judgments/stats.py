@@ -11,7 +11,6 @@ whole.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -19,7 +18,7 @@ from .agreement import Tally, alpha, bootstrap
 from .coefficients import Resamples, dominant, figures
 from .gather import Gathered, GatheredQuestion
 from .parts import split
-from .summary import Agreement, DatasetStats, Distribution, QualityFinding, QuestionStats, RatersPerItem
+from .summary import Agreement, DatasetStats, Distribution, QualityFinding, QuestionStats, RatersPerItem, json_key
 from .view import Judgments, Level, Question
 
 # Why an answer made of parts has no alpha as a whole: its parts have theirs (`options`).
@@ -240,13 +239,4 @@ def _distribution(tally: Tally, level: Level | None) -> Distribution:
     counts = tally.distribution()
     if level is None and len(counts) > LISTED_VALUES:
         return Distribution(distinct=len(counts))
-    return Distribution(counts={_key(value): n for value, n in counts.items()})
-
-
-def _key(value: Hashable) -> str:
-    """A value as a JSON object key: text as it is, anything else as JSON would write it."""
-    import json
-
-    if isinstance(value, str):
-        return value
-    return json.dumps(list(value) if isinstance(value, tuple) else value)
+    return Distribution(counts={json_key(value): n for value, n in counts.items()})
