@@ -65,6 +65,15 @@ def check(view: Judgments, gathered: Gathered | None = None) -> list[tuple[str, 
     ]
 
 
+def _compared(g: Gathered, *, shared: bool = True) -> Iterator[tuple[str, GatheredQuestion]]:
+    """The questions whose raters are persons, with each rater's answers (`answered`); with
+    `shared`, only those whose raters judge a shared object."""
+    if g.view.persons:  # else a position names no one across items
+        for name, q in g.questions.items():
+            if q.answered is not None and q.raters and (not shared or g.view.shared(name)):
+                yield name, q
+
+
 def _item(place: Place) -> str:
     """An item as a message names it: with its option, where it has one."""
     item, option = place
@@ -124,13 +133,8 @@ def below_chance(g: Gathered) -> Iterator[Hit]:
 def straight_lining(g: Gathered) -> Iterator[Hit]:
     import numpy as np
 
-    if not g.view.persons:  # a position names no one across items
-        return
-    tested: dict[str, tuple[GatheredQuestion, raters.Modal]] = {}
-    for name, q in g.questions.items():
-        if len(q.tally.distribution()) < 2 or q.answered is None or not q.raters or not g.view.shared(name):
-            continue  # every answer is the same: nothing tells one rater from the others
-        tested[name] = (q, raters.modal_of(q))
+    # where every answer is the same, nothing tells one rater from the others
+    tested = {name: (q, raters.modal_of(q)) for name, q in _compared(g) if len(q.tally.distribution()) > 1}
     # the raters tested: each with enough items of a question whose answers vary
     compared = sum(int((found.items >= MIN_RATER_ITEMS).sum()) for _, found in tested.values())
     for name, (q, found) in tested.items():
@@ -194,12 +198,10 @@ def _as_often(chances: list[float], misses: int) -> float:
     good="worker 9 agrees with the others in 55% of pairs, where they agree with each other in 61%",
 )
 def outlying_rater(g: Gathered) -> Iterator[Hit]:
-    if not g.view.persons:
-        return
     compared = [
         r
-        for name, q in g.questions.items()
-        if q.level in raters.MATCHED and g.view.shared(name)
+        for name, q in _compared(g)
+        if q.level in raters.MATCHED
         for r in raters.of_question(name, q)
         if r.shared >= MIN_RATER_ITEMS and r.agreement is not None
     ]
@@ -227,8 +229,6 @@ def outlying_rater(g: Gathered) -> Iterator[Hit]:
 def repeated_rater(g: Gathered) -> Iterator[Hit]:
     import numpy as np
 
-    if not g.view.persons:
-        return
     alike = _alike(g)
     if not alike:
         return
@@ -238,14 +238,13 @@ def repeated_rater(g: Gathered) -> Iterator[Hit]:
     # The chance that two raters give one answer to an item is the sum of the squared shares of
     # that item's answers; a match of two whole vectors must be rare among all pairs of raters.
     matching: dict[Hashable, float] = dict.fromkeys(alike, 0.0)
-    for name, q in g.questions.items():
-        if q.answered is None:
-            continue
+    for name, q in _compared(g, shared=False):
         c = q.tally.counts()
         per_item = np.add.reduceat((c.count / c.sizes[c.unit]) ** 2, c.starts) if len(c.unit) else np.zeros(0)
         logs = np.log(np.maximum(per_item, 1e-300)).tolist()
         codes = [k for k, rater in enumerate(q.raters) if rater in wanted]
         a = q.answered
+        assert a is not None
         rows = np.flatnonzero(np.isin(a.rater, codes))
         for r, u, v, p in zip(*(column[rows].tolist() for column in a[:4]), strict=True):
             rater = q.raters[r]
@@ -277,9 +276,7 @@ def _alike(g: Gathered) -> list[Hashable]:
     import numpy as np
 
     counts: dict[Hashable, list[tuple[str, bytes]]] = {}
-    for name, q in g.questions.items():
-        if q.answered is None or not q.raters:
-            continue
+    for name, q in _compared(g, shared=False):
         pairs = q.rater_values()
         rater = pairs.rater
         data = np.stack([pairs.value, pairs.times], axis=1).astype("<i8").tobytes()
