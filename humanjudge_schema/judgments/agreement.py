@@ -49,7 +49,7 @@ class Tally:
     def __init__(self) -> None:
         self._items: dict[Hashable, Counter[Hashable]] | None = {}
         self._counts: Counts | None = None
-        self._judgments = 0
+        self.judgments = 0  # how many were counted
         # what is computed from the counts (the distribution, the pairable values at a level), made
         # once for every statistic and check that reads it, dropped when a judgment is added
         self._derived: dict[tuple[Any, ...], Any] = {}
@@ -59,7 +59,7 @@ class Tally:
         """A tally of the value counts of `counts` (its items in their order)."""
         tally = cls()
         tally._items, tally._counts = None, counts
-        tally._judgments = int(counts.count.sum())
+        tally.judgments = int(counts.count.sum())
         return tally
 
     def add(self, item: Hashable, value: Hashable, times: int = 1) -> None:
@@ -70,7 +70,7 @@ class Tally:
         items = self.per_item()
         self._counts = None
         items.setdefault(item, Counter())[value] += times
-        self._judgments += times
+        self.judgments += times
         self._derived.clear()
 
     def per_item(self) -> dict[Hashable, Counter[Hashable]]:
@@ -101,10 +101,6 @@ class Tally:
     def items(self) -> int:
         """The items with at least one judgment."""
         return len(self._items) if self._items is not None else len(self.counts().units)
-
-    @property
-    def judgments(self) -> int:
-        return self._judgments
 
     def raters_per_item(self) -> tuple[int, float, int] | None:
         """(min, median, max) of the judgments per item; the median of an even number of items
@@ -173,7 +169,7 @@ class Tally:
         import numpy as np
 
         numbers = self.numbers()
-        n = self._judgments
+        n = self.judgments
         if numbers is not None and len(numbers.codes) and float(np.abs(numbers.values).max()) <= LARGE:
             # as over Python values below: each product and difference is the one Python makes of
             # the same numbers, each square Python's own (pow may round otherwise than a product)
@@ -394,7 +390,7 @@ class _Pairable:
         # Interval and ratio alpha do not change when every value is multiplied by one number:
         # values near the largest double are computed halved enough times that no square, sum or
         # difference of them overflows (`_scaled`); other values are computed as they are.
-        self.numbers = None
+        self.numbers: Any = None
         if level in ("interval", "ratio"):
             small = x is not None and float(np.abs(x).max(initial=0.0)) <= LARGE
             self.numbers = x if small else floats(self.values)
@@ -405,7 +401,15 @@ class _Pairable:
         # a profile's one value, where it has one, to tell a sample of one value (no alpha)
         self.single = np.where(self.several, -1, self.value[self.starts] if len(self.starts) else 0)
         if level == "interval":
-            self._moments()
+            # the expected disagreement of a sample needs only its number of values and their
+            # first two moments, which are sums over profiles: per profile its sum of values and
+            # of squared values, taken about the mean of all pairable values so that the
+            # difference of the two sums loses no precision
+            given = self.numbers[self.value]
+            total = float(self.weights @ self.sizes)
+            centre = float((self.weights[self.profile] * self.count * given).sum()) / total if total else 0.0
+            self.sums = self._sum(self.count * (given - centre))
+            self.squares = self._sum(self.count * (given - centre) ** 2)
 
     @cached_property
     def values(self) -> list[Any]:
@@ -435,24 +439,11 @@ class _Pairable:
         m, n = self.sizes, self.count
         if self.level == "nominal":
             return (m * m - self._sum(n * n)) / (m - 1)
-        assert self.numbers is not None
         x = self.numbers[self.value]
         if self.level == "interval":
             mean = self._sum(n * x) / m
             return 2 * m * self._sum(n * (x - mean[self.profile]) ** 2) / (m - 1)
         return ratio_pairs(x, n, self.starts) / (m - 1)
-
-    def _moments(self) -> None:
-        """Interval: the expected disagreement of a sample needs only its number of values and
-        their first two moments, which are sums over profiles: per profile its sum of values and
-        of squared values, taken about the mean of all pairable values so that the difference of
-        the two sums loses no precision."""
-        assert self.numbers is not None
-        x = self.numbers[self.value]
-        total = float(self.weights @ self.sizes)
-        centre = float((self.weights[self.profile] * self.count * x).sum()) / total if total else 0.0
-        self.sums = self._sum(self.count * (x - centre))
-        self.squares = self._sum(self.count * (x - centre) ** 2)
 
     def estimate(self, weights: Sequence[int] | Any) -> float | None:
         """Alpha of a sample that holds `weights[p]` items of profile p."""
@@ -504,8 +495,12 @@ class _Pairable:
         if self.level == "nominal":  # n(n-1)D_e = n^2 - sum n_c^2
             return self.observed, total * total - self.matrix.squares(w), total
         marginals = self.matrix.times(w)
-        if self.level == "ratio":
-            return self.observed, self._ratio_expected(marginals), total
+        if self.level == "ratio":  # the sum over values c, k of n_c n_k delta_ck, a block of values at a time
+            expected = np.zeros(len(marginals))
+            for start in range(0, self.distinct, _BLOCK):
+                block = slice(start, start + _BLOCK)
+                expected += ((marginals @ ratios(self.numbers, self.numbers[block])) * marginals[:, block]).sum(axis=1)
+            return self.observed, expected, total
         g = np.cumsum(marginals, axis=1) - marginals / 2 - (total / 2)[:, None]
         expected = 2 * total * (marginals * g * g).sum(axis=1)
         linear, square = self.matrix.times_t(g), self.matrix.times_t(g * g)
@@ -524,17 +519,6 @@ class _Pairable:
         single = np.where(w[:, ~self.several] > 0, self.single[~self.several], -1)
         lowest = np.where(single >= 0, single, self.distinct).min(axis=1, initial=self.distinct)
         return paired | (single.max(axis=1, initial=-1) > lowest)
-
-    def _ratio_expected(self, marginals: Any) -> Any:
-        """The sum over values c, k of n_c n_k delta_ck, that is n (n - 1) D_e, a block of values at a time."""
-        import numpy as np
-
-        assert self.numbers is not None
-        out = np.zeros(len(marginals))
-        for start in range(0, self.distinct, _BLOCK):
-            block = slice(start, start + _BLOCK)
-            out += ((marginals @ ratios(self.numbers, self.numbers[block])) * marginals[:, block]).sum(axis=1)
-        return out
 
 
 # Values per block of the ratio level's distance matrix (values x this many).

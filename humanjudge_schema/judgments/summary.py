@@ -240,15 +240,10 @@ class DatasetStats(_Figures):
     raters: tuple[RaterRow, ...] | None = None
     raters_note: str | None = None
 
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"quality", "raters"})
+
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "dataset": self.dataset,
-            "format": self.format,
-            "questions": [q.to_json() for q in self.questions],
-        }
-        if self.quality is not None:
-            out["quality"] = [f.to_json() for f in self.quality]
-        if self.raters is not None:
-            out["raters"] = [r.to_json() for r in self.raters]
-            out["raters_note"] = self.raters_note
+        out = _Figures.to_json(self)
+        if self.raters is None:  # the note is given with the raters, None or not
+            del out["raters_note"]
         return out
