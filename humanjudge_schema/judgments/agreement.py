@@ -612,10 +612,10 @@ def _as_floats(values: list[Any]) -> Any:
 
 def _ranked(tally: Tally, codes: Any, level: Level, order: Sequence[Hashable] | None) -> tuple[Any, Any, Any]:
     """The domain (`domain`) of the values of these codes (the tally's, rising), each code's
-    place in it (by code) and, for numbers, the domain as float64. Distinct values at the
-    nominal level keep their places, and numbers (`Tally.numbers`) are placed in numpy's
-    order: the domain is then the codes of its values, in its order. Other values are placed
-    by `domain`, looked up one by one: the domain is then the list it gives."""
+    place in it (by code) and, for numbers, the domain as float64. Numbers (`Tally.numbers`)
+    are placed in numpy's order: the domain is then the codes of its values, in its order.
+    Other values are placed by `domain`, looked up one by one: the domain is then the list it
+    gives."""
     import numpy as np
 
     c = tally.counts()
@@ -631,9 +631,6 @@ def _ranked(tally: Tally, codes: Any, level: Level, order: Sequence[Hashable] | 
         place[ranked] = np.arange(len(ranked))
         return ranked, place, x
     values = list(map(c.values.__getitem__, codes.tolist()))
-    if level == "nominal" and len(dict.fromkeys(values)) == len(values):
-        place[codes] = np.arange(len(codes))
-        return codes, place, None
     found = domain(values, level, order)
     index = {v: i for i, v in enumerate(found)}
     place[codes] = [index[v] for v in values]

@@ -242,13 +242,9 @@ class _Gwet:
         self.with_alone = self.shares.times_t(self.alone[None, :])[0]
         self.alone_squared = float(self.alone @ self.alone)
 
-    def estimate(self, weights: Sequence[int] | None = None) -> float | None:
-        """AC of a sample of `weights[p]` items of profile p (by default: the data) and the items
-        of one rating."""
-        import numpy as np
-
-        w = self.population if weights is None else weights
-        found = self.estimates(np.asarray(w, dtype=np.float64).reshape(1, len(self.agree)))
+    def estimate(self) -> float | None:
+        """AC of the data: every item of two ratings or more, and the items of one rating."""
+        found = self.estimates(self.population.reshape(1, len(self.agree)))
         return None if math.isnan(found[0]) else float(found[0])
 
     def estimates(self, samples: Any) -> Any:
@@ -365,13 +361,11 @@ def figures(
     ac = _finite(found.gwet.estimate())
     ci = None
     if ac is not None:
-        shared = resamples is not None and resamples.drawn
-        drawn = (
-            found.interval()
-            if shared
-            else gwet_bootstrap(tally, level, samples=samples, seed=seed, categories=categories)
-        )
-        ci = (drawn[0], drawn[1]) if drawn is not None and all(map(math.isfinite, drawn)) else None
+        if found.drawn:  # alpha's bootstrap drew the samples
+            ci = found.interval()
+        else:
+            ci = gwet_bootstrap(tally, level, samples=samples, seed=seed, categories=categories)
+        ci = ci if ci is not None and all(map(math.isfinite, ci)) else None
     return Agreement(_finite(observed(tally)), ac, ci, found.gwet.weights)
 
 

@@ -66,7 +66,10 @@ def split(
     length = np.asarray([0 if row is None else len(row[0]) for row in rows], dtype=np.int64)
     option = np.fromiter(map(index.__getitem__, chain.from_iterable(o for o, _ in kept)), dtype=np.int64)
     cell = np.frombuffer(array_of("q", chain.from_iterable(v for _, v in kept)), dtype=np.int64)
-    entry, at = _spread(length[c.value], (np.cumsum(length) - length)[c.value])
+    sizes = length[c.value]  # each entry's cells, from the first cell of its distinct answer
+    entry = np.repeat(np.arange(len(sizes)), sizes)
+    within = np.arange(len(entry)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    at = np.repeat((np.cumsum(length) - length)[c.value], sizes) + within
     by_option = np.argsort(option[at], kind="stable")  # an option's entries stay in their order
     at = at[by_option]
     found = _tallies(c, option[at], entry[by_option], cell[at], len(options))
@@ -104,15 +107,6 @@ def _labels(c: Counts, level: Level | None) -> list[Part]:
     found = _tallies(c, of_entry[by_label], by_label, c.value[by_label], len(first), c.values)
     named = (label_of[i] for i in first.tolist())
     return [Part(str(name), level, part) for name, part in zip(named, found, strict=True) if name != ""]
-
-
-def _spread(sizes: Any, starts: Any) -> tuple[Any, Any]:
-    """For rows of `sizes[i]` cells from `starts[i]`: each cell's row, and where the cell is."""
-    import numpy as np
-
-    row = np.repeat(np.arange(len(sizes)), sizes)
-    within = np.arange(len(row)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    return row, np.repeat(starts, sizes) + within
 
 
 def _tallies(

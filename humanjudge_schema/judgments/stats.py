@@ -155,7 +155,12 @@ def _options(
     found, unsplit = split(q.tally, declared.parts, declared.labels, q.level)
     kind = "labels" if declared.parts == "label" else "options"
     past = f"only the first {FIGURED_PARTS} of the question's {len(found)} {kind} get alpha and agreement"
-    scale = _part_values(declared)
+    left_out = f"{unsplit} answers that are not a row of its options are left out" if unsplit else None
+    # the values a part can take, where the declaration says: an option of a multi-select row is
+    # ticked or not; an option of a ranking of known options takes one of their places
+    scale: tuple[int, ...] | None = (0, 1) if declared.parts == "select" else None
+    if declared.parts == "rank" and declared.labels:
+        scale = tuple(range(1, len(declared.labels) + 1))
     out = []
     for k, part in enumerate(found):
         entry = _question(
@@ -167,7 +172,6 @@ def _options(
             Question(part.label, part.level, scale),
             counted_only=None if k < FIGURED_PARTS else past,
         )
-        left_out = f"{unsplit} answers that are not a row of its options are left out" if unsplit else None
         out.append(replace(entry, option=part.label, level_note=left_out))
     return tuple(out)
 
@@ -176,17 +180,6 @@ def not_shared(declared: Question) -> str:
     """Why a question whose raters judge no shared object has no agreement."""
     why = declared.why or "each rater answers about something of their own"
     return f"{why}, not an object its raters share: no agreement to compute"
-
-
-def _part_values(declared: Question) -> tuple[int, ...] | None:
-    """The values each part of the question's answers can take, where its declaration says: an
-    option of a multi-select row is ticked or not; an option of a ranking of known options takes
-    one of their places."""
-    if declared.parts == "select":
-        return (0, 1)
-    if declared.parts == "rank" and declared.labels:
-        return tuple(range(1, len(declared.labels) + 1))
-    return None
 
 
 def _why_no_alpha(q: GatheredQuestion, declared: Question | None = None) -> str:
