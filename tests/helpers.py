@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from collections import Counter
@@ -183,3 +184,20 @@ def study1_folder(path: Path, tasks: Sequence[tuple[str, str, float | None]]) ->
     path.mkdir()
     (path / "study1_tasks.jsonl.gz").write_bytes(gzip.compress("\n".join(lines).encode() + b"\n"))
     return path
+
+
+def resample(pairable: Any, rng: random.Random) -> list[int]:
+    """How many items of each profile one resample of a question's pairable items (`agreement`'s
+    `_pairable`) holds, its items drawn one by one with `rng.choices`: to check a sample's alpha
+    against the alpha of the items drawn."""
+    population = pairable.items.tolist()
+    drawn = Counter(rng.choices(population, k=len(population)))
+    return [drawn[p] for p in range(len(pairable.weights))]
+
+
+def profile_counts(pairable: Any, profile: int) -> list[tuple[Any, int]]:
+    """The values of an item of a profile of a question's pairable items, each with its count."""
+    ends = [*pairable.starts[1:].tolist(), len(pairable.count)]
+    a, b = int(pairable.starts[profile]), ends[profile]
+    places, counts = pairable.value[a:b].tolist(), pairable.count[a:b].astype(int).tolist()
+    return [(pairable.values[i], n) for i, n in zip(places, counts, strict=True)]

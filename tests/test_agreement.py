@@ -22,6 +22,8 @@ import pytest
 from humanjudge_schema.judgments import agreement
 from humanjudge_schema.judgments.agreement import LEVELS, Level, Tally, alpha, bootstrap
 
+from .helpers import profile_counts, resample
+
 Matrix = list[list[Any]]  # raters x items, None where a rater gave no value
 
 # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: 4 observers, 12
@@ -424,7 +426,7 @@ def test_every_bootstrap_sample_is_the_alpha_of_its_items(level: Level) -> None:
         pairable = agreement._pairable(tally, level, None)
         draws = random.Random(rng.random())
         for _ in range(30):
-            weights = pairable.draw(draws)
+            weights = resample(pairable, draws)
             drawn = [values for p, w in enumerate(weights) for values in [_profile_values(pairable, p)] * w]
             width = max(map(len, drawn))
             matrix = [[values[r] if r < len(values) else None for values in drawn] for r in range(width)]
@@ -439,5 +441,4 @@ def test_every_bootstrap_sample_is_the_alpha_of_its_items(level: Level) -> None:
 
 
 def _profile_values(pairable: Any, profile: int) -> list[Any]:
-    idx, counts, _ = pairable.entries[profile]
-    return [pairable.values[i] for i, n in zip(idx, counts, strict=True) for _ in range(n)]
+    return [v for v, n in profile_counts(pairable, profile) for _ in range(n)]

@@ -32,6 +32,7 @@ from humanjudge_schema.judgments.gather import _CHUNK, Gathered
 from humanjudge_schema.progress import views
 
 from .conftest import corpus
+from .helpers import profile_counts, resample
 
 Items = list[list[Any]]  # per item, the values its raters gave
 
@@ -140,7 +141,7 @@ def test_every_sample_is_the_alpha_of_its_items(items: Items, level: Level, seed
     centre /= sum(len(values) for values in items if len(values) > 1)
     rng = random.Random(seed)
     for _ in range(5):
-        weights = pairable.draw(rng)
+        weights = resample(pairable, rng)
         drawn = [v for p, w in enumerate(weights) for v in [_values(pairable, p)] * w]
         got, want = pairable.estimate(weights), _definition(drawn, level)
         lost = 0.0 if level == "ratio" else _rounding(drawn, centre)
@@ -161,8 +162,7 @@ def _rounding(items: Items, centre: float) -> float:
 
 
 def _values(pairable: Any, profile: int) -> list[Any]:
-    idx, counts, _ = pairable.entries[profile]
-    return [pairable.values[i] for i, n in zip(idx, counts, strict=True) for _ in range(n)]
+    return [v for v, n in profile_counts(pairable, profile) for _ in range(n)]
 
 
 # --- the fast paths beside the plain ones -------------------------------------------------------

@@ -29,7 +29,7 @@ import pytest
 from humanjudge_schema.judgments import agreement
 from humanjudge_schema.judgments.agreement import Tally, alpha
 
-from .helpers import Measured, measured
+from .helpers import Measured, measured, profile_counts, resample
 
 ADDRESS_SPACE = 3 << 30  # matplotlib and numpy map more than validate alone
 TIMEOUT = 300
@@ -357,12 +357,11 @@ def test_a_nominal_sample_of_private_and_shared_labels_is_the_alpha_of_its_items
         pairable = agreement._pairable(tally, "nominal", None)
         draws = random.Random(rng.random())
         for _ in range(20):
-            weights = pairable.draw(draws)
+            weights = resample(pairable, draws)
             drawn = Tally()
             for u, p in enumerate(p for p, w in enumerate(weights) for _ in range(w)):
-                idx, counts, _ = pairable.entries[p]
-                for i, n in zip(idx, counts, strict=True):
-                    drawn.add(u, pairable.values[i], n)
+                for value, n in profile_counts(pairable, p):
+                    drawn.add(u, value, n)
             want, got = alpha(drawn, "nominal"), pairable.estimate(weights)
             assert got == (None if want is None else pytest.approx(want, abs=1e-12))
 

@@ -16,7 +16,6 @@ when first needed (validation never imports it).
 from __future__ import annotations
 
 import math
-import random
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from functools import cached_property
@@ -50,7 +49,7 @@ class Tally:
     def __init__(self) -> None:
         self._items: dict[Hashable, Counter[Hashable]] | None = {}
         self._counts: Counts | None = None
-        self._judgments = 0
+        self.judgments = 0  # how many were counted
         # what is computed from the counts (the distribution, the pairable values at a level), made
         # once for every statistic and check that reads it, dropped when a judgment is added
         self._derived: dict[tuple[Any, ...], Any] = {}
@@ -60,32 +59,19 @@ class Tally:
         """A tally of the value counts of `counts` (its items in their order)."""
         tally = cls()
         tally._items, tally._counts = None, counts
-        tally._judgments = int(counts.count.sum())
+        tally.judgments = int(counts.count.sum())
         return tally
 
     def add(self, item: Hashable, value: Hashable, times: int = 1) -> None:
-        """Count one judgment of `item` (or `times` equal ones)."""
-        self.add_counts(((item, value, times),))
-
-    def add_counts(self, counted: Iterable[tuple[Hashable, Hashable, int]]) -> int:
-        """Count (item, value, times) judgments at once; returns how many were no answer
-        (view.NO_ANSWER: missing), which are not counted, as a float NaN is not."""
-        missing = 0
+        """Count one judgment of `item` (or `times` equal ones); no answer (view.NO_ANSWER:
+        missing) and a float NaN are not counted."""
+        if value in NO_ANSWER or (isinstance(value, float) and math.isnan(value)):
+            return
         items = self.per_item()
         self._counts = None
-        for item, value, times in counted:
-            if value in NO_ANSWER:
-                missing += times
-                continue
-            if isinstance(value, float) and math.isnan(value):
-                continue
-            counts = items.get(item)
-            if counts is None:
-                counts = items[item] = Counter()
-            counts[value] += times
-            self._judgments += times
+        items.setdefault(item, Counter())[value] += times
+        self.judgments += times
         self._derived.clear()
-        return missing
 
     def per_item(self) -> dict[Hashable, Counter[Hashable]]:
         """item -> how often each value was given to it (the tally's own counts: do not change)."""
@@ -109,19 +95,12 @@ class Tally:
     def profiles(self) -> Profiles:
         """The distinct value counts (profiles) of the items of two values or more, numbered by
         their first item: what a bootstrap sample draws; alpha and Gwet's AC share them."""
-        found: Profiles | None = self._derived.get(("profiles",))
-        if found is None:
-            found = self._derived[("profiles",)] = profiles_of(self.counts())
-        return found
+        return self.derived(("profiles",), lambda: profiles_of(self.counts()))
 
     @property
     def items(self) -> int:
         """The items with at least one judgment."""
         return len(self._items) if self._items is not None else len(self.counts().units)
-
-    @property
-    def judgments(self) -> int:
-        return self._judgments
 
     def raters_per_item(self) -> tuple[int, float, int] | None:
         """(min, median, max) of the judgments per item; the median of an even number of items
@@ -139,10 +118,7 @@ class Tally:
     def distribution(self) -> dict[Hashable, int]:
         """How often each value was given, in the values' order when they have one (the tally's
         own dict, made once: do not change)."""
-        found: dict[Hashable, int] | None = self._derived.get(("distribution",))
-        if found is None:
-            found = self._derived[("distribution",)] = self._distribution()
-        return found
+        return self.derived(("distribution",), self._distribution)
 
     def _distribution(self) -> dict[Hashable, int]:
         import numpy as np
@@ -162,31 +138,30 @@ class Tally:
     def derived(self, key: tuple[Any, ...], make: Callable[[], T]) -> T:
         """What is computed from the tally once and asked for again (a level's pairable values,
         AC's terms), by key: `make()` the first time, kept until the tally changes."""
-        found = self._derived.get(key)
-        if found is None:
-            found = self._derived[key] = make()
-        return found
+        if key not in self._derived:
+            self._derived[key] = make()
+        return self._derived[key]  # type: ignore[no-any-return]
 
     def numbers(self) -> Numbers | None:
         """The values given, where every value of the tally is a number that numpy orders and
         computes with as Python does (`_as_floats`): their codes, the values as float64 and how
         often each was given, in the values' order. None otherwise (made once)."""
+        return self.derived(("numbers",), self._numbers)
+
+    def _numbers(self) -> Numbers | None:
         import numpy as np
 
-        key = ("numbers",)
-        if key not in self._derived:
-            c = self.counts()
-            x = _as_floats(c.values)
-            found = None
-            if x is not None:
-                totals = np.bincount(c.value, weights=c.count, minlength=len(c.values)).astype(np.int64)
-                given = np.flatnonzero(totals)
-                order = given[np.argsort(x[given])]
-                ranked = x[order]
-                if bool((ranked[1:] > ranked[:-1]).all()):  # no two values equal
-                    found = Numbers(order, ranked, totals[order])
-            self._derived[key] = found
-        return self._derived[key]  # type: ignore[no-any-return]
+        c = self.counts()
+        x = _as_floats(c.values)
+        if x is None:
+            return None
+        totals = np.bincount(c.value, weights=c.count, minlength=len(c.values)).astype(np.int64)
+        given = np.flatnonzero(totals)
+        order = given[np.argsort(x[given])]
+        ranked = x[order]
+        if not (ranked[1:] > ranked[:-1]).all():  # two values equal
+            return None
+        return Numbers(order, ranked, totals[order])
 
     def numeric_summary(self) -> NumericSummary | None:
         """Mean, sample standard deviation, min and max when every value is a number (bools are
@@ -194,14 +169,21 @@ class Tally:
         import numpy as np
 
         numbers = self.numbers()
+        n = self.judgments
         if numbers is not None and len(numbers.codes) and float(np.abs(numbers.values).max()) <= LARGE:
-            mean, sd = _moments_of(numbers.values, numbers.counts, self._judgments)
+            # as over Python values below: each product and difference is the one Python makes of
+            # the same numbers, each square Python's own (pow may round otherwise than a product)
+            x, k = numbers.values, numbers.counts.astype(np.float64)
+            mean = math.fsum((x * k).tolist()) / n
+            sd = None
+            if n > 1:
+                squares = np.asarray(list(map(pow, (x - mean).tolist(), repeat(2))), dtype=np.float64)
+                sd = math.sqrt(math.fsum((k * squares).tolist()) / (n - 1))
             values = self.counts().values  # the least and the largest as given
             return {"mean": mean, "sd": sd, "min": values[numbers.codes[0]], "max": values[numbers.codes[-1]]}
         total: dict[Any, int] = self.distribution()
         if not total or not all(_number(v) for v in total):
             return None
-        n = self._judgments
         e = _exponent(total)  # values near the largest double: computed halved (see _scaled)
         xs = _scaled(list(total))
         mean = math.fsum(x * k for x, k in zip(xs, total.values(), strict=True)) / n
@@ -218,22 +200,6 @@ class Numbers(NamedTuple):
     codes: Any  # each value's code (its place in `Counts.values`)
     values: Any  # float64
     counts: Any  # how often each was given
-
-
-def _moments_of(x: Any, counts: Any, n: int) -> tuple[float, float | None]:
-    """The mean and sample standard deviation of values `x` (a float64 array of values that need
-    no scaling) given `counts` times each, as `Tally.numeric_summary` computes them over Python
-    values: each product and difference is the one Python makes of the same numbers, each square
-    Python's own (pow may round otherwise than a product), and fsum sums them exactly."""
-    import numpy as np
-
-    k = counts.astype(np.float64)
-    mean = math.fsum((x * k).tolist()) / n
-    sd = None
-    if n > 1:
-        squares = np.asarray(list(map(pow, (x - mean).tolist(), repeat(2))), dtype=np.float64)
-        sd = math.sqrt(math.fsum((k * squares).tolist()) / (n - 1))
-    return mean, sd
 
 
 def alpha(tally: Tally, level: Level, *, order: Sequence[Hashable] | None = None) -> float | None:
@@ -370,11 +336,7 @@ def bootstrap(
             each(drawn)
         found = pairable.estimates(drawn)
         estimates.extend(found[~np.isnan(found)].tolist())
-    if not estimates:
-        return None
-    estimates.sort()
-    tail = (1 - confidence) / 2
-    return quantile(estimates, tail), quantile(estimates, 1 - tail)
+    return percentiles(estimates, confidence)
 
 
 # The numbers a block of samples may hold at once (samples x the larger of profiles and values):
@@ -382,12 +344,21 @@ def bootstrap(
 _BATCH = 1 << 22
 
 
-def quantile(ordered: list[float], q: float) -> float:
-    """Linear interpolation between the closest ranks (numpy's default, R's type 7)."""
-    h = (len(ordered) - 1) * q
-    low = math.floor(h)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (h - low) * (ordered[high] - ordered[low])
+def percentiles(estimates: list[float], confidence: float) -> tuple[float, float] | None:
+    """The interval of the middle `confidence` of the estimates, each end interpolated linearly
+    between the closest ranks (numpy's default, R's type 7); None without estimates."""
+    ordered = sorted(estimates)
+    if not ordered:
+        return None
+
+    def quantile(q: float) -> float:
+        h = (len(ordered) - 1) * q
+        low = math.floor(h)
+        high = min(low + 1, len(ordered) - 1)
+        return ordered[low] + (h - low) * (ordered[high] - ordered[low])
+
+    tail = (1 - confidence) / 2
+    return quantile(tail), quantile(1 - tail)
 
 
 class _Pairable:
@@ -419,10 +390,10 @@ class _Pairable:
         # Interval and ratio alpha do not change when every value is multiplied by one number:
         # values near the largest double are computed halved enough times that no square, sum or
         # difference of them overflows (`_scaled`); other values are computed as they are.
-        self.numbers = None
+        self.numbers: Any = None
         if level in ("interval", "ratio"):
             small = x is not None and float(np.abs(x).max(initial=0.0)) <= LARGE
-            self.numbers = x if small else np.asarray(_scaled(self.values), dtype=np.float64)
+            self.numbers = x if small else floats(self.values)
         self.distinct = len(self.domain)
         # At every level but ordinal, the distance between two values does not depend on the
         # data, so the disagreement of each profile is one number (its part of n D_o).
@@ -430,7 +401,15 @@ class _Pairable:
         # a profile's one value, where it has one, to tell a sample of one value (no alpha)
         self.single = np.where(self.several, -1, self.value[self.starts] if len(self.starts) else 0)
         if level == "interval":
-            self._moments()
+            # the expected disagreement of a sample needs only its number of values and their
+            # first two moments, which are sums over profiles: per profile its sum of values and
+            # of squared values, taken about the mean of all pairable values so that the
+            # difference of the two sums loses no precision
+            given = self.numbers[self.value]
+            total = float(self.weights @ self.sizes)
+            centre = float((self.weights[self.profile] * self.count * given).sum()) / total if total else 0.0
+            self.sums = self._sum(self.count * (given - centre))
+            self.squares = self._sum(self.count * (given - centre) ** 2)
 
     @cached_property
     def values(self) -> list[Any]:
@@ -456,48 +435,15 @@ class _Pairable:
     def _observed(self) -> Any:
         """The sum over the profile's pairs of values c != k of n_c n_k delta_ck, over m - 1.
         Nominal: m^2 - sum n_c^2; interval: 2 m sum n_c (c - mean)^2; ratio: pair by pair."""
-        import numpy as np
 
         m, n = self.sizes, self.count
         if self.level == "nominal":
             return (m * m - self._sum(n * n)) / (m - 1)
-        assert self.numbers is not None
         x = self.numbers[self.value]
         if self.level == "interval":
             mean = self._sum(n * x) / m
             return 2 * m * self._sum(n * (x - mean[self.profile]) ** 2) / (m - 1)
-        out = np.zeros(len(m))
-        ends = np.append(self.starts[1:], len(n))
-        for p in np.flatnonzero(self.several).tolist():
-            xs, ns = x[self.starts[p] : ends[p]], n[self.starts[p] : ends[p]]
-            out[p] = (np.outer(ns, ns) * ratios(xs, xs)).sum() / (m[p] - 1)
-        return out
-
-    def _moments(self) -> None:
-        """Interval: the expected disagreement of a sample needs only its number of values and
-        their first two moments, which are sums over profiles: per profile its sum of values and
-        of squared values, taken about the mean of all pairable values so that the difference of
-        the two sums loses no precision."""
-        assert self.numbers is not None
-        x = self.numbers[self.value]
-        total = float(self.weights @ self.sizes)
-        centre = float((self.weights[self.profile] * self.count * x).sum()) / total if total else 0.0
-        self.sums = self._sum(self.count * (x - centre))
-        self.squares = self._sum(self.count * (x - centre) ** 2)
-
-    @property
-    def entries(self) -> list[tuple[list[int], list[int], int]]:
-        """Per profile: (its value indices, their counts, its judgments)."""
-        ends = [*self.starts[1:].tolist(), len(self.count)][: len(self.starts)]
-        value, count = self.value.tolist(), self.count.astype(int).tolist()
-        return [(value[a:b], count[a:b], sum(count[a:b])) for a, b in zip(self.starts.tolist(), ends, strict=True)]
-
-    def draw(self, rng: random.Random) -> list[int]:
-        """How many items of each profile one resample holds, its items drawn one by one with
-        `rng.choices` (for checking a sample's alpha against the items drawn)."""
-        population = self.items.tolist()
-        drawn = Counter(rng.choices(population, k=len(population)))
-        return [drawn[p] for p in range(len(self.weights))]
+        return ratio_pairs(x, n, self.starts) / (m - 1)
 
     def estimate(self, weights: Sequence[int] | Any) -> float | None:
         """Alpha of a sample that holds `weights[p]` items of profile p."""
@@ -511,21 +457,9 @@ class _Pairable:
         import numpy as np
 
         w = np.asarray(samples, dtype=np.float64)
-        total = w @ self.sizes
         with np.errstate(divide="ignore", invalid="ignore"):
-            if self.level == "interval":
-                observed = w @ self.observed
-                first, second = w @ self.sums, w @ self.squares
-                expected = 2 * (total * second - first * first)
-            elif self.level == "nominal":  # n(n-1)D_e = n^2 - sum n_c^2
-                expected = total * total - self.matrix.squares(w)
-                observed = w @ self.observed
-            else:
-                marginals = self.matrix.times(w)
-                if self.level == "ordinal":
-                    observed, expected = self._ordinal(w, marginals, total)
-                else:
-                    observed, expected = w @ self.observed, self._ratio_expected(marginals)
+            parts, expected, total = self._disagreement(w)
+            observed = (w * parts).sum(axis=1) if self.level == "ordinal" else w @ parts
             found = 1 - (total - 1) * observed / expected
         found[~self._two_values(w, total) | ~(expected > 0)] = np.nan
         return found
@@ -537,25 +471,41 @@ class _Pairable:
         (one value only: alpha is None)."""
         import numpy as np
 
-        w = np.asarray(self.weights, dtype=np.float64).reshape(1, -1)
-        total = w @ self.sizes
-        if self.level == "ordinal":  # the distances depend on the marginals (`_ordinal`)
-            marginals = self.matrix.times(w)
-            g = np.cumsum(marginals, axis=1) - marginals / 2 - (total / 2)[:, None]
-            expected = 2 * total * (marginals * g * g).sum(axis=1)
-            linear, square = self.matrix.times_t(g), self.matrix.times_t(g * g)
-            observed = (np.where(self.several, self.sizes * square - linear * linear, 0.0) * 2 / (self.sizes - 1))[0]
-        elif self.level == "interval":
-            first, second = w @ self.sums, w @ self.squares
-            observed, expected = self.observed, 2 * (total * second - first * first)
-        elif self.level == "nominal":
-            observed, expected = self.observed, total * total - self.matrix.squares(w)
-        else:
-            observed, expected = self.observed, self._ratio_expected(self.matrix.times(w))
+        parts, expected, total = self._disagreement(np.asarray(self.weights, dtype=np.float64).reshape(1, -1))
+        observed = parts[0] if self.level == "ordinal" else parts
         n, chance = float(total[0]), float(expected[0])
         if not chance > 0:
             return None
         return 1 - n * (n - 1) * observed / (self.sizes * chance)
+
+    def _disagreement(self, w: Any) -> tuple[Any, Any, Any]:
+        """Of samples `w`: each profile's part of n D_o (`observed`; ordinal: per sample, as the
+        distances depend on the sample), n (n - 1) D_e and n, the sample's judgments.
+
+        Ordinal: delta_ck = (n_c + ... + n_k - (n_c + n_k) / 2)^2 is the squared distance between
+        the midranks g_c = n_1 + ... + n_(c-1) + n_c / 2, whose mean is total / 2: a profile's part
+        is 2 m sum n_c (g_c - its mean)^2 / (m - 1) = 2 (m sum n_c g_c^2 - (sum n_c g_c)^2) / (m - 1),
+        with the ranks taken about total / 2 (which changes no difference of them)."""
+        import numpy as np
+
+        total = w @ self.sizes
+        if self.level == "interval":
+            first, second = w @ self.sums, w @ self.squares
+            return self.observed, 2 * (total * second - first * first), total
+        if self.level == "nominal":  # n(n-1)D_e = n^2 - sum n_c^2
+            return self.observed, total * total - self.matrix.squares(w), total
+        marginals = self.matrix.times(w)
+        if self.level == "ratio":  # the sum over values c, k of n_c n_k delta_ck, a block of values at a time
+            expected = np.zeros(len(marginals))
+            for start in range(0, self.distinct, _BLOCK):
+                block = slice(start, start + _BLOCK)
+                expected += ((marginals @ ratios(self.numbers, self.numbers[block])) * marginals[:, block]).sum(axis=1)
+            return self.observed, expected, total
+        g = np.cumsum(marginals, axis=1) - marginals / 2 - (total / 2)[:, None]
+        expected = 2 * total * (marginals * g * g).sum(axis=1)
+        linear, square = self.matrix.times_t(g), self.matrix.times_t(g * g)
+        spread = np.where(self.several, self.sizes * square - linear * linear, 0.0)
+        return 2 * spread / (self.sizes - 1), expected, total
 
     def _two_values(self, w: Any, total: Any) -> Any:
         """Whether each sample (of `total` judgments) holds two values or more: an item of two
@@ -570,34 +520,22 @@ class _Pairable:
         lowest = np.where(single >= 0, single, self.distinct).min(axis=1, initial=self.distinct)
         return paired | (single.max(axis=1, initial=-1) > lowest)
 
-    def _ordinal(self, w: Any, marginals: Any, total: Any) -> tuple[Any, Any]:
-        """delta_ck = (n_c + ... + n_k - (n_c + n_k) / 2)^2 is the squared distance between the
-        midranks g_c = n_1 + ... + n_(c-1) + n_c / 2, whose mean is total / 2: a profile's part
-        is 2 m sum n_c (g_c - its mean)^2 / (m - 1) = 2 (m sum n_c g_c^2 - (sum n_c g_c)^2) / (m - 1),
-        with the ranks taken about total / 2 (which changes no difference of them)."""
-        import numpy as np
-
-        g = np.cumsum(marginals, axis=1) - marginals / 2 - (total / 2)[:, None]
-        expected = 2 * total * (marginals * g * g).sum(axis=1)
-        linear, square = self.matrix.times_t(g), self.matrix.times_t(g * g)
-        spread = np.where(self.several, self.sizes * square - linear * linear, 0.0)
-        observed = (w * (2 * spread / (self.sizes - 1))).sum(axis=1)
-        return observed, expected
-
-    def _ratio_expected(self, marginals: Any) -> Any:
-        """The sum over values c, k of n_c n_k delta_ck, that is n (n - 1) D_e, a block of values at a time."""
-        import numpy as np
-
-        assert self.numbers is not None
-        out = np.zeros(len(marginals))
-        for start in range(0, self.distinct, _BLOCK):
-            block = slice(start, start + _BLOCK)
-            out += ((marginals @ ratios(self.numbers, self.numbers[block])) * marginals[:, block]).sum(axis=1)
-        return out
-
 
 # Values per block of the ratio level's distance matrix (values x this many).
 _BLOCK = 512
+
+
+def ratio_pairs(x: Any, n: Any, starts: Any) -> Any:
+    """Per run of entries from each of `starts` (values x, each given n times): the sum over its
+    pairs of values c, k of n_c n_k ((c - k) / (c + k))^2, pair by pair."""
+    import numpy as np
+
+    out = np.zeros(len(starts))
+    ends = np.append(starts[1:], len(n))
+    for p in np.flatnonzero(ends - starts > 1).tolist():
+        a, b = starts[p], ends[p]
+        out[p] = (np.outer(n[a:b], n[a:b]) * ratios(x[a:b], x[a:b])).sum()
+    return out
 
 
 def ratios(xs: Any, ks: Any) -> Any:
@@ -641,6 +579,14 @@ def _scaled(values: list[Any]) -> list[Any]:
     return values if not e else [math.ldexp(float(v), -e) for v in values]
 
 
+def floats(values: list[Any]) -> Any:
+    """Numbers as a float64 array, halved by `_exponent` when some are too large to square (the
+    distances of the interval and ratio levels are then computed at that scale)."""
+    import numpy as np
+
+    return np.asarray(_scaled(values), dtype=np.float64)
+
+
 # Integers below this magnitude are floats exactly: numpy then orders and sums them as Python does.
 _EXACT = 2.0**53
 _NUMBER_TYPES = frozenset({int, float})
@@ -665,11 +611,11 @@ def _as_floats(values: list[Any]) -> Any:
 
 
 def _ranked(tally: Tally, codes: Any, level: Level, order: Sequence[Hashable] | None) -> tuple[Any, Any, Any]:
-    """The domain (`_domain`) of the values of these codes (the tally's, rising), each code's
-    place in it (by code) and, for numbers, the domain as float64. Distinct values at the
-    nominal level keep their places, and numbers (`Tally.numbers`) are placed in numpy's
-    order: the domain is then the codes of its values, in its order. Other values are placed
-    by `_domain`, looked up one by one: the domain is then the list it gives."""
+    """The domain (`domain`) of the values of these codes (the tally's, rising), each code's
+    place in it (by code) and, for numbers, the domain as float64. Numbers (`Tally.numbers`)
+    are placed in numpy's order: the domain is then the codes of its values, in its order.
+    Other values are placed by `domain`, looked up one by one: the domain is then the list it
+    gives."""
     import numpy as np
 
     c = tally.counts()
@@ -685,16 +631,13 @@ def _ranked(tally: Tally, codes: Any, level: Level, order: Sequence[Hashable] | 
         place[ranked] = np.arange(len(ranked))
         return ranked, place, x
     values = list(map(c.values.__getitem__, codes.tolist()))
-    if level == "nominal" and len(dict.fromkeys(values)) == len(values):
-        place[codes] = np.arange(len(codes))
-        return codes, place, None
-    domain = _domain(values, level, order)
-    index = {v: i for i, v in enumerate(domain)}
+    found = domain(values, level, order)
+    index = {v: i for i, v in enumerate(found)}
     place[codes] = [index[v] for v in values]
-    return domain, place, None
+    return found, place, None
 
 
-def _domain(values: list[Any], level: Level, order: Sequence[Hashable] | None) -> list[Any]:
+def domain(values: list[Any], level: Level, order: Sequence[Hashable] | None) -> list[Any]:
     """The distinct values: first seen first for nominal, in their order for the other levels."""
     distinct = list(dict.fromkeys(values))
     if level == "nominal":

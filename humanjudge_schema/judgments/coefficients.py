@@ -32,8 +32,8 @@ from contextlib import suppress
 from fractions import Fraction
 from typing import Any
 
-from .agreement import LARGE, Level, Numbers, Tally, draws, quantile, ratios
-from .summary import Agreement
+from .agreement import LARGE, Level, Numbers, Tally, domain, draws, floats, percentiles, ratio_pairs
+from .summary import Agreement, shown
 
 # The weights of each level, by the names irrCAC gives them: "quadratic" are the interval weights.
 WEIGHTS: dict[Level, str] = {"nominal": "identity", "ordinal": "ordinal", "interval": "quadratic", "ratio": "ratio"}
@@ -125,8 +125,7 @@ class Resamples:
         """Add a sample (a row of items per profile) or a block of them (rows)."""
         import numpy as np
 
-        rows = np.asarray(samples, dtype=np.float64)
-        rows = rows.reshape(-1, rows.shape[-1]) if rows.size else rows.reshape(len(rows) if rows.ndim > 1 else 1, 0)
+        rows = np.atleast_2d(np.asarray(samples, dtype=np.float64))
         self.drawn += len(rows)
         if self.gwet is None:
             return
@@ -134,11 +133,7 @@ class Resamples:
         self.estimates.extend(found[~np.isnan(found)].tolist())
 
     def interval(self) -> tuple[float, float] | None:
-        if not self.estimates:
-            return None
-        ordered = sorted(self.estimates)
-        tail = (1 - self.confidence) / 2
-        return quantile(ordered, tail), quantile(ordered, 1 - tail)
+        return percentiles(self.estimates, self.confidence)
 
 
 def dominant(tally: Tally, level: Level, alpha: float | None, known: Agreement | None = None) -> str | None:
@@ -182,9 +177,8 @@ def dominant(tally: Tally, level: Level, alpha: float | None, known: Agreement |
     n = max(counts)
     top = value(counts.index(n))  # the first of the most frequent, in the values' order
     share = n / tally.judgments
-    shown = repr(list(top)) if isinstance(top, tuple) else repr(top)
     return (
-        f"one answer dominates: {shown} is {n} of {tally.judgments} answers ({share:.0%}); the raters give "
+        f"one answer dominates: {shown(top)} is {n} of {tally.judgments} answers ({share:.0%}); the raters give "
         f"the same answer in {agree:.0%} of pairs and AC is {ac:.3f}, so alpha ({alpha:.3f}) is low "
         "because chance agreement is high, not because the raters disagree"
     )
@@ -248,13 +242,9 @@ class _Gwet:
         self.with_alone = self.shares.times_t(self.alone[None, :])[0]
         self.alone_squared = float(self.alone @ self.alone)
 
-    def estimate(self, weights: Sequence[int] | None = None) -> float | None:
-        """AC of a sample of `weights[p]` items of profile p (by default: the data) and the items
-        of one rating."""
-        import numpy as np
-
-        w = self.population if weights is None else weights
-        found = self.estimates(np.asarray(w, dtype=np.float64).reshape(1, len(self.agree)))
+    def estimate(self) -> float | None:
+        """AC of the data: every item of two ratings or more, and the items of one rating."""
+        found = self.estimates(self.population.reshape(1, len(self.agree)))
         return None if math.isnan(found[0]) else float(found[0])
 
     def estimates(self, samples: Any) -> Any:
@@ -279,19 +269,19 @@ class _Gwet:
 
 def _categorised(tally: Tally, level: Level, declared: Sequence[Any] | None) -> tuple[Any, Any, int]:
     """Each value code's category (its place among the question's values in their order,
-    `_categories`; -1 for none), at the interval and ratio levels the categories as numbers
-    (`_numbers`), and how many there are; with `declared` values where every answer is one
+    `agreement.domain`; -1 for none), at the interval and ratio levels the categories as numbers
+    (`agreement.floats`), and how many there are; with `declared` values where every answer is one
     value, those values too."""
     import numpy as np
 
-    categories = _categories(list(tally.distribution()), level)
+    categories = domain(list(tally.distribution()), level, None)
     if declared is not None and len(categories) == 1:
         # one answer everywhere: the declared values are the choices the raters had
         with suppress(ValueError):  # declared values of another kind than the answers: no AC
-            categories = _categories(list(dict.fromkeys([*declared, *categories])), level)
+            categories = domain([*declared, *categories], level, None)
     index = {v: i for i, v in enumerate(categories)}
     category = np.asarray([index.get(v, -1) for v in tally.counts().values], dtype=np.int64)
-    numbers = np.asarray(_numbers(categories), dtype=np.float64) if level in ("interval", "ratio") else None
+    numbers = floats(categories) if level in ("interval", "ratio") else None
     return category, numbers, len(categories)
 
 
@@ -307,39 +297,9 @@ def _numbered(values: list[Any], given: Numbers, level: Level) -> tuple[Any, Any
     numbers = None
     if level in ("interval", "ratio"):
         numbers = given.values
-        if float(np.abs(numbers).max(initial=0.0)) > LARGE:  # halved, as `_numbers` halves them
-            numbers = np.asarray(_numbers([values[i] for i in given.codes.tolist()]), dtype=np.float64)
+        if float(np.abs(numbers).max(initial=0.0)) > LARGE:
+            numbers = floats([values[i] for i in given.codes.tolist()])
     return category, numbers, len(given.codes)
-
-
-def _categories(values: list[Any], level: Level) -> list[Any]:
-    """The question's distinct values in their order; ValueError where they do not suit the level."""
-    if level == "nominal":
-        return values
-    try:
-        ordered = sorted(values)
-    except TypeError:
-        raise ValueError(f"the values mix kinds that have no common order at the {level} level") from None
-    if level in ("interval", "ratio"):
-        wrong = [v for v in ordered if not isinstance(v, (int, float)) or isinstance(v, bool)]
-        if wrong:
-            raise ValueError(f"{level} values must be numbers, got {', '.join(map(repr, wrong[:5]))}")
-        if level == "ratio" and ordered and ordered[0] < 0:
-            raise ValueError("ratio values must not be negative")
-    return ordered
-
-
-def _numbers(values: list[Any]) -> list[float]:
-    """The values as floats, halved by a power of two when they are so large that a square of
-    their spread would overflow (the weights of both levels do not change with the scale)."""
-    largest = max(map(abs, values), default=0)
-    e = 0
-    if largest > 2.0**400:
-        try:
-            e = math.frexp(float(largest))[1]
-        except OverflowError:
-            raise ValueError("values too large to compare: beyond the largest double") from None
-    return [math.ldexp(float(v), -e) for v in values]
 
 
 def _weighted_pairs(profile: Any, kind: Any, count: Any, sizes: Any, weights: str, numbers: Any, q: int) -> Any:
@@ -377,12 +337,7 @@ def _weighted_pairs(profile: Any, kind: Any, count: Any, sizes: Any, weights: st
         return r * r - 2 * r * per(n * ((x - mean[profile]) / spread) ** 2)
     # ratio: w_kl = 1 - ((x_k - x_l) / (x_k + x_l))^2 / ((max - min) / (max + min))^2
     scale = (spread / (numbers[-1] + numbers[0])) ** 2
-    out = r * r
-    ends = np.append(starts[1:], len(n))
-    for p, (a, b) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
-        if b - a > 1:
-            out[p] -= (np.outer(n[a:b], n[a:b]) * ratios(x[a:b], x[a:b])).sum() / scale
-    return out
+    return r * r - ratio_pairs(x, n, starts) / scale
 
 
 def figures(
@@ -406,13 +361,11 @@ def figures(
     ac = _finite(found.gwet.estimate())
     ci = None
     if ac is not None:
-        shared = resamples is not None and resamples.drawn
-        drawn = (
-            found.interval()
-            if shared
-            else gwet_bootstrap(tally, level, samples=samples, seed=seed, categories=categories)
-        )
-        ci = (drawn[0], drawn[1]) if drawn is not None and all(map(math.isfinite, drawn)) else None
+        if found.drawn:  # alpha's bootstrap drew the samples
+            ci = found.interval()
+        else:
+            ci = gwet_bootstrap(tally, level, samples=samples, seed=seed, categories=categories)
+        ci = ci if ci is not None and all(map(math.isfinite, ci)) else None
     return Agreement(_finite(observed(tally)), ac, ci, found.gwet.weights)
 
 

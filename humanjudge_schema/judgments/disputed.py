@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from ..gcpause import paused
 from .agreement import item_agreement
@@ -50,52 +50,38 @@ def ranked(q: GatheredQuestion, n: int) -> tuple[list[tuple[int, float]], int, i
     return chosen, len(units), int((agreement < 0).sum())
 
 
-def disputed(
-    gathered: Gathered, questions: tuple[QuestionStats, ...], n: int, size: int | None
-) -> tuple[QuestionStats, ...]:
+def disputed(gathered: Gathered, questions: tuple[QuestionStats, ...], n: int) -> tuple[QuestionStats, ...]:
     """The questions, each with alpha given its `n` most disputed items (`Disputed`), located
-    where the dataset's files (`size` bytes; None: unknown) are at most LOCATED_BYTES."""
-    with paused():  # a few containers per item, beside the pass's millions (gcpause.py)
-        return _disputed(gathered, questions, n, size)
-
-
-def _disputed(
-    gathered: Gathered, questions: tuple[QuestionStats, ...], n: int, size: int | None
-) -> tuple[QuestionStats, ...]:
-    found: dict[str, tuple[list[tuple[Hashable, Hashable, float, tuple[tuple[Hashable, int], ...]]], int, int]] = {}
-    for q in questions:
-        gq = gathered.questions.get(q.question)
-        if q.alpha is None or gq is None:
-            continue
-        chosen = ranked(gq, n)
-        if chosen is None:
-            continue
-        c = gq.tally.counts()
-        items = []
-        for unit, agreement in chosen[0]:
-            place: Any = c.units[unit]  # (item, option)
-            item, option = place
-            items.append((item, option, agreement, _answers(c, unit, gq.level == "nominal")))
-        found[q.question] = (items, chosen[1], chosen[2])
-    located = size is not None and size <= LOCATED_BYTES
-    places: dict[Key, AnswerSource] = {}
-    if located and found:
-        keys = [("item", name, (item, option)) for name, (items, _, _) in found.items() for item, option, _, _ in items]
-        places = _located(gathered, keys)
+    where the dataset's files are at most LOCATED_BYTES."""
+    try:
+        located = sum(f.stat().st_size for f in gathered.view.files) <= LOCATED_BYTES
+    except OSError:  # a file that cannot be read: its size is not known
+        located = False
     note = None if located else f"not located: the dataset's files are over {LOCATED_BYTES >> 20} MB"
-    out = []
-    for q in questions:
-        if q.question not in found:
-            out.append(q)
-            continue
-        items, of, below = found[q.question]
-        shown = []
-        for item, option, agreement, answers in items:
-            where = places.get(("item", q.question, (item, option)))
-            at = (where.file, where.pointer, where.line) if where is not None else (None, "", None)
-            shown.append(DisputedItem(item, option, agreement, answers, *at))
-        out.append(replace(q, disputed=Disputed(tuple(shown), of, below, note)))
-    return tuple(out)
+    found: dict[str, Disputed] = {}
+    with paused():  # a few containers per item, beside the pass's millions (gcpause.py)
+        for q in questions:
+            gq = gathered.questions.get(q.question)
+            chosen = None if q.alpha is None or gq is None else ranked(gq, n)
+            if gq is None or chosen is None:
+                continue
+            c = gq.tally.counts()
+            items = []
+            for unit, agreement in chosen[0]:
+                item, option = cast(tuple[Hashable, Hashable], c.units[unit])
+                items.append(DisputedItem(item, option, agreement, _answers(c, unit, gq.level == "nominal")))
+            found[q.question] = Disputed(tuple(items), chosen[1], chosen[2], note)
+        if located and found:
+            keys = [("item", name, (i.item, i.option)) for name, d in found.items() for i in d.items]
+            places = _located(gathered, keys)
+            for name, d in found.items():
+                items = [_at(i, places.get(("item", name, (i.item, i.option)))) for i in d.items]
+                found[name] = replace(d, items=tuple(items))
+    return tuple(replace(q, disputed=found[q.question]) if q.question in found else q for q in questions)
+
+
+def _at(item: DisputedItem, where: AnswerSource | None) -> DisputedItem:
+    return item if where is None else replace(item, file=where.file, pointer=where.pointer, line=where.line)
 
 
 def _located(gathered: Gathered, keys: list[Key]) -> dict[Key, AnswerSource]:
@@ -109,51 +95,35 @@ def _located(gathered: Gathered, keys: list[Key]) -> dict[Key, AnswerSource]:
     except TypeError:  # an item that is no key
         return gathered.locate(keys)
     found: dict[Key, AnswerSource] = {}
-    with paused():
-        if view.items is not None:
-            for run in view.by_item().runs:
-                for k in [k for k, item in enumerate(run.items) if item in names]:
-                    for batch in run.rows(k, k + 1):
-                        _first(batch, range(batch.size), wanted, found)
-                if len(found) == len(wanted):
-                    break
-            return found
-        # each question's rows in file order is enough: the first answer of an item is its question's
-        for batch in view.in_batches(Needs(pointer=True, order=False)):
-            items = batch.rows("item")
-            _first(batch, [i for i, item in enumerate(items) if item in names], wanted, found)
+    if view.items is not None:
+        for run in view.by_item().runs:
+            for k in [k for k, item in enumerate(run.items) if item in names]:
+                for batch in run.rows(k, k + 1):
+                    _first(batch, range(batch.size), wanted, found)
             if len(found) == len(wanted):
                 break
+        return found
+    # each question's rows in file order is enough: the first answer of an item is its question's
+    for batch in view.in_batches(Needs(pointer=True, order=False)):
+        items = batch.rows("item")
+        _first(batch, [i for i, item in enumerate(items) if item in names], wanted, found)
+        if len(found) == len(wanted):
+            break
     return found
 
 
 def _first(batch: Batch, rows: Iterable[int], wanted: set[Key], found: dict[Key, AnswerSource]) -> None:
     """Add to `found` each wanted item's first answer among these rows of the batch."""
-    item, question, option, value, file, pointer, line, role = (_cells(batch, name) for name in _LOCATING)
+
+    def cells(name: str) -> Any:  # a column the batch holds as one value: that value in every row
+        return [batch.same[name]] * batch.size if name in batch.same else batch.rows(name)
+
+    names = ("item", "question", "option", "value", "file", "pointer", "line", "role")
+    item, question, option, value, file, pointer, line, role = map(cells, names)
     for i in rows:
         key = ("item", question[i], (item[i], option[i]))
         if key in wanted and key not in found and value[i] is not None and role[i] == "individual":
             found[key] = AnswerSource(file[i], pointer[i], line[i], question[i])
-
-
-_LOCATING = ("item", "question", "option", "value", "file", "pointer", "line", "role")
-
-
-def _cells(batch: Batch, name: str) -> Any:
-    """A column's cell by row number, without a list made of a column the batch holds as one value."""
-    if name in batch.same:
-        return _Same(batch.same[name])
-    return batch.rows(name)
-
-
-class _Same:
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def __getitem__(self, _: int) -> Any:
-        return self.value
 
 
 def _answers(c: Any, unit: int, nominal: bool) -> tuple[tuple[Hashable, int], ...]:

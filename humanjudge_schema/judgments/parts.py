@@ -27,7 +27,7 @@ from itertools import chain
 from typing import Any
 
 from .agreement import Tally
-from .columns import Counts, code, renumber
+from .columns import Counts, code, counts, renumber
 from .view import Level, Parts
 
 # The level of each part of an answer; a "label" part keeps its question's.
@@ -66,7 +66,10 @@ def split(
     length = np.asarray([0 if row is None else len(row[0]) for row in rows], dtype=np.int64)
     option = np.fromiter(map(index.__getitem__, chain.from_iterable(o for o, _ in kept)), dtype=np.int64)
     cell = np.frombuffer(array_of("q", chain.from_iterable(v for _, v in kept)), dtype=np.int64)
-    entry, at = _spread(length[c.value], (np.cumsum(length) - length)[c.value])
+    sizes = length[c.value]  # each entry's cells, from the first cell of its distinct answer
+    entry = np.repeat(np.arange(len(sizes)), sizes)
+    within = np.arange(len(entry)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    at = np.repeat((np.cumsum(length) - length)[c.value], sizes) + within
     by_option = np.argsort(option[at], kind="stable")  # an option's entries stay in their order
     at = at[by_option]
     found = _tallies(c, option[at], entry[by_option], cell[at], len(options))
@@ -106,15 +109,6 @@ def _labels(c: Counts, level: Level | None) -> list[Part]:
     return [Part(str(name), level, part) for name, part in zip(named, found, strict=True) if name != ""]
 
 
-def _spread(sizes: Any, starts: Any) -> tuple[Any, Any]:
-    """For rows of `sizes[i]` cells from `starts[i]`: each cell's row, and where the cell is."""
-    import numpy as np
-
-    row = np.repeat(np.arange(len(sizes)), sizes)
-    within = np.arange(len(row)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    return row, np.repeat(starts, sizes) + within
-
-
 def _tallies(
     c: Counts, part: Any, entry: Any, value: Any, parts: int, values: list[Hashable] | None = None
 ) -> list[Tally]:
@@ -125,50 +119,39 @@ def _tallies(
     (a multi-slider's), and a part's values are those it holds, in the question's order."""
     import numpy as np
 
-    if not len(part):
-        empty = np.zeros(0, dtype=np.int64)
-        return [Tally.of_counts(Counts([], [], empty, empty, empty, empty, empty)) for _ in range(parts)]
-    # each part's values numbered as `code` numbers a column (a multi-slider's: in the question's
-    # order), so that a part's figures are those of the same part counted on its own
-    low = int(value.min())
-    span = int(value.max()) - low + 1
-    pairs, first, of_cell = np.unique(part * span + (value - low), return_index=True, return_inverse=True)
-    owner = pairs // span
-    order = np.lexsort((first, owner)) if values is None else np.arange(len(pairs))
-    starts = np.searchsorted(owner[order], np.arange(parts + 1))
-    local = np.empty(len(pairs), dtype=np.int64)
-    local[order] = np.arange(len(pairs)) - starts[owner[order]]
-    starts = starts.tolist()
-    held = (pairs % span + low)[order].tolist()
-    value_of = held if values is None else [values[v] for v in held]
-    # each part's items: runs of one item within the part (its entries come in item order)
-    unit = c.unit[entry]
-    new = np.r_[True, (part[1:] != part[:-1]) | (unit[1:] != unit[:-1])]
-    heads = np.flatnonzero(new)
-    run = np.cumsum(new) - 1
-    run_starts = np.searchsorted(part[heads], np.arange(parts + 1))
-    item = np.arange(len(heads)) - run_starts[part[heads]]
-    # the value counts of each (part, item, value), summed where two entries give one value
-    width = int(local.max()) + 1
-    keys, of_key = np.unique(run * width + local[of_cell.reshape(-1)], return_inverse=True)
-    times = np.bincount(of_key.reshape(-1), weights=c.count[entry], minlength=len(keys)).astype(np.int64)
-    key_run = keys // width
-    firsts = np.flatnonzero(np.r_[True, key_run[1:] != key_run[:-1]])  # each run's first key
-    sizes = np.add.reduceat(times, firsts)
-    eu, ev = item[key_run], keys % width
-    bounds = np.append(firsts, len(keys))[run_starts].tolist()  # each part's keys
-    units, run_starts = unit[heads].tolist(), run_starts.tolist()
+    # One Counts of every part: its items are the (part, item) pairs and its values the (part,
+    # value) pairs, numbered part by part as each part numbers its own (the cells come grouped by
+    # part, so the order they first come in is part by part); each part is then a slice of it.
+    units = len(c.units)
+    item, item_of = renumber(part * units + c.unit[entry])
+    low = int(value.min()) if len(value) else 0
+    span = int(value.max()) - low + 1 if len(value) else 1
+    pairs = part * span + (value - low)
+    if values is None:
+        given, given_of = renumber(pairs)
+    else:
+        given_of, given = np.unique(pairs, return_inverse=True)
+    held = (given_of % span + low).tolist()
+    found = counts(
+        [c.units[u] for u in (item_of % units).tolist()],
+        held if values is None else [values[v] for v in held],
+        item,
+        given.reshape(-1),
+        c.count[entry],
+    )
+    # where each part's items, values and entries begin, and each code and start within its part
+    item_part, value_part = item_of // units, given_of // span
+    items, kinds = (np.searchsorted(p, np.arange(parts + 1)) for p in (item_part, value_part))
+    entries = np.searchsorted(found.unit, items)
+    entry_part = item_part[found.unit]
+    unit = found.unit - items[entry_part]
+    codes = found.value - kinds[entry_part]
+    starts = found.starts - entries[item_part]
     out = []
     for k in range(parts):
-        a, b, ra, rb = bounds[k], bounds[k + 1], run_starts[k], run_starts[k + 1]
-        counts = Counts(
-            [c.units[u] for u in units[ra:rb]],
-            value_of[starts[k] : starts[k + 1]],
-            eu[a:b],
-            ev[a:b],
-            times[a:b],
-            firsts[ra:rb] - a,
-            sizes[ra:rb],
+        (a, b), (u, v), (w, x) = entries[k : k + 2], items[k : k + 2], kinds[k : k + 2]
+        at = Counts(
+            found.units[u:v], found.values[w:x], unit[a:b], codes[a:b], found.count[a:b], starts[u:v], found.sizes[u:v]
         )
-        out.append(Tally.of_counts(counts))
+        out.append(Tally.of_counts(at))
     return out

@@ -28,6 +28,7 @@ from . import raters
 from .agreement import alpha
 from .coefficients import dominant
 from .gather import AnswerSource, Gathered, GatheredQuestion, Key, Place, Repeat
+from .summary import shown
 from .view import Judgments
 
 # A question's agreement is judged when at least this many items have two values or more.
@@ -64,8 +65,19 @@ def check(view: Judgments, gathered: Gathered | None = None) -> list[tuple[str, 
     ]
 
 
-def _name(value: Hashable) -> str:
-    return repr(list(value)) if isinstance(value, tuple) else repr(value)
+def _compared(g: Gathered, *, shared: bool = True) -> Iterator[tuple[str, GatheredQuestion]]:
+    """The questions whose raters are persons, with each rater's answers (`answered`); with
+    `shared`, only those whose raters judge a shared object."""
+    if g.view.persons:  # else a position names no one across items
+        for name, q in g.questions.items():
+            if q.answered is not None and q.raters and (not shared or g.view.shared(name)):
+                yield name, q
+
+
+def _item(place: Place) -> str:
+    """An item as a message names it: with its option, where it has one."""
+    item, option = place
+    return f"{item!r}" + (f" ({option})" if option != "" else "")
 
 
 @rule(
@@ -121,18 +133,11 @@ def below_chance(g: Gathered) -> Iterator[Hit]:
 def straight_lining(g: Gathered) -> Iterator[Hit]:
     import numpy as np
 
-    if not g.view.persons:  # a position names no one across items
-        return
-    tested: dict[str, tuple[GatheredQuestion, dict[Hashable, float], raters.Modal]] = {}
-    for name, q in g.questions.items():
-        shares = _shares(q)
-        if len(shares) < 2 or q.answered is None or not q.raters or not g.view.shared(name):
-            continue  # every answer is the same: nothing tells one rater from the others
-        found = raters.modal_of(q)
-        tested[name] = (q, shares, found)
+    # where every answer is the same, nothing tells one rater from the others
+    tested = {name: (q, raters.modal_of(q)) for name, q in _compared(g) if len(q.tally.distribution()) > 1}
     # the raters tested: each with enough items of a question whose answers vary
-    compared = sum(int((found.items >= MIN_RATER_ITEMS).sum()) for _, _, found in tested.values())
-    for name, (q, shares, found) in tested.items():
+    compared = sum(int((found.items >= MIN_RATER_ITEMS).sum()) for _, found in tested.values())
+    for name, (q, found) in tested.items():
         many = (found.items >= MIN_RATER_ITEMS) & (found.times >= STRAIGHT_SHARE * found.items)
         for r in np.flatnonzero(many).tolist():
             n, value, times = int(found.items[r]), q.tally.counts().values[found.value[r]], int(found.times[r])
@@ -140,10 +145,11 @@ def straight_lining(g: Gathered) -> Iterator[Hit]:
                 continue
             rater = q.raters[r]
             told = f"all {n}" if times == n else f"{times} of their {n}"
+            share = q.tally.distribution()[value] / q.tally.judgments
             yield (
                 ("rater", name, rater),
-                f"rater {rater!r} answers {_name(value)} to {told} items of {name!r}, while "
-                f"{1 - shares[value]:.0%} of the question's answers are something else",
+                f"rater {rater!r} answers {shown(value)} to {told} items of {name!r}, while "
+                f"{1 - share:.0%} of the question's answers are something else",
             )
 
 
@@ -155,12 +161,8 @@ def _chances(q: GatheredQuestion, rater: int, value: int) -> list[float]:
     c = q.tally.counts()
     mine = q.answered.unit[q.answered.rater == rater]
     mine = mine[mine >= 0]
-    width = max(len(c.values), 1)
-    entries = c.unit * width + c.value
-    key = mine * width + value
-    at = np.minimum(np.searchsorted(entries, key), len(entries) - 1)
-    times = np.where(entries[at] == key, c.count[at], 0)
-    return (times / c.sizes[mine]).tolist()  # type: ignore[no-any-return]
+    at, given = raters.entries_at(c, mine, value)
+    return (np.where(given, c.count[at], 0) / c.sizes[mine]).tolist()  # type: ignore[no-any-return]
 
 
 def _as_often(chances: list[float], misses: int) -> float:
@@ -175,13 +177,6 @@ def _as_often(chances: list[float], misses: int) -> float:
         if sum(chance) < 1e-12:
             break
     return sum(chance)
-
-
-def _shares(q: GatheredQuestion) -> dict[Hashable, float]:
-    """Each answer's share of the question's answers."""
-    counts = q.tally.distribution()
-    total = sum(counts.values())
-    return {value: n / total for value, n in counts.items()}
 
 
 @rule(
@@ -203,12 +198,10 @@ def _shares(q: GatheredQuestion) -> dict[Hashable, float]:
     good="worker 9 agrees with the others in 55% of pairs, where they agree with each other in 61%",
 )
 def outlying_rater(g: Gathered) -> Iterator[Hit]:
-    if not g.view.persons:
-        return
     compared = [
         r
-        for name, q in g.questions.items()
-        if q.level in raters.MATCHED and g.view.shared(name)
+        for name, q in _compared(g)
+        if q.level in raters.MATCHED
         for r in raters.of_question(name, q)
         if r.shared >= MIN_RATER_ITEMS and r.agreement is not None
     ]
@@ -236,8 +229,6 @@ def outlying_rater(g: Gathered) -> Iterator[Hit]:
 def repeated_rater(g: Gathered) -> Iterator[Hit]:
     import numpy as np
 
-    if not g.view.persons:
-        return
     alike = _alike(g)
     if not alike:
         return
@@ -247,14 +238,13 @@ def repeated_rater(g: Gathered) -> Iterator[Hit]:
     # The chance that two raters give one answer to an item is the sum of the squared shares of
     # that item's answers; a match of two whole vectors must be rare among all pairs of raters.
     matching: dict[Hashable, float] = dict.fromkeys(alike, 0.0)
-    for name, q in g.questions.items():
-        if q.answered is None:
-            continue
+    for name, q in _compared(g, shared=False):
         c = q.tally.counts()
         per_item = np.add.reduceat((c.count / c.sizes[c.unit]) ** 2, c.starts) if len(c.unit) else np.zeros(0)
         logs = np.log(np.maximum(per_item, 1e-300)).tolist()
         codes = [k for k, rater in enumerate(q.raters) if rater in wanted]
         a = q.answered
+        assert a is not None
         rows = np.flatnonzero(np.isin(a.rater, codes))
         for r, u, v, p in zip(*(column[rows].tolist() for column in a[:4]), strict=True):
             rater = q.raters[r]
@@ -286,9 +276,7 @@ def _alike(g: Gathered) -> list[Hashable]:
     import numpy as np
 
     counts: dict[Hashable, list[tuple[str, bytes]]] = {}
-    for name, q in g.questions.items():
-        if q.answered is None or not q.raters:
-            continue
+    for name, q in _compared(g, shared=False):
         pairs = q.rater_values()
         rater = pairs.rater
         data = np.stack([pairs.value, pairs.times], axis=1).astype("<i8").tobytes()
@@ -323,12 +311,10 @@ def sparse_item(g: Gathered) -> Iterator[Hit]:
         for k in np.flatnonzero(c.sizes * SPARSE_RATIO <= median).tolist():
             unit: Any = c.units[k]
             n = int(c.sizes[k])
-            item, option = unit
-            label = f"{item!r}" + (f" ({option})" if option != "" else "")
             judgments = "judgment" if n == 1 else "judgments"
             yield (
                 ("item", name, unit),
-                f"item {label} has {n} {judgments} of {name!r}; the question's items have {median:g} (median)",
+                f"item {_item(unit)} has {n} {judgments} of {name!r}; the question's items have {median:g} (median)",
             )
 
 
@@ -351,13 +337,11 @@ def repeated_answer(g: Gathered) -> Iterator[Hit]:
         seen.setdefault((again.rater, again.place), []).append(again)
     for (rater, place), repeats in seen.items():
         first = repeats[0]
-        item, option = place
-        label = f"{item!r}" + (f" ({option})" if option != "" else "")
         where = first.where.pointer + (f" (line {first.where.line})" if first.where.line is not None else "")
         questions = len({r.question for r in repeats})
         asked = f"{questions} questions" if questions > 1 else repr(first.question)
         yield (
             ("answer", first.question, rater, place),
-            f"rater {rater!r} answers item {label} twice ({asked}; again at {where}): agreement "
+            f"rater {rater!r} answers item {_item(place)} twice ({asked}; again at {where}): agreement "
             "counts the first answer only, this one",
         )

@@ -25,14 +25,13 @@ alone: exp(-2 t^2 / sum_i width_i^2) (`shortfall`). It needs no model of how ans
 
 from __future__ import annotations
 
-import json
 import math
-from collections import Counter
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any, NamedTuple
 
+from .columns import Counts
 from .gather import Gathered, GatheredQuestion
-from .summary import RaterRow
+from .summary import RaterRow, json_key
 
 # A question's raters are compared when they judged at least this many items (see docs/stats.md).
 MIN_ITEMS = 20
@@ -85,6 +84,18 @@ def modal_of(q: GatheredQuestion) -> Modal:
     return Modal(np.bincount(q.answered.rater, minlength=len(q.raters)), pairs.value[top], pairs.times[top])
 
 
+def entries_at(c: Counts, unit: Any, value: Any) -> tuple[Any, Any]:
+    """Where each (unit, value) pair is among the entries of `c` (clipped to the last entry), and
+    whether it is there."""
+    import numpy as np
+
+    width = max(len(c.values), 1)
+    entries = c.unit * width + c.value
+    key = unit * width + value
+    at = np.minimum(np.searchsorted(entries, key), len(entries) - 1)
+    return at, entries[at] == key
+
+
 def of_question(name: str, q: GatheredQuestion, compare: bool = True) -> Iterator[Rater]:
     """Each rater's figures on one question, raters in the order they first come; agreement only
     at the MATCHED levels, and only where the raters judge a shared object (`compare`). Computed
@@ -95,52 +106,29 @@ def of_question(name: str, q: GatheredQuestion, compare: bool = True) -> Iterato
         return
     a, c = q.answered, q.tally.counts()
     found = modal_of(q)
-    width = max(len(c.values), 1)
-    count = len(q.raters)
-    shared: Any = np.zeros(count)
-    agree: Any = shared
-    other: Any = shared
-    spread: Any = shared
+    # per answer counted (on an item of three raters or more): its rater, and its s_ri, e_ri and
+    # squared width of e_ri - s_ri
+    r, weights = np.zeros(0, dtype=np.int64), (np.zeros(0),) * 3
     if q.level in MATCHED and compare and len(c.unit):
         n = c.sizes.astype(np.float64)
         m = c.count.astype(np.float64)
         given = np.add.reduceat(m * (m - 1), c.starts)  # agreeing ordered pairs per item
         with np.errstate(divide="ignore", invalid="ignore"):
-            width_i = (np.maximum.reduceat(m, c.starts) - np.minimum.reduceat(m, c.starts)) * n / ((n - 1) * (n - 2))
-        entries = c.unit * width + c.value
-        key = a.unit * width + a.value
-        at = np.minimum(np.searchsorted(entries, key), len(entries) - 1)
-        ok = (a.unit >= 0) & (entries[at] == key)
-        ok &= np.where(a.unit >= 0, n[a.unit], 0) >= 3
+            width = (np.maximum.reduceat(m, c.starts) - np.minimum.reduceat(m, c.starts)) * n / ((n - 1) * (n - 2))
+        at, ok = entries_at(c, a.unit, a.value)
+        ok &= (a.unit >= 0) & (np.where(a.unit >= 0, n[a.unit], 0) >= 3)
         r, u, mine = a.rater[ok], a.unit[ok], m[at[ok]]
         ni = n[u]
-        shared = np.bincount(r, minlength=count).astype(np.float64)
-        agree = np.bincount(r, weights=(mine - 1) / (ni - 1), minlength=count)
-        other = np.bincount(r, weights=(given[u] - 2 * (mine - 1)) / ((ni - 1) * (ni - 2)), minlength=count)
-        spread = np.bincount(r, weights=width_i[u] ** 2, minlength=count)
-    rows = zip(
-        q.raters,
-        found.items.tolist(),
-        found.value.tolist(),
-        found.times.tolist(),
-        np.asarray(shared).astype(int).tolist(),
-        np.asarray(agree).tolist(),
-        np.asarray(other).tolist(),
-        np.asarray(spread).tolist(),
-        strict=True,
-    )
-    for rater, items, value, times, k, agreement, others, squared in rows:
-        yield Rater(
-            rater,
-            name,
-            items,
-            c.values[value],
-            times / items,
-            k,
-            agreement / k if k else None,
-            others / k if k else None,
-            squared,
-        )
+        weights = ((mine - 1) / (ni - 1), (given[u] - 2 * (mine - 1)) / ((ni - 1) * (ni - 2)), width[u] ** 2)
+    count = len(q.raters)
+    shared = np.bincount(r, minlength=count).tolist()
+    agree, other, spread = (np.bincount(r, weights=w, minlength=count).tolist() for w in weights)
+    modal = zip(found.items.tolist(), found.value.tolist(), found.times.tolist(), strict=True)
+    for rater, (items, value, times), k, agreement, others, squared in zip(
+        q.raters, modal, shared, agree, other, spread, strict=True
+    ):
+        mean, others_mean = (agreement / k, others / k) if k else (None, None)
+        yield Rater(rater, name, items, c.values[value], times / items, k, mean, others_mean, squared)
 
 
 def of_dataset(g: Gathered) -> list[Rater]:
@@ -150,120 +138,84 @@ def of_dataset(g: Gathered) -> list[Rater]:
     return [r for name, q in g.questions.items() for r in of_question(name, q, g.view.shared(name))]
 
 
+# Why a dataset's raters have no rows, by the kind of its raters (`Judgments.rater_kind`).
+NOT_PERSONS = {
+    "position": "raters are positions within an item, no one across items",
+    "none": "the dataset names no rater",
+}
+
+
 def table(g: Gathered) -> tuple[list[RaterRow], str | None]:
-    """What `stats --raters` adds to a dataset: every rater's row on every question (`row`), with
-    their competence where it applies (`competent`), and why there are none where raters are not
-    persons (else None)."""
-    return competent([row(r) for r in of_dataset(g)], g), _not_persons(g.view.rater_kind)
+    """What `stats --raters` adds to a dataset: every rater's row on every question, its shares
+    rounded to 4 decimals as shown, with their Dawid-Skene accuracy and confusion (competence.py)
+    on the questions it applies to (nominal, raters who are persons and judge a shared object);
+    and why there are none where raters are not persons (else None)."""
+    from .competence import of_question as competence_of
 
-
-def competent(rows: list[RaterRow], g: Gathered) -> list[RaterRow]:
-    """The rows with each rater's Dawid-Skene accuracy and confusion (competence.py) on the
-    questions it applies to: nominal, raters who are persons and judge a shared object."""
-    from dataclasses import replace
-
-    from .competence import of_question
-
-    found = {}
+    found: dict[tuple[str, Hashable], tuple[float, dict[str, dict[str, float]]]] = {}
     for name, q in g.questions.items():
-        if g.view.persons and g.view.shared(name) and (estimates := of_question(q)) is not None:
-            labels = [_key(label) for label in estimates.labels]
+        if g.view.persons and g.view.shared(name) and (estimates := competence_of(q)) is not None:
+            labels = [json_key(label) for label in estimates.labels]
             for rater, accuracy, matrix in zip(
                 estimates.raters, estimates.accuracy.tolist(), estimates.confusion.tolist(), strict=True
             ):
-                confusion = {
-                    c: dict(zip(labels, _rounded(of_c), strict=True)) for c, of_c in zip(labels, matrix, strict=True)
-                }
+                rounded = [[round(x, 4) for x in of_c] for of_c in matrix]
+                confusion = {c: dict(zip(labels, of_c, strict=True)) for c, of_c in zip(labels, rounded, strict=True)}
                 found[name, rater] = (round(accuracy, 4), confusion)
-    if not found:
-        return rows
-    out = []
-    for r in rows:
-        figures = found.get((r.question, r.rater))
-        out.append(r if figures is None else replace(r, competence=figures[0], confusion=figures[1]))
-    return out
+    rows = []
+    for r in of_dataset(g):
+        agreement, others = (None if x is None else round(x, 4) for x in (r.agreement, r.others))
+        figures = found.get((r.question, r.rater), (None, None))
+        rows.append(
+            RaterRow(
+                r.rater, r.question, r.items, r.modal, round(r.modal_share, 4), r.shared, agreement, others, *figures
+            )
+        )
+    return rows, NOT_PERSONS.get(g.view.rater_kind)
 
 
-def _rounded(shares: list[float]) -> list[float]:
-    return [round(x, 4) for x in shares]
-
-
-def _key(value: Hashable) -> str:
-    """A label as a JSON object key: text as it is, anything else as JSON would write it."""
-    if isinstance(value, str):
-        return value
-    return json.dumps(list(value) if isinstance(value, tuple) else value)
-
-
-def _not_persons(kind: str) -> str | None:
-    if kind == "position":
-        return "raters are positions within an item, no one across items"
-    if kind == "none":
-        return "the dataset names no rater"
-    return None
+def _first(rows: list[RaterRow], n: int, key: Callable[[RaterRow], float]) -> tuple[list[RaterRow], int]:
+    """The n first rows in the order of `key`, and how many are left out."""
+    rows = sorted(rows, key=key)
+    return rows[:n], max(len(rows) - n, 0)
 
 
 def lowest_agreement(rows: Sequence[RaterRow], n: int) -> tuple[list[RaterRow], int]:
     """The n rows of the raters furthest below the others' agreement (below it, over at least
     MIN_ITEMS shared items), and how many such rows are left out."""
     kept = [
-        (r, r.agreement - r.others_agreement)
+        r
         for r in rows
         if r.agreement is not None
         and r.others_agreement is not None
         and r.shared_items >= MIN_ITEMS
         and r.agreement < r.others_agreement
     ]
-    kept.sort(key=lambda found: found[1])
-    return [r for r, _ in kept[:n]], max(len(kept) - n, 0)
+    return _first(kept, n, lambda r: (r.agreement or 0.0) - (r.others_agreement or 0.0))
 
 
 def lowest_competence(rows: Sequence[RaterRow], n: int) -> tuple[list[RaterRow], int]:
     """The n rows of the lowest competence (Dawid-Skene accuracy) over at least MIN_ITEMS
     items, and how many such rows are left out."""
-    kept = [r for r in rows if r.competence is not None and r.items >= MIN_ITEMS]
-    kept.sort(key=lambda r: r.competence if r.competence is not None else 0.0)
-    return kept[:n], max(len(kept) - n, 0)
+    return _first(
+        [r for r in rows if r.competence is not None and r.items >= MIN_ITEMS], n, lambda r: r.competence or 0.0
+    )
 
 
 def highest_modal_share(rows: Sequence[RaterRow], n: int) -> tuple[list[RaterRow], int]:
     """The n rows of the highest modal share over at least MIN_ITEMS items, and how many such
     rows are left out."""
-    kept = [r for r in rows if r.items >= MIN_ITEMS]
-    kept.sort(key=lambda r: -r.modal_share)
-    return kept[:n], max(len(kept) - n, 0)
-
-
-def modal(values: Any) -> tuple[Hashable, int]:
-    """The most common of the values (the first given, of equally common ones) and how many
-    times it is given, counted in C."""
-    return Counter(values).most_common(1)[0]
-
-
-def row(r: Rater) -> RaterRow:
-    """A rater's row as `stats --raters` shows it, its shares rounded to 4 decimals."""
-    return RaterRow(
-        r.rater,
-        r.question,
-        r.items,
-        r.modal,
-        round(r.modal_share, 4),
-        r.shared,
-        None if r.agreement is None else round(r.agreement, 4),
-        None if r.others is None else round(r.others, 4),
-    )
+    return _first([r for r in rows if r.items >= MIN_ITEMS], n, lambda r: -r.modal_share)
 
 
 __all__ = [
     "MIN_ITEMS",
     "Rater",
-    "competent",
+    "entries_at",
     "highest_modal_share",
     "lowest_agreement",
     "lowest_competence",
-    "modal",
     "of_dataset",
     "of_question",
-    "row",
     "table",
 ]

@@ -11,15 +11,13 @@ whole.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
 from dataclasses import replace
-from typing import NamedTuple
 
 from .agreement import Tally, alpha, bootstrap
 from .coefficients import Resamples, dominant, figures
 from .gather import Gathered, GatheredQuestion
 from .parts import split
-from .summary import Agreement, DatasetStats, Distribution, QualityFinding, QuestionStats, RatersPerItem
+from .summary import Agreement, DatasetStats, Distribution, QualityFinding, QuestionStats, RatersPerItem, json_key
 from .view import Judgments, Level, Question
 
 # Why an answer made of parts has no alpha as a whole: its parts have theirs (`options`).
@@ -69,7 +67,7 @@ def describe(
     if disputed:
         from .disputed import disputed as most_disputed
 
-        found = replace(found, questions=most_disputed(gathered, found.questions, disputed, _size(view)))
+        found = replace(found, questions=most_disputed(gathered, found.questions, disputed))
     quality = tuple(
         QualityFinding(code, where.question, message, where.file, where.pointer, where.line)
         for code, where, message in check(view, gathered)
@@ -80,14 +78,6 @@ def describe(
 
     rows, note = table(gathered)
     return replace(found, quality=quality, raters=tuple(rows), raters_note=note)
-
-
-def _size(view: Judgments) -> int | None:
-    """The bytes of a dataset's files; None where one cannot be read."""
-    try:
-        return sum(f.stat().st_size for f in view.files)
-    except OSError:
-        return None
 
 
 def _question(
@@ -106,61 +96,54 @@ def _question(
     spread = tally.raters_per_item()
     if declared is not None and not declared.shared:
         counted_only = not_shared(declared)
-    found = _Figured(note=counted_only)
-    if counted_only is None and q.level is not None:
-        found = _figured(tally, q.level, samples, seed, declared)
-    note = found.note
-    if found.alpha is None and not note:
-        note = _why_no_alpha(q, declared)
-    return QuestionStats(
+    found = QuestionStats(
         question=name,
         level=q.level,
         items=tally.items,
         judgments=tally.judgments,
         missing=q.missing,
         raters_per_item=None if spread is None else RatersPerItem(*spread),
-        alpha=found.alpha,
-        alpha_ci=found.alpha_ci,
-        agreement=found.agreement,
-        agreement_note=found.agreement_note,
+        alpha=None,
+        alpha_ci=None,
+        agreement=Agreement(),
+        agreement_note=None,
         level_note=None if declared is None else declared.level_note,
         distribution=_distribution(tally, q.level),
-        note=note,
+        note=counted_only,
         values=tuple(tally.distribution().items()) if values else None,
         options=_options(q, declared, samples, seed, values) if declared and declared.parts else None,
     )
+    if counted_only is None and q.level is not None:
+        found = _figured(found, tally, q.level, samples, seed, declared)
+    if found.alpha is None and not found.note:
+        found = replace(found, note=_why_no_alpha(q, declared))
+    return found
 
 
-class _Figured(NamedTuple):
-    """Alpha, its interval, the agreement beside it and the note where one answer dominates; or
-    why they are not computed (`note`)."""
-
-    alpha: float | None = None
-    alpha_ci: tuple[float, float] | None = None
-    agreement: Agreement = Agreement()
-    agreement_note: str | None = None
-    note: str | None = None
-
-
-def _figured(tally: Tally, level: Level, samples: int, seed: int, declared: Question | None) -> _Figured:
-    found: float | None = None
+def _figured(
+    found: QuestionStats, tally: Tally, level: Level, samples: int, seed: int, declared: Question | None
+) -> QuestionStats:
+    """The question with alpha, its interval, the agreement beside it and the note where one
+    answer dominates; or with why they are not computed (`note`)."""
+    value: float | None = None
     ci: tuple[float, float] | None = None
     note = None
     resamples = None
     try:
-        found = alpha(tally, level)
-        if found is not None:
+        value = alpha(tally, level)
+        if value is not None:
             resamples = Resamples(tally, level)  # AC of the same samples as alpha
             ci = bootstrap(tally, level, samples=samples, seed=seed, each=resamples.add)
     except ValueError as exc:  # values that do not suit the level: say so, compute nothing
         note = str(exc)
-    if not _finite(found, *(ci or ())):  # no NaN or Infinity in the JSON
-        found, ci, note = None, None, "values too large to compare"
+    if not all(x is None or math.isfinite(x) for x in (value, *(ci or ()))):  # no NaN or Infinity in the JSON
+        value, ci, note = None, None, "values too large to compare"
+    found = replace(found, alpha=value, alpha_ci=ci, note=note)
     if note:
-        return _Figured(found, ci, note=note)
+        return found
     scale = None if declared is None else declared.order  # one answer everywhere: AC over these
     agreement = figures(tally, level, resamples=resamples, samples=samples, seed=seed, categories=scale)
-    return _Figured(found, ci, agreement, dominant(tally, level, found, agreement), note)
+    return replace(found, agreement=agreement, agreement_note=dominant(tally, level, value, agreement))
 
 
 def _options(
@@ -172,7 +155,12 @@ def _options(
     found, unsplit = split(q.tally, declared.parts, declared.labels, q.level)
     kind = "labels" if declared.parts == "label" else "options"
     past = f"only the first {FIGURED_PARTS} of the question's {len(found)} {kind} get alpha and agreement"
-    scale = _part_values(declared)
+    left_out = f"{unsplit} answers that are not a row of its options are left out" if unsplit else None
+    # the values a part can take, where the declaration says: an option of a multi-select row is
+    # ticked or not; an option of a ranking of known options takes one of their places
+    scale: tuple[int, ...] | None = (0, 1) if declared.parts == "select" else None
+    if declared.parts == "rank" and declared.labels:
+        scale = tuple(range(1, len(declared.labels) + 1))
     out = []
     for k, part in enumerate(found):
         entry = _question(
@@ -184,7 +172,6 @@ def _options(
             Question(part.label, part.level, scale),
             counted_only=None if k < FIGURED_PARTS else past,
         )
-        left_out = f"{unsplit} answers that are not a row of its options are left out" if unsplit else None
         out.append(replace(entry, option=part.label, level_note=left_out))
     return tuple(out)
 
@@ -193,17 +180,6 @@ def not_shared(declared: Question) -> str:
     """Why a question whose raters judge no shared object has no agreement."""
     why = declared.why or "each rater answers about something of their own"
     return f"{why}, not an object its raters share: no agreement to compute"
-
-
-def _part_values(declared: Question) -> tuple[int, ...] | None:
-    """The values each part of the question's answers can take, where its declaration says: an
-    option of a multi-select row is ticked or not; an option of a ranking of known options takes
-    one of their places."""
-    if declared.parts == "select":
-        return (0, 1)
-    if declared.parts == "rank" and declared.labels:
-        return tuple(range(1, len(declared.labels) + 1))
-    return None
 
 
 def _why_no_alpha(q: GatheredQuestion, declared: Question | None = None) -> str:
@@ -228,10 +204,6 @@ def _why_no_alpha(q: GatheredQuestion, declared: Question | None = None) -> str:
     return "fewer than two values can be paired within an item"
 
 
-def _finite(*figures: float | None) -> bool:
-    return all(x is None or math.isfinite(x) for x in figures)
-
-
 def _distribution(tally: Tally, level: Level | None) -> Distribution:
     if level in ("interval", "ratio"):
         summary = tally.numeric_summary()
@@ -240,13 +212,4 @@ def _distribution(tally: Tally, level: Level | None) -> Distribution:
     counts = tally.distribution()
     if level is None and len(counts) > LISTED_VALUES:
         return Distribution(distinct=len(counts))
-    return Distribution(counts={_key(value): n for value, n in counts.items()})
-
-
-def _key(value: Hashable) -> str:
-    """A value as a JSON object key: text as it is, anything else as JSON would write it."""
-    import json
-
-    if isinstance(value, str):
-        return value
-    return json.dumps(list(value) if isinstance(value, tuple) else value)
+    return Distribution(counts={json_key(value): n for value, n in counts.items()})

@@ -11,8 +11,8 @@ A key that the JSON gives only sometimes (a question's `note`, its `values`, an 
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from .agreement import NumericSummary
@@ -28,19 +28,51 @@ __all__ = [
     "QuestionStats",
     "RaterRow",
     "RatersPerItem",
+    "json_key",
+    "shown",
 ]
+
+
+def json_key(value: Hashable) -> str:
+    """A value as a JSON object key: text as it is, anything else as JSON would write it."""
+    import json
+
+    if isinstance(value, str):
+        return value
+    return json.dumps(list(value) if isinstance(value, tuple) else value)
+
+
+def shown(value: Hashable) -> str:
+    """A value as a message quotes it: a list compared whole as the list it was."""
+    return repr(list(value)) if isinstance(value, tuple) else repr(value)
 
 
 def _pair_text(pair: tuple[float, float] | None) -> str | None:
     return None if pair is None else f"[{pair[0]:.3f}, {pair[1]:.3f}]"
 
 
-def _listed(pair: tuple[float, float] | None) -> list[float] | None:
-    return None if pair is None else list(pair)
+def _json(value: Any) -> Any:
+    """A field as the JSON gives it: a statistic as its own JSON, a tuple as a list (of the JSON of
+    each statistic in it)."""
+    if isinstance(value, tuple):
+        return [v.to_json() if isinstance(v, _Figures) else v for v in value]
+    return value.to_json() if isinstance(value, _Figures) else value
+
+
+class _Figures:
+    """A statistic whose JSON is its fields in their order (`_json` of each), but for those named
+    in OPTIONAL, left out where None."""
+
+    __slots__ = ()
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset()
+
+    def to_json(self) -> dict[str, Any]:
+        named = ((f.name, getattr(self, f.name)) for f in fields(self))  # type: ignore[arg-type]
+        return {name: _json(value) for name, value in named if value is not None or name not in self.OPTIONAL}
 
 
 @dataclass(frozen=True, slots=True)
-class RatersPerItem:
+class RatersPerItem(_Figures):
     """The fewest, median and most judgments of an item; the median of an even number of items is
     the mean of the middle two."""
 
@@ -53,12 +85,9 @@ class RatersPerItem:
         shown = str(int(self.median)) if float(self.median).is_integer() else f"{self.median:g}"
         return f"{self.min}{sep}{shown}{sep}{self.max}"
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass(frozen=True, slots=True)
-class Agreement:
+class Agreement(_Figures):
     """The agreement beside alpha: the observed agreement, Gwet's AC with its interval and the
     weights it is computed with (irrCAC's names); each None where not defined."""
 
@@ -83,12 +112,9 @@ class Agreement:
         """AC1 or AC2 and its weights, as a label: "AC1", "AC2 (ordinal weights)"."""
         return "AC1" if self.ac_weights in (None, "identity") else f"AC2 ({self.ac_weights} weights)"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"observed": self.observed, "ac": self.ac, "ac_ci": _listed(self.ac_ci), "ac_weights": self.ac_weights}
-
 
 @dataclass(frozen=True, slots=True)
-class Distribution:
+class Distribution(_Figures):
     """How the answers spread, one of three: `counts` per value (the value as a JSON key), for
     nominal and ordinal questions and free text of few distinct answers; `distinct`, how many
     distinct answers, for free text of many; `numbers`, mean, sd, min and max, for interval ones."""
@@ -106,7 +132,7 @@ class Distribution:
 
 
 @dataclass(frozen=True, slots=True)
-class DisputedItem:
+class DisputedItem(_Figures):
     """An item whose judgments agree least (disputed.py): the item and option as its rows name
     them, its agreement (`agreement.item_agreement`), each of its answers with how often it was
     given, and where its first answer is (`file` None where it was not looked up)."""
@@ -119,14 +145,9 @@ class DisputedItem:
     pointer: str = ""
     line: int | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["answers"] = [[list(v) if isinstance(v, tuple) else v, n] for v, n in self.answers]
-        return out
-
 
 @dataclass(frozen=True, slots=True)
-class Disputed:
+class Disputed(_Figures):
     """A question's most disputed items, lowest agreement first (ties in the order the items
     first come), among `of` items of two judgments or more, `below` of which agree less than
     chance (agreement below 0); `note` says why they were not located, where they were not."""
@@ -136,12 +157,9 @@ class Disputed:
     below: int
     note: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        return {"items": [i.to_json() for i in self.items], "of": self.of, "below": self.below, "note": self.note}
-
 
 @dataclass(frozen=True, slots=True)
-class QuestionStats:
+class QuestionStats(_Figures):
     """One question's statistics, or one part of its answers' (an option, a label: `option`, and
     `options` None). `note` says why alpha is null (None where it is not); `values`, every
     distinct answer and its count, only where asked for (plots, the diff)."""
@@ -163,6 +181,7 @@ class QuestionStats:
     options: tuple[QuestionStats, ...] | None = None
     option: str | None = None
     disputed: Disputed | None = None  # only where asked for (the report)
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"note", "values", "option", "disputed"})
 
     def raters_text(self, sep: str = " / ") -> str | None:
         """Raters per item as min / median / max; None without items."""
@@ -172,35 +191,9 @@ class QuestionStats:
         """Alpha's interval as [lo, hi]; None without one."""
         return _pair_text(self.alpha_ci)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "question": self.question,
-            "level": self.level,
-            "items": self.items,
-            "judgments": self.judgments,
-            "missing": self.missing,
-            "raters_per_item": None if self.raters_per_item is None else self.raters_per_item.to_json(),
-            "alpha": self.alpha,
-            "alpha_ci": _listed(self.alpha_ci),
-            "agreement": self.agreement.to_json(),
-            "agreement_note": self.agreement_note,
-            "level_note": self.level_note,
-            "distribution": self.distribution.to_json(),
-        }
-        if self.note is not None:
-            out["note"] = self.note
-        if self.values is not None:
-            out["values"] = list(self.values)
-        out["options"] = None if self.options is None else [o.to_json() for o in self.options]
-        if self.option is not None:
-            out["option"] = self.option
-        if self.disputed is not None:
-            out["disputed"] = self.disputed.to_json()
-        return out
-
 
 @dataclass(frozen=True, slots=True)
-class QualityFinding:
+class QualityFinding(_Figures):
     """A finding of the quality checks (quality.py): its code, its question, what it says and the
     judgment it is about."""
 
@@ -211,12 +204,9 @@ class QualityFinding:
     pointer: str
     line: int | None
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass(frozen=True, slots=True)
-class RaterRow:
+class RaterRow(_Figures):
     """One rater's row on one question (raters.py), its shares rounded to 4 decimals as shown:
     `modal` their most common answer and `modal_share` its share of their answers; over the
     `shared_items`, how often the other raters give their answer (`agreement`) and agree with
@@ -234,18 +224,11 @@ class RaterRow:
     others_agreement: float | None
     competence: float | None = None
     confusion: dict[str, dict[str, float]] | None = field(default=None, hash=False)
-
-    def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        if isinstance(self.modal, tuple):  # a list compared whole: written as the list it was
-            out["modal"] = list(self.modal)
-        if self.competence is None:
-            del out["competence"], out["confusion"]
-        return out
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"competence", "confusion"})
 
 
 @dataclass(frozen=True, slots=True)
-class DatasetStats:
+class DatasetStats(_Figures):
     """One dataset's statistics: its questions', with the quality findings (None where they were
     not looked for) and the raters' rows where they were asked for (`raters` None: not asked;
     `raters_note`: why there are none where raters are not persons)."""
@@ -257,15 +240,10 @@ class DatasetStats:
     raters: tuple[RaterRow, ...] | None = None
     raters_note: str | None = None
 
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"quality", "raters"})
+
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "dataset": self.dataset,
-            "format": self.format,
-            "questions": [q.to_json() for q in self.questions],
-        }
-        if self.quality is not None:
-            out["quality"] = [f.to_json() for f in self.quality]
-        if self.raters is not None:
-            out["raters"] = [r.to_json() for r in self.raters]
-            out["raters_note"] = self.raters_note
+        out = _Figures.to_json(self)
+        if self.raters is None:  # the note is given with the raters, None or not
+            del out["raters_note"]
         return out
