@@ -77,7 +77,7 @@ def page_alone(folder: Path, repeat: int) -> dict[str, float]:
             if not best or whole < best["page"]:
                 plotted = shown.count('<div class="plot"')
                 best = {"page": whole, "drawings": drawing[1], "drawing": drawing[0], "svg": svg[0]}
-                best |= {"plotted": plotted, "questions": sum(len(d["questions"]) for d in described)}
+                best |= {"plotted": plotted, "questions": sum(len(d.stats.questions) for d in described)}
     finally:
         plots.bars, plots.histogram, plots._svg = originals
     return best
