@@ -33,7 +33,7 @@ from fractions import Fraction
 from typing import Any
 
 from .agreement import LARGE, Level, Numbers, Tally, domain, draws, floats, percentiles, ratio_pairs
-from .summary import Agreement, shown
+from .summary import Agreement, quoted_value
 
 # The weights of each level, by the names irrCAC gives them: "quadratic" are the interval weights.
 WEIGHTS: dict[Level, str] = {"nominal": "identity", "ordinal": "ordinal", "interval": "quadratic", "ratio": "ratio"}
@@ -178,7 +178,7 @@ def dominant(tally: Tally, level: Level, alpha: float | None, known: Agreement |
     top = value(counts.index(n))  # the first of the most frequent, in the values' order
     share = n / tally.judgments
     return (
-        f"one answer dominates: {shown(top)} is {n} of {tally.judgments} answers ({share:.0%}); the raters give "
+        f"one answer dominates: {quoted_value(top)} is {n} of {tally.judgments} answers ({share:.0%}); the raters give "
         f"the same answer in {agree:.0%} of pairs and AC is {ac:.3f}, so alpha ({alpha:.3f}) is low "
         "because chance agreement is high, not because the raters disagree"
     )

@@ -28,7 +28,7 @@ from . import raters
 from .agreement import alpha
 from .coefficients import dominant
 from .gather import AnswerSource, Gathered, GatheredQuestion, Key, Place, Repeat
-from .summary import shown
+from .summary import quoted_value
 from .view import Judgments
 
 # A question's agreement is judged when at least this many items have two values or more.
@@ -148,7 +148,7 @@ def straight_lining(g: Gathered) -> Iterator[Hit]:
             share = q.tally.distribution()[value] / q.tally.judgments
             yield (
                 ("rater", name, rater),
-                f"rater {rater!r} answers {shown(value)} to {told} items of {name!r}, while "
+                f"rater {rater!r} answers {quoted_value(value)} to {told} items of {name!r}, while "
                 f"{1 - share:.0%} of the question's answers are something else",
             )
 

@@ -29,7 +29,7 @@ __all__ = [
     "RaterRow",
     "RatersPerItem",
     "json_key",
-    "shown",
+    "quoted_value",
 ]
 
 
@@ -42,7 +42,7 @@ def json_key(value: Hashable) -> str:
     return json.dumps(list(value) if isinstance(value, tuple) else value)
 
 
-def shown(value: Hashable) -> str:
+def quoted_value(value: Hashable) -> str:
     """A value as a message quotes it: a list compared whole as the list it was."""
     return repr(list(value)) if isinstance(value, tuple) else repr(value)
 
