@@ -284,6 +284,15 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def written_card(tmp_path: Path, *paths: Path) -> tuple[Path, dict[str, Any]]:
+    """The card of the paths, written into a folder beside the data (not the data's own)."""
+    out = tmp_path / "cards" / "card.json"
+    out.parent.mkdir(exist_ok=True)
+    result = _invoke("card", *map(str, paths), "-o", str(out), "-q", "--samples", "20", "--force")
+    assert result.exit_code == 0, result.output
+    return out, json.loads(out.read_text(encoding="utf-8"))
+
+
 def loaded_and_exported(out: Path, data: Path, mlcroissant: Any) -> Iterator[tuple[str, Counter[Any], Counter[Any]]]:
     """Per record set of judgments (and per question of a record set of a TextJudge file's
     instances): the records mlcroissant loads and export's rows of the same dataset, question and

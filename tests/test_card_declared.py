@@ -26,7 +26,7 @@ import pytest
 from humanjudge_schema.card.rai import RECORDS
 
 from .conftest import ROOT, corpus
-from .test_card import EXAMPLES, THEIRS, _check, _invoke, _plain, loaded_and_exported
+from .test_card import EXAMPLES, THEIRS, _check, _invoke, _plain, loaded_and_exported, written_card
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -182,15 +182,6 @@ def _mixed(tmp_path: Path) -> Path:
     return data
 
 
-def _written(tmp_path: Path, *paths: Path) -> tuple[Path, dict[str, Any]]:
-    """The card of the paths, written into a folder of its own."""
-    out = tmp_path / "cards" / "card.json"
-    out.parent.mkdir(exist_ok=True)
-    result = _invoke("card", *map(str, paths), "-o", str(out), "-q", "--samples", "20", "--force")
-    assert result.exit_code == 0, result.output
-    return out, json.loads(out.read_text(encoding="utf-8"))
-
-
 def _record_sets(card: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {rs["@id"]: rs for rs in card["recordSet"]}
 
@@ -204,7 +195,7 @@ def _files(card: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def test_name_and_description_come_from_the_declaration(tmp_path: Path) -> None:
     data = _example(tmp_path)
-    _, card = _written(tmp_path, data)
+    _, card = written_card(tmp_path, data)
     declared = tomllib.loads((data / "humanjudge-format.toml").read_text(encoding="utf-8"))
     assert card["name"] == declared["title"] == "Sentiment labels (example)"
     assert card["description"] == declared["description"]  # every judgment is in a record set: no note
@@ -212,14 +203,14 @@ def test_name_and_description_come_from_the_declaration(tmp_path: Path) -> None:
     for key in ("citeAs", "url", "license"):
         assert card[key].startswith("FILL IN:"), key
 
-    _, card = _written(tmp_path, _mixed(tmp_path))
+    _, card = written_card(tmp_path, _mixed(tmp_path))
     assert card["name"] == "Mixed layouts" and card["url"] == "https://example.org/mixed"  # its `source`
     assert card["description"] == "One file of each layout a card describes."
 
 
 def test_a_record_set_per_file_each_field_typed_by_its_record_schema(tmp_path: Path) -> None:
     data = _example(tmp_path)
-    _, card = _written(tmp_path, data)
+    _, card = written_card(tmp_path, data)
     sets = _record_sets(card)
     assert list(sets) == ["sentiment", "sentiment.majority", "labels", "summary"]
     labels = sets["labels"]
@@ -252,7 +243,7 @@ def test_a_record_set_per_file_each_field_typed_by_its_record_schema(tmp_path: P
 
 
 def test_every_layout_is_a_record_set_or_says_why_not(tmp_path: Path) -> None:
-    _, card = _written(tmp_path, _mixed(tmp_path))
+    _, card = written_card(tmp_path, _mixed(tmp_path))
     sets, files = _record_sets(card), _files(card)
     assert list(sets) == ["quality", "choice", "grade", "ratings", "extra", "votes", "items", "notes"]
     typed = {rs: [(f["name"], f["dataType"]) for f in sets[rs]["field"]] for rs in sets}
@@ -294,7 +285,7 @@ def test_judgments_no_field_can_read_are_said_in_the_description(tmp_path: Path)
     data = _mixed(tmp_path)
     text = (data / "humanjudge-format.toml").read_text(encoding="utf-8")
     (data / "humanjudge-format.toml").write_text(text.replace('item = "id"', 'item = ["id", "judge"]'))
-    _, card = _written(tmp_path, data)
+    _, card = written_card(tmp_path, data)
     assert "choice" not in _record_sets(card) and "votes" in _record_sets(card)
     assert card["description"].endswith(
         "No record set holds these judgments one per record: those of /judgments/1 (in votes): an item is made "
@@ -322,14 +313,14 @@ def test_a_declaration_with_errors_gets_its_names_and_no_record_set(tmp_path: Pa
 @pytest.mark.parametrize("make", [_example, _mixed], ids=["example", "mixed"])
 def test_a_written_card_checks_clean(make: Any, tmp_path: Path) -> None:
     data = make(tmp_path)
-    out, _ = _written(tmp_path, data)
+    out, _ = written_card(tmp_path, data)
     code, findings = _check(out, data)
     assert code == 0 and {f["code"] for f in findings} == {"card/unfilled"}
 
 
 def test_check_finds_a_row_count_and_a_file_changed_since(tmp_path: Path) -> None:
     data = _mixed(tmp_path)
-    out, card = _written(tmp_path, data)
+    out, card = written_card(tmp_path, data)
     with (data / "ratings.tsv").open("a", encoding="utf-8") as f:
         f.write("i3\tr1\t2\n")
     code, findings = _check(out, data)
@@ -349,7 +340,7 @@ def test_check_finds_a_row_count_and_a_file_changed_since(tmp_path: Path) -> Non
 def test_check_finds_what_was_planted_in_a_declared_datasets_section(tmp_path: Path) -> None:
     sentiment, mixed = _example(tmp_path), _mixed(tmp_path)
     repo = sentiment.parent
-    out, card = _written(tmp_path, repo)
+    out, card = written_card(tmp_path, repo)
     assert sorted(_record_sets(card)) == sorted(
         [f"sentiment/{rs}" for rs in ("sentiment", "sentiment.majority", "labels", "summary")]
         + [f"mixed/{rs}" for rs in ("quality", "choice", "grade", "ratings", "extra", "votes", "items", "notes")]
@@ -492,7 +483,7 @@ def test_mlcroissant_validates_it_and_loads_the_rows_and_exports_judgments(
     from humanjudge_schema.card.croissant import validate
 
     data = make(tmp_path)
-    out, card = _written(tmp_path, data)
+    out, card = written_card(tmp_path, data)
     errors, warnings = validate(out)
     assert errors == [] and all("is recommended" in w for w in warnings), warnings
     dataset = mlcroissant.Dataset(jsonld=str(out))
@@ -541,7 +532,7 @@ def test_a_parquet_file_is_a_record_set_of_its_rows(tmp_path: Path, mlcroissant:
         "meta": [{"ms": 5}, {"ms": 6}, {"ms": 7}],
     }
     parquet.write_table(pa.table(rows), data / "ratings.parquet")
-    out, card = _written(tmp_path, data)
+    out, card = written_card(tmp_path, data)
     assert _files(card)["ratings.parquet"]["encodingFormat"] == "application/x-parquet"
     sets = _record_sets(card)
     assert list(sets) == ["score", "ratings"]

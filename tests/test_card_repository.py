@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from .conftest import corpus
-from .test_card import EXAMPLES, THEIRS, _check, _invoke, loaded_and_exported
+from .test_card import EXAMPLES, THEIRS, _check, _invoke, loaded_and_exported, written_card
 
 DATASETS = {"tj/a.json", "tj/b.json", "crossword", "study1"}
 
@@ -32,18 +32,9 @@ def _repository(tmp_path: Path) -> Path:
     return repo
 
 
-def _written(tmp_path: Path, *paths: Path) -> tuple[Path, dict[str, Any]]:
-    """The card written into a folder beside the data, not the data's own."""
-    out = tmp_path / "cards" / "card.json"
-    out.parent.mkdir(exist_ok=True)
-    result = _invoke("card", *map(str, paths), "-o", str(out), "-q", "--samples", "20", "--force")
-    assert result.exit_code == 0, result.output
-    return out, json.loads(out.read_text(encoding="utf-8"))
-
-
 def test_a_repository_has_one_card_each_file_once_a_record_set_per_dataset_and_role(tmp_path: Path) -> None:
     repo = _repository(tmp_path)
-    out, card = _written(tmp_path, repo)
+    out, card = written_card(tmp_path, repo)
     files = sorted(p for p in repo.rglob("*") if p.is_file())
     urls = sorted(entry["contentUrl"] for entry in card["distribution"])
     # each file once, found from where the card is (cards/), not from where it was run
@@ -65,9 +56,9 @@ def test_a_repository_named_by_a_relative_path_has_the_same_card(
     repo = tmp_path / "repo"
     for name in ("exp1", "exp2"):
         shutil.copytree(EXAMPLES / "coggym" / "valid", repo / name)
-    _, absolute = _written(tmp_path, repo)
+    _, absolute = written_card(tmp_path, repo)
     monkeypatch.chdir(tmp_path)
-    _, relative = _written(tmp_path, Path("repo"))
+    _, relative = written_card(tmp_path, Path("repo"))
     assert relative == absolute
     ids = [entry["@id"] for entry in relative["distribution"]]
     assert len(ids) == len(set(ids)) and all(i.startswith(("exp1/", "exp2/")) for i in ids)
@@ -77,7 +68,7 @@ def test_a_repository_named_by_a_relative_path_has_the_same_card(
 def test_a_textjudge_file_is_named_once_whatever_its_questions(tmp_path: Path) -> None:
     data = tmp_path / "data.json"
     shutil.copy(EXAMPLES / "textjudge" / "valid" / "dataset.json", data)
-    _, card = _written(tmp_path, data)
+    _, card = written_card(tmp_path, data)
     assert [entry["@id"] for entry in card["distribution"]] == ["data.json"]  # was one per record set
     assert [rs["@id"] for rs in card["recordSet"]] == ["judgments", "aggregates"]
     fields = {f["name"] for f in card["recordSet"][0]["field"]}
@@ -96,7 +87,7 @@ def test_mlcroissant_validates_it_and_loads_exports_rows_from_any_folder(
     from humanjudge_schema.card.croissant import validate
 
     repo = _repository(tmp_path)
-    out, _ = _written(tmp_path, repo)
+    out, _ = written_card(tmp_path, repo)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)  # the contentUrls are the card's, not the working folder's
@@ -112,7 +103,7 @@ def test_mlcroissant_validates_it_and_loads_exports_rows_from_any_folder(
 
 def test_check_finds_what_was_planted_in_one_datasets_section(tmp_path: Path) -> None:
     repo = _repository(tmp_path)
-    out, card = _written(tmp_path, repo)
+    out, card = written_card(tmp_path, repo)
     code, findings = _check(out, repo)
     assert code == 0 and {f["code"] for f in findings} == {"card/unfilled"}
 
