@@ -29,6 +29,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, repeat
+from operator import itemgetter
 from typing import IO, Any
 
 import orjson
@@ -72,44 +73,25 @@ def as_text(value: Any) -> str | None:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-_AS_STR = frozenset({str, int, float})  # str() writes them as the csv module and JSON do
 _TEXT_OR_NONE = frozenset({str, type(None)})
-_EMPTY = {None: ""}
-_NULL = {"null": ""}
+_AS_STR = frozenset({str, int, float})  # str() writes them as the csv module and JSON do
 _INT = {int}
-_LIST = {list}
 # Numbers beside None or a boolean are written as JSON (as_text), a float too, where beside
 # integers alone it is written by str() ("1e+16", JSON "1e16"): the csv module's way, kept.
-_JSON_NUMBERS = frozenset({int, float, bool, type(None)})
+_JSON_PLAIN = frozenset({int, float, bool, type(None)})  # written by orjson without a comma
+_EMPTY = {None: ""}
+_NULL = {"null": ""}
 
 
-def _json_numbers(column: list[Any], kinds: set[type]) -> list[str]:
+def _json_numbers(column: list[Any], kinds: set[type]) -> list[str] | None:
     """The cells of a column of integers, or of numbers and booleans beside None, as JSON writes
     them: one orjson call for the column, split at its commas, None's `null` emptied (str() of
-    each integer costs five times as much)."""
-    if not column:
-        return []
+    each integer costs five times as much). None for an integer beyond 64 bits."""
     try:
         cells = orjson.dumps(column).decode()[1:-1].split(",")
-    except orjson.JSONEncodeError:  # an integer beyond 64 bits
-        return [as_text(v) or "" for v in column]
+    except orjson.JSONEncodeError:
+        return None
     return list(map(_NULL.get, cells, cells)) if type(None) in kinds else cells
-
-
-_NUMBERS = frozenset({int, float})
-
-
-def _json_lists(column: list[Any]) -> list[str] | None:
-    """The cells of a column of flat lists of numbers (multi-select rows, rankings) as JSON writes
-    each: one orjson call for the column, cut between its lists (a list of numbers holds no
-    bracket of its own). None where another value is among them."""
-    if not set(map(type, chain.from_iterable(column))) <= _NUMBERS:
-        return None
-    try:
-        text = orjson.dumps(column).decode()
-    except orjson.JSONEncodeError:  # an integer beyond 64 bits
-        return None
-    return ["[" + piece + "]" for piece in text[2:-2].split("],[")]
 
 
 def _needs_quotes(text: str) -> bool:
@@ -130,12 +112,10 @@ def _csv_cells(column: list[Any]) -> list[str]:
         kinds = set(map(type, column))
         if kinds <= _TEXT_OR_NONE:  # None as an empty cell (get's default: the text itself)
             cells = list(map(_EMPTY.get, column, column))
-        elif kinds <= _JSON_NUMBERS and (kinds == _INT or not kinds <= _AS_STR):
-            cells = _json_numbers(column, kinds)
-        elif kinds <= _AS_STR:
+        elif kinds <= _AS_STR and kinds != _INT:
             cells = list(map(str, column))
-        elif kinds == _LIST and (lists := _json_lists(column)) is not None:
-            cells = lists
+        elif kinds <= _JSON_PLAIN and (numbers := _json_numbers(column, kinds)) is not None:
+            cells = numbers
         else:  # None as an empty cell; booleans and lists as JSON
             cells = ["" if v is None else v if type(v) is str else as_text(v) for v in column]
         text = "".join(cells)
@@ -145,10 +125,21 @@ def _csv_cells(column: list[Any]) -> list[str]:
 Cells = Callable[[list[Any]], tuple[list[Any], Any]]  # a column -> (its cells, what goes on both sides of each)
 
 
+def _write(batches: Iterable[Batch], out: IO[Any], cells: Cells, before: tuple[Any, ...], end: Any, rows: int) -> int:
+    """Write the batches with their typed columns, `rows` rows at a time (`_slices`), each row
+    its fields' cells with `before` each (a separator, a key) and `end` after them: text or
+    bytes, as `before`, `end` and the cells are. Returns the rows written."""
+    n = 0
+    for batch in map(typed, batches):
+        for part in _slices(batch, rows):
+            out.write(end[:0].join(_interleaved(part, cells, before, end)))
+        n += batch.size
+    return n
+
+
 def _interleaved(batch: Batch, cells: Cells, before: tuple[Any, ...], end: Any) -> Any:
-    """The pieces of every row in order: before each field's cell its `before` (a separator, a
-    key), then `end`; the pieces every row shares (a shared column's cell, the text around a
-    cell) are merged into one. Text or bytes, as `before`, `end` and the cells are."""
+    """The pieces of every row in order: before each field's cell its `before`, then `end`; the
+    pieces every row shares (a shared column's cell, the text around a cell) are merged into one."""
     parts: list[Iterable[Any]] = []
     shared = end[:0]
     made: dict[int, tuple[list[Any], Any]] = {}  # a list two columns share (value, a typed one) is made once
@@ -164,6 +155,37 @@ def _interleaved(batch: Batch, cells: Cells, before: tuple[Any, ...], end: Any) 
         shared = around
     parts.append(repeat(shared + end, batch.size))
     return chain.from_iterable(zip(*parts, strict=True))
+
+
+def _changed(
+    batch: Batch, change: Callable[[list[Any]], list[Any]], kept: frozenset[str] = frozenset()
+) -> dict[str, list[Any]]:
+    """The batch's list columns, `change` made to those not `kept`: a list two columns share
+    (value and a typed one) is changed once and stays shared, so that its cells are still made
+    once."""
+    done: dict[int, list[Any]] = {}
+    lists: dict[str, list[Any]] = {}
+    for name, column in batch.lists.items():
+        if name not in kept and id(column) not in done:
+            done[id(column)] = change(column)
+        lists[name] = column if name in kept else done[id(column)]
+    return lists
+
+
+_SLICE = 1024
+# A JSON Lines row is about twice a CSV row (it repeats the keys): its slices hold half the rows,
+# about the same bytes. A slice of 1,024 rows (some 400 kB joined) made glibc give the top of the
+# heap back and fault it in again at every slice while the check ran beside the writer: 5.4
+# million page faults and 12 s of system time on the TextJudge data, against 26,000 with 512.
+_JSONL_SLICE = 512
+
+
+def _slices(batch: Batch, rows: int) -> Iterator[Batch]:
+    """The batch in slices of `rows` rows: the buffers a slice needs are small enough for
+    the allocator to reuse, where a whole batch's would be given back to the system and asked for
+    again each time (a page fault per 4 kB: a third of the time of JSON Lines)."""
+    for start in range(0, batch.size, rows):
+        yield Batch(batch.same, _changed(batch, itemgetter(slice(start, start + rows))))
 
 
 _CSV_SEPARATORS = ("", *[","] * (len(COLUMNS) - 1))
@@ -186,15 +208,7 @@ _NUMERIC = frozenset({"line", "value_number", "value_bool"})  # columns no sprea
 
 def _no_formulas(batch: Batch) -> Batch:
     same = {name: value if name in _NUMERIC else as_text_cell(value) for name, value in batch.same.items()}
-    # a list two columns share (value and value_text) is mapped once and stays shared, so that
-    # its cells are still made once
-    mapped: dict[int, list[Any]] = {}
-    lists: dict[str, list[Any]] = {}
-    for name, column in batch.lists.items():
-        if name not in _NUMERIC and id(column) not in mapped:
-            mapped[id(column)] = list(map(as_text_cell, column))
-        lists[name] = column if name in _NUMERIC else mapped[id(column)]
-    return Batch(same, lists)
+    return Batch(same, _changed(batch, lambda column: list(map(as_text_cell, column)), _NUMERIC))
 
 
 def write_csv(batches: Iterable[Batch], out: IO[str], *, formulas: bool = True, header: bool = True) -> int:
@@ -202,16 +216,11 @@ def write_csv(batches: Iterable[Batch], out: IO[str], *, formulas: bool = True, 
     `header=False`, the rows only (a part of a file written in pieces)."""
     if header:
         out.write(",".join(COLUMNS) + "\n")
-    n = 0
-    for batch in map(typed, batches):
-        for part in _slices(batch if formulas else _no_formulas(batch)):
-            out.write("".join(_interleaved(part, lambda column: (_csv_cells(column), ""), _CSV_SEPARATORS, "\n")))
-        n += batch.size
-    return n
+    rows = batches if formulas else map(_no_formulas, map(typed, batches))
+    return _write(rows, out, lambda column: (_csv_cells(column), ""), _CSV_SEPARATORS, "\n", _SLICE)
 
 
 _JSON_KEYS = tuple((("{" if i == 0 else ",") + f'"{name}":').encode() for i, name in enumerate(COLUMNS))
-_JSON_PLAIN = frozenset({int, float, bool, type(None)})  # written by orjson without a comma
 
 
 def _json_cells(column: list[Any]) -> tuple[list[bytes], bytes]:
@@ -231,38 +240,7 @@ def _json_cells(column: list[Any]) -> tuple[list[bytes], bytes]:
 
 
 def write_jsonl(batches: Iterable[Batch], out: IO[bytes]) -> int:
-    n = 0
-    for batch in map(typed, batches):
-        for part in _slices(batch, _JSONL_SLICE):
-            out.write(b"".join(_interleaved(part, _json_cells, _JSON_KEYS, b"}\n")))
-        n += batch.size
-    return n
-
-
-_SLICE = 1024
-# A JSON Lines row is about twice a CSV row (it repeats the keys): its slices hold half the rows,
-# about the same bytes. A slice of 1,024 rows (some 400 kB joined) made glibc give the top of the
-# heap back and fault it in again at every slice while the check ran beside the writer: 5.4
-# million page faults and 12 s of system time on the TextJudge data, against 26,000 with 512.
-_JSONL_SLICE = 512
-
-
-def _slices(batch: Batch, rows: int = _SLICE) -> Iterator[Batch]:
-    """The batch in slices of `rows` rows: the buffers a slice needs are small enough for
-    the allocator to reuse, where a whole batch's would be given back to the system and asked for
-    again each time (a page fault per 4 kB: a third of the time of JSON Lines)."""
-    if batch.size <= rows:
-        if batch.size:
-            yield batch
-        return
-    for start in range(0, batch.size, rows):
-        cut: dict[int, list[Any]] = {}  # a list two columns share stays one list
-        lists = {}
-        for name, column in batch.lists.items():
-            if id(column) not in cut:
-                cut[id(column)] = column[start : start + rows]
-            lists[name] = cut[id(column)]
-        yield Batch(batch.same, lists)
+    return _write(batches, out, _json_cells, _JSON_KEYS, b"}\n", _JSONL_SLICE)
 
 
 _GROUP = 65536  # rows per Parquet row group: batches are gathered up to it (twice: no faster, 28 MB more)
@@ -331,14 +309,13 @@ def arrow_table(pa: Any, schema: Any, batch: Batch) -> Any:
     """A batch with its typed columns as an Arrow table of `schema`: a shared column is one value
     repeated, a list column of strings, integers or booleans is converted in C as it is (an
     integer's text is the same in Arrow and in Python), any other the pure-Python way."""
-    arrays = []
-    for field in schema:
-        if field.name in batch.same:
-            (cell,) = _arrow_column(pa, field, [batch.same[field.name]]).to_pylist()
-            one = pa.scalar(cell, field.type)
-            arrays.append(pa.nulls(batch.size, field.type) if cell is None else pa.repeat(one, batch.size))
-        else:
-            arrays.append(_arrow_column(pa, field, batch.lists[field.name]))
+    lists = batch.lists
+    arrays = [
+        _arrow_column(pa, field, lists[field.name])
+        if field.name in lists
+        else pa.repeat(_arrow_column(pa, field, [batch.same[field.name]])[0], batch.size)
+        for field in schema
+    ]
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
@@ -357,16 +334,18 @@ def _arrow_array(pa: Any, column: list[Any]) -> Any:
         return None
 
 
+# The text columns' writers: a value as_text, an item, a rater, an option str()
+_AS_ARROW_TEXT: dict[str, Callable[[Any], str | None]] = {"value": as_text, "item": str, "rater": str, "option": str}
+
+
 def _arrow_column(pa: Any, field: Any, column: list[Any]) -> Any:
     name, kind = field.name, field.type
-    if name == "value":  # as_text: a string as it is, an integer or a boolean as JSON writes it
+    if (text := _AS_ARROW_TEXT.get(name)) is not None:
         arr = _arrow_array(pa, column)
-        return arr.cast(kind) if arr is not None else pa.array(list(map(as_text, column)), kind)
-    if name in ("item", "rater", "option"):  # str(): the same in Arrow for strings and integers
-        arr = _arrow_array(pa, column)
-        if arr is not None and arr.type != pa.bool_() and not arr.null_count:
+        # Arrow casts a string or an integer to str()'s text, a boolean and None to as_text's
+        if arr is not None and (text is as_text or (arr.type != pa.bool_() and not arr.null_count)):
             return arr.cast(kind)
-        return pa.array(list(map(str, column)), kind)
+        return pa.array(list(map(text, column)), kind)
     if name == "value_number":  # a float64 column: integers past 2**63 too
         try:
             return pa.array(column, kind)
