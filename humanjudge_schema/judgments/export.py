@@ -24,6 +24,7 @@ R would read the `'` as part of the value (docs/export.md).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import re
@@ -63,9 +64,7 @@ def typed(batch: Batch) -> Batch:
 
 def as_text(value: Any) -> str | None:
     """A value as one CSV or Parquet cell."""
-    if value is None:
-        return None
-    if isinstance(value, str):
+    if value is None or isinstance(value, str):
         return value
     try:
         return orjson.dumps(value).decode()
@@ -73,13 +72,11 @@ def as_text(value: Any) -> str | None:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-_TEXT_OR_NONE = frozenset({str, type(None)})
 _AS_STR = frozenset({str, int, float})  # str() writes them as the csv module and JSON do
 _INT = {int}
 # Numbers beside None or a boolean are written as JSON (as_text), a float too, where beside
 # integers alone it is written by str() ("1e+16", JSON "1e16"): the csv module's way, kept.
 _JSON_PLAIN = frozenset({int, float, bool, type(None)})  # written by orjson without a comma
-_EMPTY = {None: ""}
 _NULL = {"null": ""}
 
 
@@ -110,13 +107,11 @@ def _csv_cells(column: list[Any]) -> list[str]:
         text, cells = "".join(column), column
     except TypeError:
         kinds = set(map(type, column))
-        if kinds <= _TEXT_OR_NONE:  # None as an empty cell (get's default: the text itself)
-            cells = list(map(_EMPTY.get, column, column))
-        elif kinds <= _AS_STR and kinds != _INT:
+        if kinds <= _AS_STR and kinds != _INT:
             cells = list(map(str, column))
         elif kinds <= _JSON_PLAIN and (numbers := _json_numbers(column, kinds)) is not None:
             cells = numbers
-        else:  # None as an empty cell; booleans and lists as JSON
+        else:  # None as an empty cell, text as it is, booleans and lists as JSON
             cells = ["" if v is None else v if type(v) is str else as_text(v) for v in column]
         text = "".join(cells)
     return list(map(_quoted, cells)) if _needs_quotes(text) else cells
@@ -306,9 +301,10 @@ def write_tables(tables: Iterable[Any], out: IO[bytes]) -> int:
 
 
 def arrow_table(pa: Any, schema: Any, batch: Batch) -> Any:
-    """A batch with its typed columns as an Arrow table of `schema`: a shared column is one value
-    repeated, a list column of strings, integers or booleans is converted in C as it is (an
-    integer's text is the same in Arrow and in Python), any other the pure-Python way."""
+    """A batch with its typed columns as an Arrow table of `schema`: a shared column is its one
+    value converted and repeated; an item, rater or option column of strings or of integers is
+    converted by Arrow (an integer's text is the same in Arrow and in Python), any other text
+    column value by value."""
     lists = batch.lists
     arrays = [
         _arrow_column(pa, field, lists[field.name])
@@ -319,33 +315,18 @@ def arrow_table(pa: Any, schema: Any, batch: Batch) -> Any:
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
-_ARROW = {str: "string", int: "int64", bool: "bool_"}
-
-
-def _arrow_array(pa: Any, column: list[Any]) -> Any:
-    """The column as an Arrow array of strings, integers or booleans (None as null), or None
-    for a column of any other kind (floats, lists, mixed types, an integer past 64 bits)."""
-    kinds = set(map(type, column)) - {type(None)}
-    if len(kinds) != 1 or (kind := kinds.pop()) not in _ARROW:
-        return None
-    try:
-        return pa.array(column, getattr(pa, _ARROW[kind])())
-    except (OverflowError, UnicodeError, pa.ArrowException):  # past 64 bits; a lone surrogate
-        return None
-
-
-# The text columns' writers: a value as_text, an item, a rater, an option str()
-_AS_ARROW_TEXT: dict[str, Callable[[Any], str | None]] = {"value": as_text, "item": str, "rater": str, "option": str}
+_ONE_KIND = ({str}, {int})  # the columns Arrow converts itself, as str() writes each value
 
 
 def _arrow_column(pa: Any, field: Any, column: list[Any]) -> Any:
     name, kind = field.name, field.type
-    if (text := _AS_ARROW_TEXT.get(name)) is not None:
-        arr = _arrow_array(pa, column)
-        # Arrow casts a string or an integer to str()'s text, a boolean and None to as_text's
-        if arr is not None and (text is as_text or (arr.type != pa.bool_() and not arr.null_count)):
-            return arr.cast(kind)
-        return pa.array(list(map(text, column)), kind)
+    if name == "value":
+        return pa.array(list(map(as_text, column)), kind)
+    if name in ("item", "rater", "option"):
+        if set(map(type, column)) in _ONE_KIND:
+            with contextlib.suppress(OverflowError):  # an integer past 64 bits
+                return pa.array(column).cast(kind)
+        return pa.array(list(map(str, column)), kind)
     if name == "value_number":  # a float64 column: integers past 2**63 too
         try:
             return pa.array(column, kind)
