@@ -30,7 +30,6 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, repeat
-from operator import itemgetter
 from typing import IO, Any
 
 import orjson
@@ -120,53 +119,6 @@ def _csv_cells(column: list[Any]) -> list[str]:
 Cells = Callable[[list[Any]], tuple[list[Any], Any]]  # a column -> (its cells, what goes on both sides of each)
 
 
-def _write(batches: Iterable[Batch], out: IO[Any], cells: Cells, before: tuple[Any, ...], end: Any, rows: int) -> int:
-    """Write the batches with their typed columns, `rows` rows at a time (`_slices`), each row
-    its fields' cells with `before` each (a separator, a key) and `end` after them: text or
-    bytes, as `before`, `end` and the cells are. Returns the rows written."""
-    n = 0
-    for batch in map(typed, batches):
-        for part in _slices(batch, rows):
-            out.write(end[:0].join(_interleaved(part, cells, before, end)))
-        n += batch.size
-    return n
-
-
-def _interleaved(batch: Batch, cells: Cells, before: tuple[Any, ...], end: Any) -> Any:
-    """The pieces of every row in order: before each field's cell its `before`, then `end`; the
-    pieces every row shares (a shared column's cell, the text around a cell) are merged into one."""
-    parts: list[Iterable[Any]] = []
-    shared = end[:0]
-    made: dict[int, tuple[list[Any], Any]] = {}  # a list two columns share (value, a typed one) is made once
-    for name, text in zip(COLUMNS, before, strict=True):
-        shared += text
-        if name in batch.same:
-            (cell,), around = cells([batch.same[name]])
-            shared += around + cell + around
-            continue
-        listed = batch.lists[name]
-        column, around = made.get(id(listed)) or made.setdefault(id(listed), cells(listed))
-        parts += [repeat(shared + around, batch.size), column]
-        shared = around
-    parts.append(repeat(shared + end, batch.size))
-    return chain.from_iterable(zip(*parts, strict=True))
-
-
-def _changed(
-    batch: Batch, change: Callable[[list[Any]], list[Any]], kept: frozenset[str] = frozenset()
-) -> dict[str, list[Any]]:
-    """The batch's list columns, `change` made to those not `kept`: a list two columns share
-    (value and a typed one) is changed once and stays shared, so that its cells are still made
-    once."""
-    done: dict[int, list[Any]] = {}
-    lists: dict[str, list[Any]] = {}
-    for name, column in batch.lists.items():
-        if name not in kept and id(column) not in done:
-            done[id(column)] = change(column)
-        lists[name] = column if name in kept else done[id(column)]
-    return lists
-
-
 _SLICE = 1024
 # A JSON Lines row is about twice a CSV row (it repeats the keys): its slices hold half the rows,
 # about the same bytes. A slice of 1,024 rows (some 400 kB joined) made glibc give the top of the
@@ -175,12 +127,45 @@ _SLICE = 1024
 _JSONL_SLICE = 512
 
 
-def _slices(batch: Batch, rows: int) -> Iterator[Batch]:
-    """The batch in slices of `rows` rows: the buffers a slice needs are small enough for
+def _write(batches: Iterable[Batch], out: IO[Any], cells: Cells, before: tuple[Any, ...], end: Any, rows: int) -> int:
+    """Write the batches with their typed columns, each row its fields' cells with `before` each
+    (a separator, a key) and `end` after them: text or bytes, as `before`, `end` and the cells
+    are. A batch is written `rows` rows at a time: the buffers a slice needs are small enough for
     the allocator to reuse, where a whole batch's would be given back to the system and asked for
-    again each time (a page fault per 4 kB: a third of the time of JSON Lines)."""
-    for start in range(0, batch.size, rows):
-        yield Batch(batch.same, _changed(batch, itemgetter(slice(start, start + rows))))
+    again each time (a page fault per 4 kB: a third of the time of JSON Lines). Returns the rows
+    written."""
+    n = 0
+    for batch in map(typed, batches):
+        lists = batch.lists
+        for start in range(0, batch.size, rows):
+            part = slice(start, min(start + rows, batch.size))
+            out.write(end[:0].join(_interleaved(batch.same, lists, part, cells, before, end)))
+        n += batch.size
+    return n
+
+
+def _interleaved(
+    same: dict[str, Any], lists: dict[str, list[Any]], rows: slice, cells: Cells, before: tuple[Any, ...], end: Any
+) -> Any:
+    """The pieces of the rows in `rows`, in order: before each field's cell its `before`, then
+    `end`; the pieces every row shares (a shared column's cell, the text around a cell) are
+    merged into one."""
+    size = rows.stop - rows.start
+    parts: list[Iterable[Any]] = []
+    shared = end[:0]
+    made: dict[int, tuple[list[Any], Any]] = {}  # a list two columns share (value, a typed one) is made once
+    for name, text in zip(COLUMNS, before, strict=True):
+        shared += text
+        if name in same:
+            (cell,), around = cells([same[name]])
+            shared += around + cell + around
+            continue
+        listed = lists[name]
+        column, around = made.get(id(listed)) or made.setdefault(id(listed), cells(listed[rows]))
+        parts += [repeat(shared + around, size), column]
+        shared = around
+    parts.append(repeat(shared + end, size))
+    return chain.from_iterable(zip(*parts, strict=True))
 
 
 _CSV_SEPARATORS = ("", *[","] * (len(COLUMNS) - 1))
@@ -203,7 +188,10 @@ _NUMERIC = frozenset({"line", "value_number", "value_bool"})  # columns no sprea
 
 def _no_formulas(batch: Batch) -> Batch:
     same = {name: value if name in _NUMERIC else as_text_cell(value) for name, value in batch.same.items()}
-    return Batch(same, _changed(batch, lambda column: list(map(as_text_cell, column)), _NUMERIC))
+    lists = {
+        name: column if name in _NUMERIC else list(map(as_text_cell, column)) for name, column in batch.lists.items()
+    }
+    return Batch(same, lists)
 
 
 def write_csv(batches: Iterable[Batch], out: IO[str], *, formulas: bool = True, header: bool = True) -> int:
