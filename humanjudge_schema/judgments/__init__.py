@@ -137,18 +137,17 @@ def _started(view: Judgments, needs: Needs) -> tuple[Judgments | None, bool]:
     def resumed(given: Iterator[Batch]) -> Judgments:  # `read` too reads anew after the first pass
         return replace(view, read=None, batches=FirstPass(given, view.in_batches, read_for=needs))
 
-    kept: list[Batch] | None = []
+    kept: list[Batch] = []
     size = 0
     for batch in batches:
         if batch.of_role("individual"):
-            return (view if kept is None else resumed(chain(kept, [batch], batches))), True
-        if kept is not None and len(batch):
+            return resumed(chain(kept, [batch], batches)), True
+        if len(batch):
             kept.append(batch)
             size += len(batch)
-            kept = kept if size <= _KEPT else None
-    if kept:
-        return resumed(iter(kept)), False
-    return (None if kept is not None else view), False
+        if size > _KEPT:  # too many to keep: whether one is individual, the view read anew after
+            return view, any(batch.of_role("individual") for batch in batches)
+    return (resumed(iter(kept)) if kept else None), False
 
 
 def datasets(
@@ -169,40 +168,24 @@ def rows(paths: Sequence[Path | str], *, kind: str | None = None, role: str | No
 
 def dataframe(paths: Sequence[Path | str], *, kind: str | None = None, role: str | None = None) -> Any:
     """The rows as a pandas DataFrame, both roles or those of `role` (as `rows`): the frame
-    `pandas.read_parquet` gives of `humanjudge export -o x.parquet` on the same paths, column for
-    column and dtype for dtype (item, rater, option and value as text, the typed value columns
-    after them), made from the Arrow tables the Parquet writer makes (with `role`, the frame of
-    an export that held only those rows). pandas and pyarrow must be installed (the `pandas` extra)."""
-    from .export import arrow_schema, arrow_table, missing, typed
+    `pandas.read_parquet` gives of `humanjudge export -o x.parquet` on the same paths (with
+    `role`, of an export that held only those rows), column for column and dtype for dtype (item,
+    rater, option and value as text, the typed value columns after them), as it is made: the
+    Parquet export, in memory, read by pandas. pandas and pyarrow must be installed (the `pandas`
+    extra)."""
+    import io
+
+    from .export import missing, write_parquet
 
     for module in ("pandas", "pyarrow"):
         if why := missing(module, "pandas", "judgments.dataframe()"):
             raise ModuleNotFoundError(why, name=module)
     import pandas as pd
-    import pyarrow as pa
-    import pyarrow.compute as pc
 
-    schema = arrow_schema()
-    tables = [
-        arrow_table(pa, schema, batch)
-        for found in datasets(paths, kind=kind)
-        for batch in map(typed, found.in_batches())
-        if batch.size and (role is None or batch.of_role(role))
-    ]
-    table = pa.concat_tables(tables) if tables else schema.empty_table()
-    if role is not None:
-        table = table.filter(pc.equal(table["role"], role))
-    return table.to_pandas(types_mapper=_as_read_parquet(pd, pa))
-
-
-def _as_read_parquet(pd: Any, pa: Any) -> Any:
-    """What `pandas.read_parquet` maps Arrow types to beyond `Table.to_pandas`'s defaults: text
-    to the dtype pandas infers for strings (`str` in pandas 3), which pyarrow does itself from
-    version 19; None where the defaults are read_parquet's."""
-    text = pd.Series(["text"]).dtype  # object where pandas infers no string dtype (pandas 2)
-    if pd.api.types.is_object_dtype(text) or int(pa.__version__.split(".")[0]) >= 19:
-        return None
-    return {pa.string(): text, pa.large_string(): text}.get
+    exported = io.BytesIO()
+    write_parquet((batch for found in datasets(paths, kind=kind) for batch in found.in_batches()), exported)
+    exported.seek(0)
+    return pd.read_parquet(exported, filters=None if role is None else [("role", "==", role)])
 
 
 __all__ = [

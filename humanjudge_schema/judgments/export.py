@@ -24,6 +24,7 @@ R would read the `'` as part of the value (docs/export.md).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import re
@@ -62,9 +63,7 @@ def typed(batch: Batch) -> Batch:
 
 def as_text(value: Any) -> str | None:
     """A value as one CSV or Parquet cell."""
-    if value is None:
-        return None
-    if isinstance(value, str):
+    if value is None or isinstance(value, str):
         return value
     try:
         return orjson.dumps(value).decode()
@@ -73,43 +72,22 @@ def as_text(value: Any) -> str | None:
 
 
 _AS_STR = frozenset({str, int, float})  # str() writes them as the csv module and JSON do
-_TEXT_OR_NONE = frozenset({str, type(None)})
-_EMPTY = {None: ""}
-_NULL = {"null": ""}
 _INT = {int}
-_LIST = {list}
 # Numbers beside None or a boolean are written as JSON (as_text), a float too, where beside
 # integers alone it is written by str() ("1e+16", JSON "1e16"): the csv module's way, kept.
-_JSON_NUMBERS = frozenset({int, float, bool, type(None)})
+_JSON_PLAIN = frozenset({int, float, bool, type(None)})  # written by orjson without a comma
+_NULL = {"null": ""}
 
 
-def _json_numbers(column: list[Any], kinds: set[type]) -> list[str]:
+def _json_numbers(column: list[Any], kinds: set[type]) -> list[str] | None:
     """The cells of a column of integers, or of numbers and booleans beside None, as JSON writes
     them: one orjson call for the column, split at its commas, None's `null` emptied (str() of
-    each integer costs five times as much)."""
-    if not column:
-        return []
+    each integer costs five times as much). None for an integer beyond 64 bits."""
     try:
         cells = orjson.dumps(column).decode()[1:-1].split(",")
-    except orjson.JSONEncodeError:  # an integer beyond 64 bits
-        return [as_text(v) or "" for v in column]
+    except orjson.JSONEncodeError:
+        return None
     return list(map(_NULL.get, cells, cells)) if type(None) in kinds else cells
-
-
-_NUMBERS = frozenset({int, float})
-
-
-def _json_lists(column: list[Any]) -> list[str] | None:
-    """The cells of a column of flat lists of numbers (multi-select rows, rankings) as JSON writes
-    each: one orjson call for the column, cut between its lists (a list of numbers holds no
-    bracket of its own). None where another value is among them."""
-    if not set(map(type, chain.from_iterable(column))) <= _NUMBERS:
-        return None
-    try:
-        text = orjson.dumps(column).decode()
-    except orjson.JSONEncodeError:  # an integer beyond 64 bits
-        return None
-    return ["[" + piece + "]" for piece in text[2:-2].split("],[")]
 
 
 def _needs_quotes(text: str) -> bool:
@@ -128,15 +106,11 @@ def _csv_cells(column: list[Any]) -> list[str]:
         text, cells = "".join(column), column
     except TypeError:
         kinds = set(map(type, column))
-        if kinds <= _TEXT_OR_NONE:  # None as an empty cell (get's default: the text itself)
-            cells = list(map(_EMPTY.get, column, column))
-        elif kinds <= _JSON_NUMBERS and (kinds == _INT or not kinds <= _AS_STR):
-            cells = _json_numbers(column, kinds)
-        elif kinds <= _AS_STR:
+        if kinds <= _AS_STR and kinds != _INT:
             cells = list(map(str, column))
-        elif kinds == _LIST and (lists := _json_lists(column)) is not None:
-            cells = lists
-        else:  # None as an empty cell; booleans and lists as JSON
+        elif kinds <= _JSON_PLAIN and (numbers := _json_numbers(column, kinds)) is not None:
+            cells = numbers
+        else:  # None as an empty cell, text as it is, booleans and lists as JSON
             cells = ["" if v is None else v if type(v) is str else as_text(v) for v in column]
         text = "".join(cells)
     return list(map(_quoted, cells)) if _needs_quotes(text) else cells
@@ -145,24 +119,52 @@ def _csv_cells(column: list[Any]) -> list[str]:
 Cells = Callable[[list[Any]], tuple[list[Any], Any]]  # a column -> (its cells, what goes on both sides of each)
 
 
-def _interleaved(batch: Batch, cells: Cells, before: tuple[Any, ...], end: Any) -> Any:
-    """The pieces of every row in order: before each field's cell its `before` (a separator, a
-    key), then `end`; the pieces every row shares (a shared column's cell, the text around a
-    cell) are merged into one. Text or bytes, as `before`, `end` and the cells are."""
+_SLICE = 1024
+# A JSON Lines row is about twice a CSV row (it repeats the keys): its slices hold half the rows,
+# about the same bytes. A slice of 1,024 rows (some 400 kB joined) made glibc give the top of the
+# heap back and fault it in again at every slice while the check ran beside the writer: 5.4
+# million page faults and 12 s of system time on the TextJudge data, against 26,000 with 512.
+_JSONL_SLICE = 512
+
+
+def _write(batches: Iterable[Batch], out: IO[Any], cells: Cells, before: tuple[Any, ...], end: Any, rows: int) -> int:
+    """Write the batches with their typed columns, each row its fields' cells with `before` each
+    (a separator, a key) and `end` after them: text or bytes, as `before`, `end` and the cells
+    are. A batch is written `rows` rows at a time: the buffers a slice needs are small enough for
+    the allocator to reuse, where a whole batch's would be given back to the system and asked for
+    again each time (a page fault per 4 kB: a third of the time of JSON Lines). Returns the rows
+    written."""
+    n = 0
+    for batch in map(typed, batches):
+        lists = batch.lists
+        for start in range(0, batch.size, rows):
+            part = slice(start, min(start + rows, batch.size))
+            out.write(end[:0].join(_interleaved(batch.same, lists, part, cells, before, end)))
+        n += batch.size
+    return n
+
+
+def _interleaved(
+    same: dict[str, Any], lists: dict[str, list[Any]], rows: slice, cells: Cells, before: tuple[Any, ...], end: Any
+) -> Any:
+    """The pieces of the rows in `rows`, in order: before each field's cell its `before`, then
+    `end`; the pieces every row shares (a shared column's cell, the text around a cell) are
+    merged into one."""
+    size = rows.stop - rows.start
     parts: list[Iterable[Any]] = []
     shared = end[:0]
     made: dict[int, tuple[list[Any], Any]] = {}  # a list two columns share (value, a typed one) is made once
     for name, text in zip(COLUMNS, before, strict=True):
         shared += text
-        if name in batch.same:
-            (cell,), around = cells([batch.same[name]])
+        if name in same:
+            (cell,), around = cells([same[name]])
             shared += around + cell + around
             continue
-        listed = batch.lists[name]
-        column, around = made.get(id(listed)) or made.setdefault(id(listed), cells(listed))
-        parts += [repeat(shared + around, batch.size), column]
+        listed = lists[name]
+        column, around = made.get(id(listed)) or made.setdefault(id(listed), cells(listed[rows]))
+        parts += [repeat(shared + around, size), column]
         shared = around
-    parts.append(repeat(shared + end, batch.size))
+    parts.append(repeat(shared + end, size))
     return chain.from_iterable(zip(*parts, strict=True))
 
 
@@ -186,14 +188,9 @@ _NUMERIC = frozenset({"line", "value_number", "value_bool"})  # columns no sprea
 
 def _no_formulas(batch: Batch) -> Batch:
     same = {name: value if name in _NUMERIC else as_text_cell(value) for name, value in batch.same.items()}
-    # a list two columns share (value and value_text) is mapped once and stays shared, so that
-    # its cells are still made once
-    mapped: dict[int, list[Any]] = {}
-    lists: dict[str, list[Any]] = {}
-    for name, column in batch.lists.items():
-        if name not in _NUMERIC and id(column) not in mapped:
-            mapped[id(column)] = list(map(as_text_cell, column))
-        lists[name] = column if name in _NUMERIC else mapped[id(column)]
+    lists = {
+        name: column if name in _NUMERIC else list(map(as_text_cell, column)) for name, column in batch.lists.items()
+    }
     return Batch(same, lists)
 
 
@@ -202,16 +199,11 @@ def write_csv(batches: Iterable[Batch], out: IO[str], *, formulas: bool = True, 
     `header=False`, the rows only (a part of a file written in pieces)."""
     if header:
         out.write(",".join(COLUMNS) + "\n")
-    n = 0
-    for batch in map(typed, batches):
-        for part in _slices(batch if formulas else _no_formulas(batch)):
-            out.write("".join(_interleaved(part, lambda column: (_csv_cells(column), ""), _CSV_SEPARATORS, "\n")))
-        n += batch.size
-    return n
+    rows = batches if formulas else map(_no_formulas, map(typed, batches))
+    return _write(rows, out, lambda column: (_csv_cells(column), ""), _CSV_SEPARATORS, "\n", _SLICE)
 
 
 _JSON_KEYS = tuple((("{" if i == 0 else ",") + f'"{name}":').encode() for i, name in enumerate(COLUMNS))
-_JSON_PLAIN = frozenset({int, float, bool, type(None)})  # written by orjson without a comma
 
 
 def _json_cells(column: list[Any]) -> tuple[list[bytes], bytes]:
@@ -231,38 +223,7 @@ def _json_cells(column: list[Any]) -> tuple[list[bytes], bytes]:
 
 
 def write_jsonl(batches: Iterable[Batch], out: IO[bytes]) -> int:
-    n = 0
-    for batch in map(typed, batches):
-        for part in _slices(batch, _JSONL_SLICE):
-            out.write(b"".join(_interleaved(part, _json_cells, _JSON_KEYS, b"}\n")))
-        n += batch.size
-    return n
-
-
-_SLICE = 1024
-# A JSON Lines row is about twice a CSV row (it repeats the keys): its slices hold half the rows,
-# about the same bytes. A slice of 1,024 rows (some 400 kB joined) made glibc give the top of the
-# heap back and fault it in again at every slice while the check ran beside the writer: 5.4
-# million page faults and 12 s of system time on the TextJudge data, against 26,000 with 512.
-_JSONL_SLICE = 512
-
-
-def _slices(batch: Batch, rows: int = _SLICE) -> Iterator[Batch]:
-    """The batch in slices of `rows` rows: the buffers a slice needs are small enough for
-    the allocator to reuse, where a whole batch's would be given back to the system and asked for
-    again each time (a page fault per 4 kB: a third of the time of JSON Lines)."""
-    if batch.size <= rows:
-        if batch.size:
-            yield batch
-        return
-    for start in range(0, batch.size, rows):
-        cut: dict[int, list[Any]] = {}  # a list two columns share stays one list
-        lists = {}
-        for name, column in batch.lists.items():
-            if id(column) not in cut:
-                cut[id(column)] = column[start : start + rows]
-            lists[name] = cut[id(column)]
-        yield Batch(batch.same, lists)
+    return _write(batches, out, _json_cells, _JSON_KEYS, b"}\n", _JSONL_SLICE)
 
 
 _GROUP = 65536  # rows per Parquet row group: batches are gathered up to it (twice: no faster, 28 MB more)
@@ -328,44 +289,31 @@ def write_tables(tables: Iterable[Any], out: IO[bytes]) -> int:
 
 
 def arrow_table(pa: Any, schema: Any, batch: Batch) -> Any:
-    """A batch with its typed columns as an Arrow table of `schema`: a shared column is one value
-    repeated, a list column of strings, integers or booleans is converted in C as it is (an
-    integer's text is the same in Arrow and in Python), any other the pure-Python way."""
-    arrays = []
-    for field in schema:
-        if field.name in batch.same:
-            (cell,) = _arrow_column(pa, field, [batch.same[field.name]]).to_pylist()
-            one = pa.scalar(cell, field.type)
-            arrays.append(pa.nulls(batch.size, field.type) if cell is None else pa.repeat(one, batch.size))
-        else:
-            arrays.append(_arrow_column(pa, field, batch.lists[field.name]))
+    """A batch with its typed columns as an Arrow table of `schema`: a shared column is its one
+    value converted and repeated; an item, rater or option column of strings or of integers is
+    converted by Arrow (an integer's text is the same in Arrow and in Python), any other text
+    column value by value."""
+    lists = batch.lists
+    arrays = [
+        _arrow_column(pa, field, lists[field.name])
+        if field.name in lists
+        else pa.repeat(_arrow_column(pa, field, [batch.same[field.name]])[0], batch.size)
+        for field in schema
+    ]
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
-_ARROW = {str: "string", int: "int64", bool: "bool_"}
-
-
-def _arrow_array(pa: Any, column: list[Any]) -> Any:
-    """The column as an Arrow array of strings, integers or booleans (None as null), or None
-    for a column of any other kind (floats, lists, mixed types, an integer past 64 bits)."""
-    kinds = set(map(type, column)) - {type(None)}
-    if len(kinds) != 1 or (kind := kinds.pop()) not in _ARROW:
-        return None
-    try:
-        return pa.array(column, getattr(pa, _ARROW[kind])())
-    except (OverflowError, UnicodeError, pa.ArrowException):  # past 64 bits; a lone surrogate
-        return None
+_ONE_KIND = ({str}, {int})  # the columns Arrow converts itself, as str() writes each value
 
 
 def _arrow_column(pa: Any, field: Any, column: list[Any]) -> Any:
     name, kind = field.name, field.type
-    if name == "value":  # as_text: a string as it is, an integer or a boolean as JSON writes it
-        arr = _arrow_array(pa, column)
-        return arr.cast(kind) if arr is not None else pa.array(list(map(as_text, column)), kind)
-    if name in ("item", "rater", "option"):  # str(): the same in Arrow for strings and integers
-        arr = _arrow_array(pa, column)
-        if arr is not None and arr.type != pa.bool_() and not arr.null_count:
-            return arr.cast(kind)
+    if name == "value":
+        return pa.array(list(map(as_text, column)), kind)
+    if name in ("item", "rater", "option"):
+        if set(map(type, column)) in _ONE_KIND:
+            with contextlib.suppress(OverflowError):  # an integer past 64 bits
+                return pa.array(column).cast(kind)
         return pa.array(list(map(str, column)), kind)
     if name == "value_number":  # a float64 column: integers past 2**63 too
         try:
