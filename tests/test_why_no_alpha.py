@@ -81,3 +81,12 @@ def test_every_null_alpha_says_why(tmp_path: Path, scores: list[list[Any]], why:
 def test_stored_majorities_only_say_so(tmp_path: Path) -> None:
     questions, _ = _stats(majority_only(tmp_path))
     assert questions["ok"]["note"].startswith("stored aggregates only")
+
+
+def test_a_long_answer_is_quoted_cut_short(tmp_path: Path) -> None:
+    """A page of free text under an interval scale is named by its first characters, not whole."""
+    page = "words " * 2000
+    questions, text = _stats(_dataset(tmp_path, {"worst": 0.0, "best": 1.0}, [[0.5, page], [0.2, 0.3]]))
+    note = questions["q"]["note"]
+    assert note == "interval values must be numbers, got " + repr(page)[:59] + "…"
+    assert max(map(len, text.splitlines())) < 200

@@ -23,6 +23,7 @@ from itertools import repeat
 from typing import Any, NamedTuple, TypedDict, TypeVar
 
 from .columns import Counts, Profiles, Sparse, counts_of, profiles_of
+from .summary import quoted_value
 from .view import NO_ANSWER, Level
 
 T = TypeVar("T")
@@ -648,12 +649,12 @@ def domain(values: list[Any], level: Level, order: Sequence[Hashable] | None) ->
             raise ValueError("the order lists a value twice")
         unknown = [v for v in distinct if v not in rank]
         if unknown:
-            raise ValueError(f"values missing from the order: {', '.join(map(repr, unknown[:5]))}")
+            raise ValueError(f"values missing from the order: {', '.join(map(quoted_value, unknown[:5]))}")
         return sorted(distinct, key=rank.__getitem__)
     if level != "ordinal":
         wrong = [v for v in distinct if not _number(v)]
         if wrong:
-            raise ValueError(f"{level} values must be numbers, got {', '.join(map(repr, wrong[:5]))}")
+            raise ValueError(f"{level} values must be numbers, got {', '.join(map(quoted_value, wrong[:5]))}")
         if level == "ratio" and any(v < 0 for v in distinct):
             raise ValueError("ratio values must not be negative")
     try:

@@ -42,9 +42,15 @@ def json_key(value: Hashable) -> str:
     return json.dumps(list(value) if isinstance(value, tuple) else value)
 
 
+# A quoted value is cut to this many characters: an answer may be a page of free text.
+QUOTED = 60
+
+
 def quoted_value(value: Hashable) -> str:
-    """A value as a message quotes it: a list compared whole as the list it was."""
-    return repr(list(value)) if isinstance(value, tuple) else repr(value)
+    """A value as a message quotes it: a list compared whole as the list it was, at most QUOTED
+    characters."""
+    text = repr(list(value)) if isinstance(value, tuple) else repr(value)
+    return text if len(text) <= QUOTED else text[: QUOTED - 1] + "…"
 
 
 def _pair_text(pair: tuple[float, float] | None) -> str | None:
