@@ -55,7 +55,7 @@ def described(
     reader = checked[0] if checked is not None else None
     cwd = os.getcwd()
     tasks: list[Task[T]] = [(i, d.unit, job, needs, reader, cwd) for i, d in enumerate(found)]
-    with _started(jobs, units, bar) as pool:
+    with _workers(jobs, units, bar) as pool:
         order = sorted(range(len(tasks)), key=lambda i: -size_of(units[i]))
         results = pool.imap_unordered(_describe, [tasks[i] for i in order])
         done: dict[int, Described[T]] = {}
@@ -80,7 +80,7 @@ def described(
 
 
 @contextlib.contextmanager
-def _started(jobs: int, units: Sequence[Unit], bar: Any) -> Iterator[Any]:
+def _workers(jobs: int, units: Sequence[Unit], bar: Any) -> Iterator[Any]:
     """A pool of `jobs` worker processes (no more than `units`), and the bar started on the
     units. Leaving the block normally lets the workers end on their own; leaving it in any other
     way (an error, Ctrl-C) ends every worker at once. The bar is closed either way."""
