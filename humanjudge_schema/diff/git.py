@@ -73,41 +73,30 @@ class GitError(ValueError):
     """The revision or the repository cannot be used; the message is for the user (exit 2)."""
 
 
-def _git(top: Path, *args: str, stdin: bytes | None = None) -> bytes:
-    proc = subprocess.run(["git", *args], cwd=top, input=stdin, capture_output=True, check=False)
-    if proc.returncode != 0:
-        raise GitError(f"git {args[0]} failed: {_reason(proc.stderr, proc.returncode)}")
-    return proc.stdout
-
-
-def _reason(stderr: bytes, code: int) -> str:
-    lines = stderr.decode("utf-8", "replace").strip().splitlines()
-    return lines[-1] if lines else str(code)
+def _git(top: Path, *args: str) -> str | None:
+    """What git writes, stripped; None when it fails."""
+    proc = subprocess.run(["git", *args], cwd=top, capture_output=True, check=False)
+    return os.fsdecode(proc.stdout).strip() if proc.returncode == 0 else None
 
 
 def toplevel(cwd: Path) -> Path:
     """The top of the repository `cwd` is in."""
-    try:
-        return Path(os.fsdecode(_git(cwd, "rev-parse", "--show-toplevel")).strip()).resolve()
-    except (GitError, OSError):
-        raise GitError(f"{cwd} is not inside a git repository") from None
+    with contextlib.suppress(OSError):
+        if (top := _git(cwd, "rev-parse", "--show-toplevel")) is not None:
+            return Path(top).resolve()
+    raise GitError(f"{cwd} is not inside a git repository")
 
 
 def commit(top: Path, rev: str) -> str:
     """The commit `rev` names, as a full hash; GitError when it names none."""
     if rev.startswith("-") or not rev:
         raise GitError(f"{rev!r} is not a commit")
-    proc = subprocess.run(
-        ["git", "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"],
-        cwd=top,
-        capture_output=True,
-        check=False,
-    )
-    if proc.returncode != 0:
+    sha = _git(top, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
+    if sha is None:
         near = closest_revisions(top, rev)
         hint = f" (did you mean {' or '.join(map(escape_control, near))}?)" if near else ""
         raise GitError(f"{rev!r} is not a commit of this repository{hint}")
-    return proc.stdout.decode("ascii").strip()
+    return sha
 
 
 # What a revision that names no commit is compared with: the names of at most MAX_REFS branches
@@ -125,7 +114,10 @@ def closest_revisions(top: Path, rev: str, limit: int = 3) -> list[str]:
         return []
     end = _SUFFIX.search(rev)
     name, suffix = (rev[: end.start()], rev[end.start() :]) if end else (rev, "")
-    names = {n.lower(): n for n in reversed(["HEAD", *_ref_names(top)])}  # the first of alike names
+    refs = ("refs/heads", "refs/remotes", "refs/tags")
+    with _git_reading(top, "for-each-ref", f"--count={MAX_REFS}", "--format=%(refname:short)", *refs) as (_, out, _):
+        *listed, _cut = out.read(REF_BYTES).decode("utf-8", "replace").split("\n")  # the last is cut or empty
+    names = {n.lower(): n for n in reversed(["HEAD", *filter(None, listed)])}  # the first of alike names
     near = [names[n] + suffix for n in difflib.get_close_matches(name.lower(), list(names), n=limit, cutoff=0.6)]
     back = re.fullmatch(r"(.+)-([0-9]+)", name) if not suffix else None
     if back is not None and back[1].lower() in names:  # HEAD-1: the commit before is HEAD~1
@@ -133,43 +125,20 @@ def closest_revisions(top: Path, rev: str, limit: int = 3) -> list[str]:
     return [n for n in dict.fromkeys(near) if n != rev][:limit]
 
 
-def _ref_names(top: Path) -> list[str]:
-    """The short names of the branches, remote branches and tags (see MAX_REFS)."""
-    args = ["git", "for-each-ref", f"--count={MAX_REFS}", "--format=%(refname:short)", "refs/heads", "refs/remotes"]
-    with _git_reading([*args, "refs/tags"], top) as (proc, _):
-        assert proc.stdout is not None
-        data = proc.stdout.read(REF_BYTES)
-    lines = data.decode("utf-8", "replace").split("\n")
-    return [line for line in lines[:-1] if line]  # the last is cut or empty
-
-
 def holds(top: Path, sha: str, paths: Sequence[str]) -> set[str]:
     """Which of `paths` (relative to the top, "/"-separated; "." is the top) commit `sha` has, as
     a file, a folder or a link. git lists the named entries and the folders on their way only,
     never what is inside a folder; the listing is read until every path is found."""
     wanted = {p.strip("/") for p in paths} - {"", "."}
-    held = {p for p in paths if p.strip("/") in ("", ".")}
-    if not wanted:
-        return held
-    # literal: a folder named `:!x` is that folder, not pathspec magic that excludes x
-    args = ["git", "--literal-pathspecs", "ls-tree", "-t", "-z", "--full-tree", "--name-only", sha, "--"]
-    longest = max(map(len, wanted)) * 4 + 1  # bytes: a longer name is none of them
     found: set[str] = set()
-    with _git_reading([*args, *sorted(wanted)], top) as (proc, errors):
-        assert proc.stdout is not None
-        rest, cut = b"", False
-        while found != wanted and (block := proc.stdout.read(1 << 16)):
-            *names, tail = (rest + block).split(b"\0")
-            if cut and not names:  # still inside a name too long to be one of them
-                continue
-            if cut:
-                names[0], cut = b"", False
-            found.update(wanted.intersection(map(os.fsdecode, names)))
-            rest, cut = (tail, False) if len(tail) <= longest else (b"", True)
-        if found != wanted and proc.wait() != 0:
-            errors.seek(0)
-            raise GitError(f"git ls-tree failed: {_reason(errors.read(4096), proc.returncode)}")
-    return held | {p for p in paths if p.strip("/") in found}
+    if wanted:
+        longest = max(map(len, wanted)) * 4 + 1  # bytes: a longer name is none of them
+        for name in map(os.fsdecode, _ls_tree(top, sha, sorted(wanted), "--name-only", longest=longest)):
+            if name in wanted:
+                found.add(name)
+            if found == wanted:
+                break
+    return {p for p in paths if p.strip("/") in {"", ".", *found}}
 
 
 @contextlib.contextmanager
@@ -354,39 +323,55 @@ def _beside(plan: _Plan, data: set[str], listing: Iterator[_Entry], under: Calla
 
 @contextlib.contextmanager
 def _git_reading(
-    args: list[str], top: Path, stdin: IO[bytes] | None = None
-) -> Iterator[tuple[subprocess.Popen[bytes], IO[bytes]]]:
-    """A git process whose output this process reads, and the file its errors go to; killed when
-    the block ends early (an error, a stop), waited for in any case."""
+    top: Path, *args: str, stdin: IO[bytes] | None = None
+) -> Iterator[tuple[subprocess.Popen[bytes], IO[bytes], Callable[[int], str]]]:
+    """A git process, its output for this process to read, and what it said of an error (the
+    last line of its first 4 KB of errors, else the code given); killed when the block ends
+    early (an error, a stop), waited for in any case."""
     with tempfile.TemporaryFile() as errors:
-        proc = subprocess.Popen(args, cwd=top, stdin=stdin, stdout=subprocess.PIPE, stderr=errors)
+        proc = subprocess.Popen(["git", *args], cwd=top, stdin=stdin, stdout=subprocess.PIPE, stderr=errors)
+        assert proc.stdout is not None
+
+        def said(code: int) -> str:
+            errors.seek(0)
+            lines = errors.read(4096).decode("utf-8", "replace").strip().splitlines()
+            return lines[-1] if lines else str(code)
+
         try:
-            yield proc, errors
+            yield proc, proc.stdout, said
         except BaseException:
             proc.kill()
             raise
         finally:
-            assert proc.stdout is not None
             proc.stdout.close()
             proc.wait()
 
 
+def _ls_tree(top: Path, sha: str, specs: list[str], *options: str, longest: int | None = None) -> Iterator[bytes]:
+    """The records of `git ls-tree` of the commit under the pathspecs, read as git writes them; a
+    record longer than `longest` bytes is skipped without being held."""
+    # literal: a folder named `:!x` is that folder, not pathspec magic that excludes x
+    args = ("--literal-pathspecs", "ls-tree", "-t", "-z", "--full-tree", *options, sha, "--", *specs)
+    with _git_reading(top, *args) as (proc, out, said):
+        rest, cut = b"", False
+        while block := out.read(1 << 16):
+            *records, rest = (rest + block).split(b"\0")
+            if cut and records:  # the first is the end of the record skipped
+                del records[0]
+                cut = False
+            yield from records
+            if longest is not None and len(rest) > longest:
+                rest, cut = b"", True
+        if proc.wait() != 0:
+            raise GitError(f"git ls-tree failed: {said(proc.returncode)}")
+
+
 def _listing(top: Path, sha: str, specs: list[str]) -> Iterator[_Entry]:
     """The blobs and folders of the commit's tree under the pathspecs, read as git lists them."""
-    # literal: a folder named `:!x` is that folder, not pathspec magic that excludes x
-    args = ["git", "--literal-pathspecs", "ls-tree", "-r", "-t", "-l", "-z", "--full-tree", sha, "--", *specs]
-    with _git_reading(args, top) as (proc, errors):
-        assert proc.stdout is not None
-        rest = b""
-        while block := proc.stdout.read(1 << 16):
-            *records, rest = (rest + block).split(b"\0")
-            for record in records:
-                meta, _, name = record.partition(b"\t")
-                mode, kind, obj, size = meta.decode("ascii").split()
-                yield _Entry(mode, kind, obj, -1 if size == "-" else int(size), os.fsdecode(name))
-        if proc.wait() != 0:
-            errors.seek(0)
-            raise GitError(f"git ls-tree failed: {_reason(errors.read(4096), proc.returncode)}")
+    for record in _ls_tree(top, sha, specs, "-r", "-l"):
+        meta, _, name = record.partition(b"\t")
+        mode, kind, obj, size = meta.decode("ascii").split()
+        yield _Entry(mode, kind, obj, -1 if size == "-" else int(size), os.fsdecode(name))
 
 
 def _under(specs: list[str]) -> Callable[[str], bool]:
@@ -464,20 +449,18 @@ def _write_blobs(top: Path, entries: list[_Entry], into: Path) -> dict[str, byte
     with tempfile.TemporaryFile() as names:
         names.write(b"".join(e.obj.encode("ascii") + b"\n" for e in wanted))
         names.seek(0)
-        with _git_reading(["git", "cat-file", "--batch"], top, names) as (proc, errors):
-            assert proc.stdout is not None
+        with _git_reading(top, "cat-file", "--batch", stdin=names) as (_, out, said):
             for e in wanted:
-                header = proc.stdout.readline(256).split()
+                header = out.readline(256).split()
                 if header != [e.obj.encode("ascii"), b"blob", str(e.size).encode("ascii")]:
-                    errors.seek(0)
-                    raise GitError(f"git cat-file: cannot read {e.path}: {_reason(errors.read(4096), 0)}")
+                    raise GitError(f"git cat-file: cannot read {e.path}: {said(0)}")
                 if e.mode == _LINK:
-                    texts[e.path] = _read(proc.stdout, e.size, e.path)
+                    texts[e.path] = _read(out, e.size, e.path)
                 else:
                     with _making(e.path):
                         fd = _create(into / e.path, e.mode == "100755")
-                    _copy(proc.stdout, fd, e)
-                proc.stdout.read(1)  # the line feed after the blob
+                    _copy(out, fd, e)
+                out.read(1)  # the line feed after the blob
     return texts
 
 
