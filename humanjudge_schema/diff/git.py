@@ -249,21 +249,6 @@ class _Plan:
     folders: set[str] = field(default_factory=set)
     size: int = 0
 
-    def add(self, e: _Entry, kept: list[_Entry], most: int) -> None:
-        """Keep a file written with its bytes, at most `most` of them."""
-        if e.size > most:
-            raise GitError(
-                f"{e.path} is {e.size:,} bytes in that commit, more than the {most:,} bytes read of such a file"
-            )
-        kept.append(e)
-        self.size += e.size
-        if self.size > MAX_TOTAL:
-            raise GitError(f"the dataset files of that commit hold more than {MAX_TOTAL:,} bytes; name fewer paths")
-
-    def bounded(self) -> None:
-        if len(self.data) + len(self.configs) + len(self.links) + len(self.empty) + len(self.folders) > MAX_FILES:
-            raise GitError(f"that commit has more than {MAX_FILES:,} files and folders to compare; name fewer paths")
-
 
 def _plan(top: Path, sha: str, paths: list[str], declarations: Collection[str] = ()) -> _Plan:
     """What to write, read from two listings of the tree (the first finds the dataset files, the
@@ -293,8 +278,8 @@ def _plan(top: Path, sha: str, paths: list[str], declarations: Collection[str] =
                 plan.links.append(e)
                 plan.dataset_links.add(e.path)
             else:
-                plan.add(e, plan.data, MAX_BLOB)
-            plan.bounded()
+                _add(plan, plan.data, e, MAX_BLOB)
+            _bounded(plan)
     data = {e.path for e in plan.data} | plan.dataset_links
     holding = {posixpath.dirname(p) for p in data}
     on_the_way = {a for p in data for a in _ancestors(p)}
@@ -308,17 +293,17 @@ def _plan(top: Path, sha: str, paths: list[str], declarations: Collection[str] =
         if e.kind != "blob" and (inside or (near and chosen)):
             plan.folders.add(e.path)
         elif e.kind == "blob" and config and e.mode in _REGULAR and (near or inside):
-            plan.add(e, plan.configs, CONFIG_BYTES)
+            _add(plan, plan.configs, e, CONFIG_BYTES)
         elif e.kind == "blob" and not config and inside:
             (plan.links if e.mode == _LINK else plan.empty).append(e)
         else:
             continue
         _check(e)
-        plan.bounded()
+        _bounded(plan)
     paths_kept = [e.path for e in (*plan.data, *plan.configs, *plan.links, *plan.empty)]
     plan.folders.update(a for p in paths_kept for a in _ancestors(p))
     plan.folders.discard("")
-    plan.bounded()
+    _bounded(plan)
     seen: set[str] = set()
     for path in paths_kept:
         if path in seen or path in plan.folders:
@@ -327,10 +312,12 @@ def _plan(top: Path, sha: str, paths: list[str], declarations: Collection[str] =
     return plan
 
 
+# A git process, its output and what it said of an error (else the code given).
+_Output = tuple[subprocess.Popen[bytes], IO[bytes], Callable[[int], str]]
+
+
 @contextlib.contextmanager
-def _git_reading(
-    top: Path, *args: str, stdin: IO[bytes] | None = None
-) -> Iterator[tuple[subprocess.Popen[bytes], IO[bytes], Callable[[int], str]]]:
+def _git_reading(top: Path, *args: str, stdin: IO[bytes] | None = None) -> Iterator[_Output]:
     """A git process, its output for this process to read, and what it said of an error (the
     last line of its first 4 KB of errors, else the code given); killed when the block ends
     early (an error, a stop), waited for in any case."""
@@ -379,6 +366,21 @@ def _ancestors(path: str) -> list[str]:
     """The folders above a path, the top ("") first."""
     parts = path.split("/")[:-1]
     return ["", *("/".join(parts[: i + 1]) for i in range(len(parts)))]
+
+
+def _add(plan: _Plan, kept: list[_Entry], e: _Entry, most: int) -> None:
+    """Keep a file written with its bytes, at most `most` of them."""
+    if e.size > most:
+        raise GitError(f"{e.path} is {e.size:,} bytes in that commit, more than the {most:,} bytes read of such a file")
+    kept.append(e)
+    plan.size += e.size
+    if plan.size > MAX_TOTAL:
+        raise GitError(f"the dataset files of that commit hold more than {MAX_TOTAL:,} bytes; name fewer paths")
+
+
+def _bounded(plan: _Plan) -> None:
+    if len(plan.data) + len(plan.configs) + len(plan.links) + len(plan.empty) + len(plan.folders) > MAX_FILES:
+        raise GitError(f"that commit has more than {MAX_FILES:,} files and folders to compare; name fewer paths")
 
 
 def _check(e: _Entry) -> None:
