@@ -160,15 +160,15 @@ def _run(
     options: dict[str, Any] = {"examples": examples, "kind": kind, "samples": samples, "seed": seed, "stats": stats}
     options["told"] = told
     if rev is None:
+        from ..diff import diff as diff_paths
+
         old, new = paths
         for p in (old, new):
             if not p.exists():
                 raise ValueError(f"{p} does not exist")
-        if old.is_file() and new.is_file():
-            return compare(old.parent, new.parent, files=(old.name, new.name), **options)
         if old.is_file() != new.is_file():
             raise ValueError("OLD and NEW are a file and a folder: give two files or two folders")
-        return compare(old, new, old_label=str(old), new_label=str(new), **options)
+        return diff_paths(old, new, **options)
     top = toplevel(Path.cwd())
     rels = [_inside(p, top) for p in paths] or ["."]
     old_sha = commit(top, rev)

@@ -43,10 +43,9 @@ import tempfile
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, NamedTuple
 
 from .. import catalog
-from ..catalog import file_pattern
 from ..config import CONFIG_BYTES, formats_listed
 from ..finding import escape_control
 from ..readers.files import DEFAULT_MAX_DOCUMENT
@@ -73,41 +72,30 @@ class GitError(ValueError):
     """The revision or the repository cannot be used; the message is for the user (exit 2)."""
 
 
-def _git(top: Path, *args: str, stdin: bytes | None = None) -> bytes:
-    proc = subprocess.run(["git", *args], cwd=top, input=stdin, capture_output=True, check=False)
-    if proc.returncode != 0:
-        raise GitError(f"git {args[0]} failed: {_reason(proc.stderr, proc.returncode)}")
-    return proc.stdout
-
-
-def _reason(stderr: bytes, code: int) -> str:
-    lines = stderr.decode("utf-8", "replace").strip().splitlines()
-    return lines[-1] if lines else str(code)
+def _git(top: Path, *args: str) -> str | None:
+    """What git writes, stripped; None when it fails."""
+    proc = subprocess.run(["git", *args], cwd=top, capture_output=True, check=False)
+    return os.fsdecode(proc.stdout).strip() if proc.returncode == 0 else None
 
 
 def toplevel(cwd: Path) -> Path:
     """The top of the repository `cwd` is in."""
-    try:
-        return Path(os.fsdecode(_git(cwd, "rev-parse", "--show-toplevel")).strip()).resolve()
-    except (GitError, OSError):
-        raise GitError(f"{cwd} is not inside a git repository") from None
+    with contextlib.suppress(OSError):
+        if (top := _git(cwd, "rev-parse", "--show-toplevel")) is not None:
+            return Path(top).resolve()
+    raise GitError(f"{cwd} is not inside a git repository")
 
 
 def commit(top: Path, rev: str) -> str:
     """The commit `rev` names, as a full hash; GitError when it names none."""
     if rev.startswith("-") or not rev:
         raise GitError(f"{rev!r} is not a commit")
-    proc = subprocess.run(
-        ["git", "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"],
-        cwd=top,
-        capture_output=True,
-        check=False,
-    )
-    if proc.returncode != 0:
+    sha = _git(top, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
+    if sha is None:
         near = closest_revisions(top, rev)
         hint = f" (did you mean {' or '.join(map(escape_control, near))}?)" if near else ""
         raise GitError(f"{rev!r} is not a commit of this repository{hint}")
-    return proc.stdout.decode("ascii").strip()
+    return sha
 
 
 # What a revision that names no commit is compared with: the names of at most MAX_REFS branches
@@ -125,7 +113,10 @@ def closest_revisions(top: Path, rev: str, limit: int = 3) -> list[str]:
         return []
     end = _SUFFIX.search(rev)
     name, suffix = (rev[: end.start()], rev[end.start() :]) if end else (rev, "")
-    names = {n.lower(): n for n in reversed(["HEAD", *_ref_names(top)])}  # the first of alike names
+    refs = ("refs/heads", "refs/remotes", "refs/tags")
+    with _git_reading(top, "for-each-ref", f"--count={MAX_REFS}", "--format=%(refname:short)", *refs) as (_, out, _):
+        *listed, _cut = out.read(REF_BYTES).decode("utf-8", "replace").split("\n")  # the last is cut or empty
+    names = {n.lower(): n for n in reversed(["HEAD", *filter(None, listed)])}  # the first of alike names
     near = [names[n] + suffix for n in difflib.get_close_matches(name.lower(), list(names), n=limit, cutoff=0.6)]
     back = re.fullmatch(r"(.+)-([0-9]+)", name) if not suffix else None
     if back is not None and back[1].lower() in names:  # HEAD-1: the commit before is HEAD~1
@@ -133,43 +124,21 @@ def closest_revisions(top: Path, rev: str, limit: int = 3) -> list[str]:
     return [n for n in dict.fromkeys(near) if n != rev][:limit]
 
 
-def _ref_names(top: Path) -> list[str]:
-    """The short names of the branches, remote branches and tags (see MAX_REFS)."""
-    args = ["git", "for-each-ref", f"--count={MAX_REFS}", "--format=%(refname:short)", "refs/heads", "refs/remotes"]
-    with _git_reading([*args, "refs/tags"], top) as (proc, _):
-        assert proc.stdout is not None
-        data = proc.stdout.read(REF_BYTES)
-    lines = data.decode("utf-8", "replace").split("\n")
-    return [line for line in lines[:-1] if line]  # the last is cut or empty
-
-
 def holds(top: Path, sha: str, paths: Sequence[str]) -> set[str]:
     """Which of `paths` (relative to the top, "/"-separated; "." is the top) commit `sha` has, as
     a file, a folder or a link. git lists the named entries and the folders on their way only,
     never what is inside a folder; the listing is read until every path is found."""
     wanted = {p.strip("/") for p in paths} - {"", "."}
-    held = {p for p in paths if p.strip("/") in ("", ".")}
-    if not wanted:
-        return held
-    # literal: a folder named `:!x` is that folder, not pathspec magic that excludes x
-    args = ["git", "--literal-pathspecs", "ls-tree", "-t", "-z", "--full-tree", "--name-only", sha, "--"]
-    longest = max(map(len, wanted)) * 4 + 1  # bytes: a longer name is none of them
     found: set[str] = set()
-    with _git_reading([*args, *sorted(wanted)], top) as (proc, errors):
-        assert proc.stdout is not None
-        rest, cut = b"", False
-        while found != wanted and (block := proc.stdout.read(1 << 16)):
-            *names, tail = (rest + block).split(b"\0")
-            if cut and not names:  # still inside a name too long to be one of them
-                continue
-            if cut:
-                names[0], cut = b"", False
-            found.update(wanted.intersection(map(os.fsdecode, names)))
-            rest, cut = (tail, False) if len(tail) <= longest else (b"", True)
-        if found != wanted and proc.wait() != 0:
-            errors.seek(0)
-            raise GitError(f"git ls-tree failed: {_reason(errors.read(4096), proc.returncode)}")
-    return held | {p for p in paths if p.strip("/") in found}
+    if wanted:
+        # bytes: a longer record (the mode, type, object and size of at most 128, then the name) is none of them
+        longest = 128 + max(map(len, wanted)) * 4 + 1
+        for e in _listing(top, sha, sorted(wanted), longest=longest):
+            if e.path in wanted:
+                found.add(e.path)
+            if found == wanted:
+                break
+    return {p for p in paths if p.strip("/") in {"", ".", *found}}
 
 
 @contextlib.contextmanager
@@ -201,10 +170,10 @@ def export(top: Path, sha: str, paths: Sequence[str], into: Path) -> None:
     specs = [p.strip("/") for p in paths]
     named: set[str] = set()
     for writing in range(1, _ROUNDS + 1):
-        pattern = file_pattern()
-        _write(top, sha, _plan(top, sha, specs, named), into)
+        pattern = catalog.file_pattern()
+        _write(top, _plan(top, sha, specs, named), into)
         more = _declared(into, named)
-        if writing == _ROUNDS or (more <= named and file_pattern() == pattern):
+        if writing == _ROUNDS or (more <= named and catalog.file_pattern() == pattern):
             return
         named |= more
         with _said("cannot write that commit's files in a temporary folder"):
@@ -226,46 +195,43 @@ def _declared(into: Path, named: set[str]) -> set[str]:
     beside = catalog.declaration_names()
     for folder, _, names in os.walk(into):
         for name in names:
-            path = Path(folder, name)
+            path, declared = Path(folder, name), []
             if name in beside:
-                with contextlib.suppress(catalog.CatalogError):  # its check says why it is no format
-                    catalog.declare([path], within=path.parent)
+                declared = [path]
             elif name in _CONFIGS:
                 at = path.parent.relative_to(into).as_posix()
-                for given in formats_listed(path.read_bytes(), name):
-                    rel = posixpath.normpath(posixpath.join(at, given))
-                    if rel.split("/")[0] in ("..", "") or rel == ".":
-                        continue
-                    listed.add(rel)
-                    if rel in named and (into / rel).is_file():
-                        with contextlib.suppress(catalog.CatalogError):
-                            catalog.declare([into / rel], within=path.parent)
+                rels = [posixpath.normpath(posixpath.join(at, g)) for g in formats_listed(path.read_bytes(), name)]
+                rels = [r for r in rels if r.split("/")[0] not in ("..", "", ".")]  # the tree's only
+                listed.update(rels)
+                declared = [into / r for r in rels if r in named and (into / r).is_file()]
+            for file in declared:
+                with contextlib.suppress(catalog.CatalogError):  # its check says why it is no format
+                    catalog.declare([file], within=path.parent)
     return listed
 
 
-def _write(top: Path, sha: str, plan: _Plan, into: Path) -> None:
+def _write(top: Path, plan: _Plan, into: Path) -> None:
     with _making(str(into)):
         into.mkdir(parents=True)
     for folder in sorted(plan.folders):  # a folder's parent sorts before it
         with _making(folder):
             os.mkdir(into / folder, 0o700)
-    for name in plan.empty:
-        with _making(name):
-            os.close(_create(into / name, False))
+    for e in plan.empty:
+        with _making(e.path):
+            os.close(_create(into / e.path, False))
     texts = _write_blobs(top, [*plan.data, *plan.configs, *plan.links], into)
     data = {e.path for e in plan.data}
-    anything = data | set(plan.empty) | plan.folders
+    anything = data | {e.path for e in plan.empty} | plan.folders
     for link in plan.links:
         # a dataset file is read: it may only lead to one written with its bytes
         targets = data if link.path in plan.dataset_links else anything
         target = _leads_to(link.path, texts.get(link.path), targets, plan.folders)
-        points_to = str(into / NOWHERE) if target is None else posixpath.relpath(target, _parent(link.path) or ".")
+        at = posixpath.dirname(link.path) or "."
         with _making(link.path):
-            os.symlink(points_to, into / link.path)
+            os.symlink(str(into / NOWHERE) if target is None else posixpath.relpath(target, at), into / link.path)
 
 
-@dataclass(frozen=True, slots=True)
-class _Entry:
+class _Entry(NamedTuple):
     mode: str
     kind: str  # blob, tree or commit (a submodule)
     obj: str
@@ -279,27 +245,30 @@ class _Plan:
     configs: list[_Entry] = field(default_factory=list)
     links: list[_Entry] = field(default_factory=list)
     dataset_links: set[str] = field(default_factory=set)  # the links that are dataset files
-    empty: list[str] = field(default_factory=list)  # the other files of a dataset's folder, by name
+    empty: list[_Entry] = field(default_factory=list)  # the other files of a dataset's folder, by name
     folders: set[str] = field(default_factory=set)
     size: int = 0
-
-    def count(self) -> int:
-        return len(self.data) + len(self.configs) + len(self.links) + len(self.empty) + len(self.folders)
 
 
 def _plan(top: Path, sha: str, paths: list[str], declarations: Collection[str] = ()) -> _Plan:
     """What to write, read from two listings of the tree (the first finds the dataset files, the
-    second what lies beside them), each read as it comes, so that memory holds the plan only;
-    `declarations` are more paths to write with their bytes (those the configuration names).
-    Refused, before anything is written, when it breaks a bound or names a path twice."""
+    second what lies beside them: under a folder that holds one, every file (by name) and folder;
+    on the way to one, the configuration files and the folders), each read as it comes, so that
+    memory holds the plan only; `declarations` are more paths to write with their bytes (those
+    the configuration names). Refused, before anything is written, when it breaks a bound or
+    names a path twice."""
     specs = [] if any(p in ("", ".") for p in paths) else paths
-    on_the_way = (*_CONFIGS, *catalog.declaration_names())
-    ways = {posixpath.join(a, name) for s in specs for a in _ancestors(s) for name in on_the_way}
+    configs = {*_CONFIGS, *catalog.declaration_names()}
+    ways = {posixpath.join(a, name) for s in specs for a in _ancestors(s) for name in configs}
     extra = sorted(declarations) if specs else []
-    listed, under = [*specs, *sorted(ways), *extra], _under([*specs, *extra])
+    listed, roots = [*specs, *sorted(ways), *extra], {*specs, *extra}
+
+    def under(path: str) -> bool:  # one of the pathspecs or inside one (any path when there is none)
+        return not roots or not roots.isdisjoint([path, *_ancestors(path)])
+
     plan = _Plan()
-    pattern = re.compile(file_pattern())
-    for e in _listing(top, sha, listed):
+    pattern = re.compile(catalog.file_pattern())
+    for e in _listing(top, sha, listed, "-r"):
         # a configuration file is no dataset of its own (a declaration's suffix matches it): it is
         # written as the configuration on the way to the datasets, not as data with its folder
         named = e.path in specs or (pattern.search(e.path) and posixpath.basename(e.path) not in _CONFIGS)
@@ -312,93 +281,85 @@ def _plan(top: Path, sha: str, paths: list[str], declarations: Collection[str] =
                 _add(plan, plan.data, e, MAX_BLOB)
             _bounded(plan)
     data = {e.path for e in plan.data} | plan.dataset_links
-    if data:
-        _beside(plan, data, _listing(top, sha, listed), under)
-    for p in (*data, *(e.path for e in (*plan.configs, *plan.links)), *plan.empty):
-        plan.folders.update(_ancestors(p))
-    plan.folders.discard("")
-    _bounded(plan)
-    _named_once(plan)
-    return plan
-
-
-def _beside(plan: _Plan, data: set[str], listing: Iterator[_Entry], under: Callable[[str], bool]) -> None:
-    """Add to the plan what lies beside the dataset files: under a folder that holds one, every
-    file (by name) and folder; on the way to one, the configuration files and the folders."""
-    holding = {_parent(p) for p in data}
+    holding = {posixpath.dirname(p) for p in data}
     on_the_way = {a for p in data for a in _ancestors(p)}
-    for e in listing:
+    for e in _listing(top, sha, listed, "-r") if data else ():
         if e.path in data or e.path == NOWHERE:
             continue
         chosen = under(e.path)
-        near = _parent(e.path) in on_the_way
-        inside = chosen and any(a in holding for a in _ancestors(e.path))
-        if e.kind != "blob":
-            kept = inside or (near and chosen)
-            if kept:
-                plan.folders.add(e.path)
-        elif posixpath.basename(e.path) in _CONFIGS or posixpath.basename(e.path) in catalog.declaration_names():
-            kept = e.mode in _REGULAR and (near or inside)
-            if kept:
-                _add(plan, plan.configs, e, CONFIG_BYTES)
+        near = posixpath.dirname(e.path) in on_the_way
+        inside = chosen and not holding.isdisjoint(_ancestors(e.path))
+        config = posixpath.basename(e.path) in configs
+        if e.kind != "blob" and (inside or (near and chosen)):
+            plan.folders.add(e.path)
+        elif e.kind == "blob" and config and e.mode in _REGULAR and (near or inside):
+            _add(plan, plan.configs, e, CONFIG_BYTES)
+        elif e.kind == "blob" and not config and inside:
+            (plan.links if e.mode == _LINK else plan.empty).append(e)
         else:
-            kept = inside
-            if kept and e.mode == _LINK:
-                plan.links.append(e)
-            elif kept:
-                plan.empty.append(e.path)
-        if kept:
-            _check(e)
-            _bounded(plan)
+            continue
+        _check(e)
+        _bounded(plan)
+    paths_kept = [e.path for e in (*plan.data, *plan.configs, *plan.links, *plan.empty)]
+    plan.folders.update(a for p in paths_kept for a in _ancestors(p))
+    plan.folders.discard("")
+    _bounded(plan)
+    seen: set[str] = set()
+    for path in paths_kept:
+        if path in seen or path in plan.folders:
+            raise GitError(f"the tree of that commit names {path!r} twice; it cannot be compared")
+        seen.add(path)
+    return plan
+
+
+# A git process, its output and what it said of an error (else the code given).
+_Output = tuple[subprocess.Popen[bytes], IO[bytes], Callable[[int], str]]
 
 
 @contextlib.contextmanager
-def _git_reading(
-    args: list[str], top: Path, stdin: IO[bytes] | None = None
-) -> Iterator[tuple[subprocess.Popen[bytes], IO[bytes]]]:
-    """A git process whose output this process reads, and the file its errors go to; killed when
-    the block ends early (an error, a stop), waited for in any case."""
+def _git_reading(top: Path, *args: str, stdin: IO[bytes] | None = None) -> Iterator[_Output]:
+    """A git process, its output for this process to read, and what it said of an error (the
+    last line of its first 4 KB of errors, else the code given); killed when the block ends
+    early (an error, a stop), waited for in any case."""
     with tempfile.TemporaryFile() as errors:
-        proc = subprocess.Popen(args, cwd=top, stdin=stdin, stdout=subprocess.PIPE, stderr=errors)
+        proc = subprocess.Popen(["git", *args], cwd=top, stdin=stdin, stdout=subprocess.PIPE, stderr=errors)
+        assert proc.stdout is not None
+
+        def said(code: int) -> str:
+            errors.seek(0)
+            lines = errors.read(4096).decode("utf-8", "replace").strip().splitlines()
+            return lines[-1] if lines else str(code)
+
         try:
-            yield proc, errors
+            yield proc, proc.stdout, said
         except BaseException:
             proc.kill()
             raise
         finally:
-            assert proc.stdout is not None
             proc.stdout.close()
             proc.wait()
 
 
-def _listing(top: Path, sha: str, specs: list[str]) -> Iterator[_Entry]:
-    """The blobs and folders of the commit's tree under the pathspecs, read as git lists them."""
+def _listing(top: Path, sha: str, specs: list[str], *options: str, longest: int | None = None) -> Iterator[_Entry]:
+    """The blobs and folders of the commit's tree under the pathspecs, read as git lists them; a
+    record longer than `longest` bytes is skipped without being held."""
     # literal: a folder named `:!x` is that folder, not pathspec magic that excludes x
-    args = ["git", "--literal-pathspecs", "ls-tree", "-r", "-t", "-l", "-z", "--full-tree", sha, "--", *specs]
-    with _git_reading(args, top) as (proc, errors):
-        assert proc.stdout is not None
-        rest = b""
-        while block := proc.stdout.read(1 << 16):
+    args = ("--literal-pathspecs", "ls-tree", "-t", "-l", "-z", "--full-tree", *options, sha, "--", *specs)
+    with _git_reading(top, *args) as (proc, out, said):
+        rest, cut = b"", False
+        while block := out.read(1 << 16):
             *records, rest = (rest + block).split(b"\0")
+            if cut and records:  # the first is the end of the record skipped
+                del records[0]
+                cut = False
             for record in records:
                 meta, _, name = record.partition(b"\t")
                 mode, kind, obj, size = meta.decode("ascii").split()
                 yield _Entry(mode, kind, obj, -1 if size == "-" else int(size), os.fsdecode(name))
+            if longest is not None and len(rest) > longest:
+                rest, cut = b"", True
         if proc.wait() != 0:
-            errors.seek(0)
-            raise GitError(f"git ls-tree failed: {_reason(errors.read(4096), proc.returncode)}")
-
-
-def _under(specs: list[str]) -> Callable[[str], bool]:
-    """Whether a path is one of the pathspecs or inside one (all paths when there is none)."""
-    chosen = set(specs)
-    if not chosen:
-        return lambda path: True
-    return lambda path: path in chosen or any(a in chosen for a in _ancestors(path))
-
-
-def _parent(path: str) -> str:
-    return posixpath.dirname(path)
+            raise GitError(f"git ls-tree failed: {said(proc.returncode)}")
 
 
 def _ancestors(path: str) -> list[str]:
@@ -407,12 +368,8 @@ def _ancestors(path: str) -> list[str]:
     return ["", *("/".join(parts[: i + 1]) for i in range(len(parts)))]
 
 
-def _check(e: _Entry) -> None:
-    if any(p in ("", ".", "..") for p in e.path.split("/")):
-        raise GitError(f"git listed a path that leaves the tree: {e.path!r}")
-
-
 def _add(plan: _Plan, kept: list[_Entry], e: _Entry, most: int) -> None:
+    """Keep a file written with its bytes, at most `most` of them."""
     if e.size > most:
         raise GitError(f"{e.path} is {e.size:,} bytes in that commit, more than the {most:,} bytes read of such a file")
     kept.append(e)
@@ -422,16 +379,13 @@ def _add(plan: _Plan, kept: list[_Entry], e: _Entry, most: int) -> None:
 
 
 def _bounded(plan: _Plan) -> None:
-    if plan.count() > MAX_FILES:
+    if len(plan.data) + len(plan.configs) + len(plan.links) + len(plan.empty) + len(plan.folders) > MAX_FILES:
         raise GitError(f"that commit has more than {MAX_FILES:,} files and folders to compare; name fewer paths")
 
 
-def _named_once(plan: _Plan) -> None:
-    seen: set[str] = set()
-    for path in (*(e.path for e in (*plan.data, *plan.configs, *plan.links)), *plan.empty):
-        if path in seen or path in plan.folders:
-            raise GitError(f"the tree of that commit names {path!r} twice; it cannot be compared")
-        seen.add(path)
+def _check(e: _Entry) -> None:
+    if any(p in ("", ".", "..") for p in e.path.split("/")):
+        raise GitError(f"git listed a path that leaves the tree: {e.path!r}")
 
 
 def _making(name: str) -> contextlib.AbstractContextManager[None]:
@@ -459,44 +413,29 @@ def _write_blobs(top: Path, entries: list[_Entry], into: Path) -> dict[str, byte
     never waits for this process to write while this process waits for it to write."""
     wanted = [e for e in entries if e.mode != _LINK or e.size <= MAX_LINK]
     texts: dict[str, bytes] = {}
-    if not wanted:
-        return texts
     with tempfile.TemporaryFile() as names:
         names.write(b"".join(e.obj.encode("ascii") + b"\n" for e in wanted))
         names.seek(0)
-        with _git_reading(["git", "cat-file", "--batch"], top, names) as (proc, errors):
-            assert proc.stdout is not None
+        with _git_reading(top, "cat-file", "--batch", stdin=names) as (_, out, said):
             for e in wanted:
-                header = proc.stdout.readline(256).split()
+                header = out.readline(256).split()
                 if header != [e.obj.encode("ascii"), b"blob", str(e.size).encode("ascii")]:
-                    errors.seek(0)
-                    raise GitError(f"git cat-file: cannot read {e.path}: {_reason(errors.read(4096), 0)}")
+                    raise GitError(f"git cat-file: cannot read {e.path}: {said(0)}")
                 if e.mode == _LINK:
-                    texts[e.path] = _read(proc.stdout, e.size, e.path)
+                    texts[e.path] = out.read(e.size)
+                    if len(texts[e.path]) != e.size:
+                        raise GitError(f"git cat-file ended early reading {e.path}")
                 else:
-                    with _making(e.path):
-                        fd = _create(into / e.path, e.mode == "100755")
-                    _copy(proc.stdout, fd, e)
-                proc.stdout.read(1)  # the line feed after the blob
+                    with _making(e.path), os.fdopen(_create(into / e.path, e.mode == "100755"), "wb") as file:
+                        left = e.size
+                        while left:
+                            block = out.read(min(left, 1 << 20))
+                            if not block:
+                                raise GitError(f"git cat-file ended early writing {e.path}")
+                            file.write(block)
+                            left -= len(block)
+                out.read(1)  # the line feed after the blob
     return texts
-
-
-def _read(source: IO[bytes], size: int, name: str) -> bytes:
-    data = source.read(size)
-    if len(data) != size:
-        raise GitError(f"git cat-file ended early reading {name}")
-    return data
-
-
-def _copy(source: IO[bytes], fd: int, e: _Entry) -> None:
-    with _making(e.path), os.fdopen(fd, "wb") as out:
-        left = e.size
-        while left:
-            block = source.read(min(left, 1 << 20))
-            if not block:
-                raise GitError(f"git cat-file ended early writing {e.path}")
-            out.write(block)
-            left -= len(block)
 
 
 def _leads_to(path: str, text: bytes | None, targets: set[str], folders: set[str]) -> str | None:
@@ -504,16 +443,12 @@ def _leads_to(path: str, text: bytes | None, targets: set[str], folders: set[str
     any other place (outside, through a link, a file not written, a text not read)."""
     if text is None or text.startswith(b"/"):
         return None
-    at = _parent(path).split("/") if _parent(path) else []
+    at = [s for s in posixpath.dirname(path).split("/") if s]
     steps = [s for s in os.fsdecode(text).split("/") if s not in ("", ".")]
     for i, step in enumerate(steps):
-        if step == "..":
-            if not at:
-                return None
-            at.pop()
-            continue
-        at.append(step)
-        if i < len(steps) - 1 and "/".join(at) not in folders:
+        if step == ".." and not at:
             return None
-    here = "/".join(at)
-    return here if here in targets else None
+        at = at[:-1] if step == ".." else [*at, step]
+        if step != ".." and i < len(steps) - 1 and "/".join(at) not in folders:
+            return None
+    return "/".join(at) if "/".join(at) in targets else None
