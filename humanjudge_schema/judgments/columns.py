@@ -11,15 +11,13 @@ import math
 from array import array as array_of
 from collections import Counter
 from collections.abc import Hashable
-from itertools import chain, repeat
-from operator import is_
+from itertools import chain
 from typing import Any, NamedTuple
 
 # Above this magnitude a float no longer holds every integer: such numbers are coded as Python
 # values are (a dict), so that two different integers are never one code.
 _EXACT = 2.0**53
 _NUMBERS = {int, float, bool}
-_TEXT = frozenset({str})  # what `code` takes a column beginning with a text to hold
 # Profiles x values up to which `Sparse` keeps its matrix whole (about 32 MB of float64).
 _DENSE = 1 << 22
 
@@ -55,11 +53,10 @@ class Profiles(NamedTuple):
 
 def code(column: list[Any], missing: frozenset[Hashable] = frozenset()) -> tuple[Any, list[Any]]:
     """Integer codes of a column's values, numbered in the order they first come, and the values
-    (each the first of its equals, as a dict keeps them): numbers are coded by numpy, any other
-    value through a dict, in C (a column that begins with a text goes to the dict without a look
-    at each value's type: a text among them keeps it from numpy anyway). The values in `missing`
-    (view.NO_ANSWER: no answer given) are coded -1 and are not values; of them, numpy knows None
-    alone, so no number may be one. Raises TypeError on an unhashable value (a list)."""
+    (each the first of its equals, as a dict keeps them): a column of numbers alone is coded by
+    numpy (`array`), any other through a dict, in C. The values in `missing` (view.NO_ANSWER: no
+    answer given) are coded -1 and are not values; no number may be one. Raises TypeError on an
+    unhashable value (a list)."""
     import numpy as np
 
     n = len(column)
@@ -74,11 +71,6 @@ def code(column: list[Any], missing: frozenset[Hashable] = frozenset()) -> tuple
         return np.zeros(n, dtype=np.int64), [first]
     if type(first) in _NUMBERS:
         found = array(column)
-        if found is not None:
-            return found
-    kinds = _TEXT if type(first) is str else set(map(type, column))
-    if kinds <= _NUMBERS | ({type(None)} if None in missing else set()):
-        found = _numbers(column, type(None) in kinds)
         if found is not None:
             return found
     distinct = dict.fromkeys(column)
@@ -101,7 +93,15 @@ def array(column: list[Any]) -> tuple[Any, list[Any]] | None:
     except (ValueError, OverflowError):  # rows of unlike lengths, integers beyond 64 bits
         return None
     if x.ndim == 1 and x.dtype.kind in "iuf":
-        return _numbers(column, False, x.astype(np.float64, copy=False))
+        x = x.astype(np.float64, copy=False)
+        if (np.abs(x) >= _EXACT).any():
+            return None
+        if (x == np.floor(x)).all():  # integers (no NaN): counted, not sorted
+            _, first, codes = unique((x - x.min()).astype(np.int64), index=True, inverse=True)
+        else:
+            _, first, codes = np.unique(x, return_index=True, return_inverse=True)
+        codes, first = _first_order(first, codes)
+        return codes, [column[i] for i in first.tolist()]
     if x.ndim != 2 or x.dtype.kind not in "iub" or not x.size:
         return None
     low = x.min()
@@ -131,33 +131,6 @@ def _read(column: list[Any]) -> Any:
     except (TypeError, OverflowError):
         pass
     return np.asarray(column)
-
-
-def _numbers(column: list[Any], nones: bool, x: Any = None) -> tuple[Any, list[Any]] | None:
-    """`code` of a column of numbers (and None, coded -1), with numpy; None where a number is
-    beyond what a float holds exactly. Codes are in the numbers' order here."""
-    import numpy as np
-
-    try:
-        x = np.asarray(column, dtype=np.float64) if x is None else x  # None becomes NaN
-    except OverflowError:
-        return None
-    if (np.abs(x) >= _EXACT).any():
-        return None
-    given = ~np.fromiter(map(is_, column, repeat(None)), dtype=bool, count=len(column)) if nones else None
-    kept = x if given is None else x[given]
-    if len(kept) and (kept == np.floor(kept)).all():  # integers (no NaN): counted, not sorted
-        _, first, codes = unique((kept - kept.min()).astype(np.int64), index=True, inverse=True)
-    else:
-        _, first, codes = np.unique(kept, return_index=True, return_inverse=True)
-    codes, first = _first_order(first, codes)
-    where = np.arange(len(column)) if given is None else np.flatnonzero(given)
-    values = [column[i] for i in where[first].tolist()]
-    if given is None:
-        return codes, values
-    out = np.full(len(column), -1, dtype=np.int64)
-    out[given] = codes
-    return out, values
 
 
 def _first_order(first: Any, codes: Any) -> tuple[Any, Any]:
