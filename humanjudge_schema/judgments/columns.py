@@ -210,20 +210,10 @@ def counts_of(items: dict[Hashable, Counter[Hashable]]) -> Counts:
     import numpy as np
 
     index: dict[Hashable, int] = {}
-    unit: list[int] = []
-    value: list[int] = []
-    times: list[int] = []
-    for k, found in enumerate(items.values()):
-        for v, n in found.items():
-            unit.append(k)
-            value.append(index.setdefault(v, len(index)))
-            times.append(n)
-    eu, ev, ec = (np.asarray(a, dtype=np.int64) for a in (unit, value, times))
-    order = np.lexsort((ev, eu))
-    eu, ev, ec = eu[order], ev[order], ec[order]
-    starts = np.flatnonzero(np.r_[True, eu[1:] != eu[:-1]]) if len(eu) else np.zeros(0, dtype=np.int64)
-    sizes = np.add.reduceat(ec, starts) if len(starts) else np.zeros(0, dtype=np.int64)
-    return Counts(list(items), list(index), eu, ev, ec, starts, sizes)
+    given = ((k, v, n) for k, found in enumerate(items.values()) for v, n in found.items())
+    rows = [(k, index.setdefault(v, len(index)), n) for k, v, n in given]
+    unit, value, times = np.asarray(rows, dtype=np.int64).reshape(-1, 3).T
+    return counts(list(items), list(index), unit, value, times)
 
 
 def profiles_of(c: Counts) -> Profiles:
