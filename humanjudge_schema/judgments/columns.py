@@ -11,7 +11,7 @@ import math
 from array import array as array_of
 from collections import Counter
 from collections.abc import Hashable
-from itertools import chain
+from itertools import chain, pairwise
 from typing import Any, NamedTuple
 
 # Above this magnitude a float no longer holds every integer: such numbers are coded as Python
@@ -283,21 +283,9 @@ class Sparse:
             self.dense = np.zeros(shape)
             self.dense[rows, cols] = self.data
             return
-        self.row_starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
-        self.row_of = rows[self.row_starts]
+        starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
+        self._by_row = cols, self.data, starts, rows[starts]
         self._by_col: tuple[Any, Any, Any, Any] | None = None
-
-    def by_col(self) -> tuple[Any, Any, Any, Any]:
-        """The entries sorted by column (their rows and numbers), where each column starts
-        and which it is: made when `times` first needs them (the Gram matrix does not)."""
-        import numpy as np
-
-        if self._by_col is None:
-            order = np.argsort(self.cols, kind="stable")
-            cols = self.cols[order]
-            starts = np.flatnonzero(np.r_[True, cols[1:] != cols[:-1]])
-            self._by_col = self.rows[order], self.data[order], starts, cols[starts]
-        return self._by_col
 
     def times(self, w: Any) -> Any:
         """w (samples x profiles) times the matrix: samples x values."""
@@ -305,30 +293,18 @@ class Sparse:
 
         if self.dense is not None:
             return w @ self.dense
-        out = np.zeros((len(w), self.shape[1]))
-        if not len(self.rows):
-            return out
-        col_rows, col_data, col_starts, col_of = self.by_col()
-        step = max(1, _DENSE // len(col_rows))
-        for a in range(0, len(w), step):
-            part = w[a : a + step][:, col_rows] * col_data
-            out[a : a + step, col_of] = np.add.reduceat(part, col_starts, axis=1)
-        return out
+        if self._by_col is None:  # the entries by column, made when first needed (the Gram matrix does not)
+            order = np.argsort(self.cols, kind="stable")
+            cols = self.cols[order]
+            starts: Any = np.flatnonzero(np.r_[True, cols[1:] != cols[:-1]])
+            self._by_col = self.rows[order], self.data[order], starts, cols[starts]
+        return _summed(w, *self._by_col, self.shape[1])
 
     def times_t(self, x: Any) -> Any:
         """x (samples x values) times the matrix's transpose: samples x profiles."""
-        import numpy as np
-
         if self.dense is not None:
             return x @ self.dense.T
-        out = np.zeros((len(x), self.shape[0]))
-        if not len(self.rows):
-            return out
-        step = max(1, _DENSE // len(self.rows))
-        for a in range(0, len(x), step):
-            part = x[a : a + step][:, self.cols] * self.data
-            out[a : a + step, self.row_of] = np.add.reduceat(part, self.row_starts, axis=1)
-        return out
+        return _summed(x, *self._by_row, self.shape[0])
 
     def squares(self, w: Any) -> Any:
         """Per sample (a row of w), the sum of the squares of its row of `times(w)`: w G w with
@@ -353,7 +329,15 @@ class Sparse:
         squares of `times(w)`, in another order."""
         import numpy as np
 
-        lone, rows, cols, data = self._apart()
+        if self._lone is None:
+            profiles, values = self.shape
+            per_col = np.bincount(self.cols, minlength=values)
+            alone = per_col[self.cols] == 1
+            lone = np.bincount(self.rows[alone], weights=self.data[alone] ** 2, minlength=profiles)
+            shared = ~alone
+            numbered = np.cumsum(per_col > 1) - 1  # the columns of several entries, numbered 0, 1, ...
+            self._lone = lone, self.rows[shared], numbered[self.cols[shared]], self.data[shared]
+        lone, rows, cols, data = self._lone
         out = (w * w) @ lone
         if len(rows):
             width = int(cols.max()) + 1
@@ -361,21 +345,6 @@ class Sparse:
                 found = np.bincount(cols, weights=w[r][rows] * data, minlength=width)
                 out[r] += found @ found
         return out
-
-    def _apart(self) -> tuple[Any, Any, Any, Any]:
-        """Per row, the sum of the squares of its entries alone in their column; and the other
-        entries (rows, columns numbered 0, 1, ... among those of several entries, numbers)."""
-        import numpy as np
-
-        if self._lone is None:
-            profiles, values = self.shape
-            per_col = np.bincount(self.cols, minlength=values)
-            alone = per_col[self.cols] == 1
-            lone = np.bincount(self.rows[alone], weights=self.data[alone] ** 2, minlength=profiles)
-            shared = ~alone
-            numbered = np.cumsum(per_col > 1) - 1
-            self._lone = lone, self.rows[shared], numbered[self.cols[shared]], self.data[shared]
-        return self._lone
 
     def gram(self) -> Any:
         """The matrix times its transpose (profiles x profiles), made once. Where the entries
@@ -396,6 +365,20 @@ class Sparse:
             else:
                 self._gram = _gram(self.rows, self.cols, self.data, self.shape, np.float64)
         return self._gram
+
+
+def _summed(x: Any, take: Any, data: Any, starts: Any, of: Any, width: int) -> Any:
+    """x (samples x n) times a matrix given by its entries grouped by the column of the product
+    each adds to (the column of x it takes, its number; where each group starts, and which
+    column it makes): samples x width, summed with numpy.add.reduceat a block of samples at a
+    time (at most _DENSE products)."""
+    import numpy as np
+
+    out = np.zeros((len(x), width))
+    step = max(1, _DENSE // len(take))
+    for a in range(0, len(x), step):
+        out[a : a + step, of] = np.add.reduceat(x[a : a + step][:, take] * data, starts, axis=1)
+    return out
 
 
 # A matrix product on a BLAS costs this many multiply-adds of a whole matrix for one pair of
@@ -425,40 +408,28 @@ def _gram(rows: Any, cols: Any, data: Any, shape: tuple[int, int], kind: Any) ->
     columns = int(used.sum())
     if profiles * profiles * columns <= _PAIR * pairs:
         renumbered = np.cumsum(used) - 1  # the columns of two entries or more, numbered 0, 1, ...
-        key = rows * values + cols
-        once = bool((key[1:] > key[:-1]).all())  # sorted by row, then column: no entry twice
-        _by_blas(g, rows, renumbered[cols], data, columns, once, kind)
+        _by_blas(g, rows, renumbered[cols], data, columns, kind)
     else:
         _by_pairs(g, rows, cols, data)
     return g
 
 
-def _by_blas(g: Any, rows: Any, cols: Any, data: Any, values: int, once: bool, kind: Any) -> None:
-    """Add to g the Gram matrix of these entries (columns numbered 0..values-1), a block of
-    columns made whole at a time (at most _DENSE cells), multiplied in `kind`. `once`: no two
-    entries share a cell (else they are added up)."""
+def _by_blas(g: Any, rows: Any, cols: Any, data: Any, values: int, kind: Any) -> None:
+    """Add to g the Gram matrix of these entries (columns numbered 0..values-1, each holding
+    one entry or more), a block of columns made whole at a time (at most _DENSE cells) and
+    multiplied in `kind`. Entries are summed into their cells: an entry given twice adds up, as
+    the pairs would add it."""
     import numpy as np
 
     profiles = len(g)
     width = max(1, _DENSE // max(profiles, 1))
-    blocks = -(-values // width)
     of_block = cols // width
-    if blocks > 4:  # sorted by block once, rather than a pass over the entries per block
-        order = np.argsort(of_block, kind="stable")
-        rows, cols, data, of_block = rows[order], cols[order], data[order], of_block[order]
-        bounds = np.searchsorted(of_block, np.arange(blocks + 1)).tolist()
-        parts = [slice(bounds[k], bounds[k + 1]) for k in range(blocks)]
-    else:
-        parts = [of_block == k for k in range(blocks)]
-    for k, part in enumerate(parts):
-        cells = rows[part] * width + (cols[part] - k * width)
-        if not len(cells):
-            continue
-        if once:
-            block: Any = np.zeros(profiles * width, dtype=kind)
-            block[cells] = data[part]
-        else:  # summed, not assigned: an entry given twice adds up, as the pairs would add it
-            block = np.bincount(cells, weights=data[part], minlength=profiles * width).astype(kind)
+    order = np.argsort(of_block, kind="stable")
+    rows, cols, data = rows[order], cols[order], data[order]
+    bounds = np.searchsorted(of_block[order], np.arange(-(-values // width) + 1)).tolist()
+    for k, (a, b) in enumerate(pairwise(bounds)):
+        cells = rows[a:b] * width + (cols[a:b] - k * width)
+        block = np.bincount(cells, weights=data[a:b], minlength=profiles * width).astype(kind)
         block = block.reshape(profiles, width)
         g += block @ block.T
 
