@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from itertools import chain, compress, repeat
-from operator import eq, is_not, not_
+from operator import is_not, ne
 from typing import Any, NamedTuple
 
 from ..gcpause import paused
@@ -310,20 +310,19 @@ class Gathered:
             self._found = self._locate_repeats()
         return self._found
 
-    def sizes(self, question: str) -> dict[Place, int]:
-        """item -> its judgments, of one question."""
-        c = self.questions[question].tally.counts()
-        return dict(zip(c.units, c.sizes.tolist(), strict=True))  # type: ignore[arg-type]  # units are Places
-
     def _add(self, batch: Batch, columns: dict[str, _Columns], seen: int) -> int:
         """Append a batch's individual judgments to their questions' columns, a run of one
         question at a time (list.extend, in C); returns how many it holds."""
         by_question = _rows_of(batch)
         for name, _ in by_question:  # in the order the questions first come
-            self._question(name)
-        mine, aggregates = _individual(batch)
-        for name, n in Counter(aggregates).items():
-            self.questions[name].aggregates += n
+            if name not in self.questions:
+                declared = self.view.questions.get(name)
+                self.questions[name] = GatheredQuestion(declared.level if declared else None)
+        mine = batch.individual()
+        if mine is not batch:  # the other rows are aggregates
+            others = compress(batch.rows("question"), map(ne, batch.rows("role"), repeat("individual")))
+            for name, n in Counter(others).items():
+                self.questions[name].aggregates += n
         if mine is None:
             return 0
         for name, rows in by_question if mine is batch else _rows_of(mine):
@@ -341,13 +340,6 @@ class Gathered:
             if self.view.persons:  # made into numbers only where a repeat is noted (_note)
                 found.numbers.append((seen + rows.start, seen + rows.stop) if isinstance(rows, range) else rows + seen)
         return mine.size
-
-    def _question(self, name: str) -> GatheredQuestion:
-        q = self.questions.get(name)
-        if q is None:
-            declared = self.view.questions.get(name)
-            q = self.questions[name] = GatheredQuestion(declared.level if declared else None)
-        return q
 
     def _code(self, name: str, found: _Columns) -> None:
         """A question's columns as codes: each rater's answer to an item that counts kept
@@ -372,9 +364,11 @@ class Gathered:
             keep = _first_answers(raters * len(places) + unit, value)
             keep |= raters == blank
             if not keep.all():
-                again = ~keep & (value >= 0)  # a None after the answer is no repeat
-                if again.any():
-                    self._note(name, found, np.flatnonzero(again), raters, unit, rater_of, places)
+                again = np.flatnonzero(~keep & (value >= 0))  # a None after the answer is no repeat
+                if len(again):  # each repeat noted by its number among the dataset's rows
+                    number = np.concatenate([np.arange(*n) if type(n) is tuple else n for n in found.numbers])[again]
+                    for n, r, u in zip(number.tolist(), raters[again].tolist(), unit[again].tolist(), strict=True):
+                        self._pending.append((n, name, rater_of[r], places[u]))
                 unit, raters, value = unit[keep], raters[keep], value[keep]
         q.missing = int((value < 0).sum())
         lost = np.asarray([v != v for v in value_of] + [True], dtype=bool)  # NaN, and None (-1)
@@ -393,23 +387,6 @@ class Gathered:
             rater, kept_raters = renumber(raters[answered])
             q.raters = [rater_of[k] for k in kept_raters.tolist()]
             q.answered = Answers(rater, where[unit[answered]], value[answered], unit[answered], places)
-
-    def _note(
-        self,
-        name: str,
-        found: _Columns,
-        rows: Any,
-        raters: Any,
-        unit: Any,
-        rater_of: list[Hashable],
-        places: list[Place],
-    ) -> None:
-        """Note the repeats of a question (its rows `rows`), by their number among the dataset's rows."""
-        import numpy as np
-
-        number = np.concatenate([np.arange(*n) if type(n) is tuple else n for n in found.numbers])[rows]
-        for n, r, u in zip(number.tolist(), raters[rows].tolist(), unit[rows].tolist(), strict=True):
-            self._pending.append((n, name, rater_of[r], places[u]))
 
     def _locate_repeats(self) -> list[Repeat]:
         """Where each repeat is: one more pass over the judgments, made only when there are repeats."""
@@ -512,19 +489,6 @@ def _as_keys(values: list[Any]) -> list[Any]:
     if kinds == {list} and not {list, float} & set(map(type, chain.from_iterable(values))):
         return list(map(tuple, values))
     return list(map(hashable, values))
-
-
-def _individual(batch: Batch) -> tuple[Batch | None, list[str]]:
-    """The batch's individual judgments (`Batch.individual`), and the question of each of its
-    aggregate rows."""
-    role = batch.same.get("role")
-    if role is not None:
-        return (batch, []) if role == "individual" else (None, batch.rows("question"))
-    mine = list(map(eq, batch.rows("role"), repeat("individual")))
-    aggregates = list(compress(batch.rows("question"), map(not_, mine)))
-    if not aggregates:
-        return batch, []
-    return (batch.kept(mine) if any(mine) else None), aggregates
 
 
 def _firsts(batch: Batch, wanted: set[Key], raters: bool) -> dict[Key, AnswerSource]:
