@@ -428,22 +428,13 @@ class Gathered:
 def _first_answers(pairs: Any, value: Any) -> Any:
     """`first_answers` with numpy, as a mask of the rows kept: of each (rater, item) pair's rows
     (`pairs`, codes), its first with a value (a code from 0; None is -1), or, where it has
-    none, its first row, kept as the pair's one missing answer. Each pair's first row is found
-    once; only the pairs whose first row is None (few) are looked at again."""
+    none, its first row, kept as the pair's one missing answer."""
     import numpy as np
 
-    _, firsts = unique(pairs, index=True)
+    # a pair's answers are keyed before its Nones: each pair's first key is the one kept
+    keys, firsts = unique(pairs * 2 + (value < 0), index=True)
     keep = np.zeros(len(pairs), dtype=bool)
-    keep[firsts] = True
-    none = value < 0
-    blank = firsts[none[firsts]] if none.any() else firsts[:0]
-    if len(blank):
-        later = np.flatnonzero(~none & np.isin(pairs, pairs[blank]))
-        if len(later):
-            _, answer = unique(pairs[later], index=True)
-            answer = later[answer]
-            keep[blank[np.isin(pairs[blank], pairs[answer])]] = False
-            keep[answer] = True
+    keep[firsts[np.diff(keys // 2, prepend=-1) != 0]] = True
     return keep
 
 
