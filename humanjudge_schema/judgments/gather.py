@@ -8,7 +8,7 @@ few judgments findings are about (`locate`)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, compress, repeat
 from operator import is_not, ne
@@ -397,16 +397,13 @@ class Gathered:
         wanted: tuple[int, str, Hashable, Place] | None = next(pending)
         seen = 0
         with paused():
-            for batch in self.view.in_batches():
-                mine = batch.individual() if batch.size else None
-                if mine is None:
-                    continue
-                names = mine.rows("question")
-                while wanted is not None and wanted[0] < seen + mine.size:
+            for batch in self._individual():
+                names = batch.rows("question")
+                while wanted is not None and wanted[0] < seen + batch.size:
                     n, name, rater, place = wanted
-                    out.append(Repeat(name, rater, place, _where(mine, names, n - seen)))
+                    out.append(Repeat(name, rater, place, _where(batch, names, n - seen)))
                     wanted = next(pending, None)
-                seen += mine.size
+                seen += batch.size
                 if wanted is None:
                     break
         return out
@@ -417,12 +414,18 @@ class Gathered:
         wanted = set(keys)
         found: dict[Key, AnswerSource] = {}
         with paused():
-            for batch in self.view.in_batches():
-                if batch.size:
-                    found.update(_firsts(batch, wanted - found.keys(), self.view.persons))
+            for batch in self._individual():
+                found.update(_firsts(batch, wanted - found.keys(), self.view.persons))
                 if len(found) == len(wanted):
                     break
         return found
+
+    def _individual(self) -> Iterator[Batch]:
+        """The individual judgments of the view's batches, read again (the passes that locate)."""
+        for batch in self.view.in_batches():
+            mine = batch.individual() if batch.size else None
+            if mine is not None:
+                yield mine
 
 
 def _first_answers(pairs: Any, value: Any) -> Any:
@@ -483,37 +486,24 @@ def _as_keys(values: list[Any]) -> list[Any]:
 
 
 def _firsts(batch: Batch, wanted: set[Key], raters: bool) -> dict[Key, AnswerSource]:
-    """Where in the batch each wanted key first is, among its individual judgments."""
-    mine = batch.individual()
-    if mine is None:
-        return {}
-    batch = mine
-    names = batch.rows("question")
-    rows: dict[Key, int] = {}
-    if any(key[0] == "question" for key in wanted):
-        rows.update(_first_rows(zip(repeat("question"), names), range(batch.size)))
+    """Where in a batch of individual judgments each wanted key first is."""
+    names, people = batch.rows("question"), batch.rows("rater")
     given = list(map(answered, batch.rows("value")))
-    if any(key[0] == "item" for key in wanted):
-        places = zip(batch.rows("item"), batch.rows("option"), strict=True)
-        rows.update(_first_rows(zip(repeat("item"), names, places), range(batch.size), given))
-    if raters and any(key[0] == "rater" for key in wanted):
-        known = list(map(is_not, batch.rows("rater"), repeat("")))
-        keep = list(map(bool.__and__, given, known))
-        rows.update(_first_rows(zip(repeat("rater"), names, batch.rows("rater")), range(batch.size), keep))
-    if raters and any(key[0] == "answer" for key in wanted):  # the answer that counts: first_answers
-        places = zip(batch.rows("item"), batch.rows("option"), strict=True)
-        answers = zip(repeat("answer"), names, batch.rows("rater"), places)
-        rows.update(_first_rows(answers, range(batch.size), given))
+    places = list(zip(batch.rows("item"), batch.rows("option"), strict=True))
+    # each kind of Key: its columns, and the rows it may be found at
+    kinds: dict[str, tuple[tuple[list[Any], ...], list[bool]]] = {
+        "question": ((names,), [True] * batch.size),
+        "item": ((names, places), given),
+        "rater": ((names, people), list(map(bool.__and__, given, map(is_not, people, repeat(""))))),
+        "answer": ((names, people, places), given),  # the answer that counts: first_answers
+    }
+    rows: dict[Key, int] = {}
+    for kind in {key[0] for key in wanted} & (set(kinds) if raters else {"question", "item"}):
+        columns, keep = kinds[kind]
+        keys = list(compress(zip(repeat(kind), *columns), keep))
+        indices = list(compress(range(batch.size), keep))
+        rows.update(zip(reversed(keys), reversed(indices), strict=True))  # each key's first row
     return {key: _where(batch, names, rows[key]) for key in wanted if key in rows}
-
-
-def _first_rows(keys: Iterable[Key], indices: Iterable[int], keep: list[bool] | None = None) -> dict[Key, int]:
-    """Each key -> the index of its first row (of the rows kept), built in C: the dict of the
-    reversed rows keeps each key's first index."""
-    keys, indices = list(keys), list(indices)
-    if keep is not None:
-        keys, indices = list(compress(keys, keep)), list(compress(indices, keep))
-    return dict(zip(reversed(keys), reversed(indices), strict=True))
 
 
 def _where(batch: Batch, names: list[str], i: int) -> AnswerSource:
