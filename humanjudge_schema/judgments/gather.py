@@ -155,33 +155,11 @@ class _RunLengths:
         """`code` of the column."""
         import numpy as np
 
-        parts = self.parts
-        if all(lengths is None for _, lengths in parts):
-            return code(list(chain.from_iterable(values for values, _ in parts)))
-        runs, values = code(list(chain.from_iterable(values for values, _ in parts)))
-        lengths = chain.from_iterable(repeat(1, len(v)) if n is None else n for v, n in parts)
+        runs, values = code(list(chain.from_iterable(values for values, _ in self.parts)))
+        if all(lengths is None for _, lengths in self.parts):
+            return runs, values
+        lengths = chain.from_iterable(repeat(1, len(v)) if n is None else n for v, n in self.parts)
         return np.repeat(runs, list(lengths)), values
-
-
-def _in(index: _Index, local: Any, distinct: list[Any]) -> Any:
-    """A part's codes (`local`, numbering its `distinct` values) as the codes of the whole column
-    (`index`): the part's new values numbered in the order they come, in C (`code`'s distinct
-    values are in that order, no two equal). -1 (None, where it is no value) stays -1."""
-    import numpy as np
-
-    start = len(index.order)
-    if not start:  # the first part: its codes are the column's
-        index.update(zip(distinct, range(len(distinct)), strict=True))
-        index.order.extend(distinct)
-        return local
-    if any(map(index.__contains__, distinct)):
-        remap = list(map(index.__getitem__, distinct))
-    else:  # every value new (a column of distinct floats): numbered at once, not one call each
-        index.update(zip(distinct, range(start, start + len(distinct)), strict=True))
-        index.order.extend(distinct)
-        remap = list(range(start, start + len(distinct)))
-    remap.append(-1)
-    return np.asarray(remap, dtype=np.int64)[local]
 
 
 class _Index(dict):  # type: ignore[type-arg]
@@ -191,14 +169,28 @@ class _Index(dict):  # type: ignore[type-arg]
 
     __slots__ = ("order",)
 
-    def __init__(self, values: list[Hashable], none: bool) -> None:
+    def __init__(self, none: bool) -> None:
         super().__init__(dict.fromkeys(NO_ANSWER, -1) if none else {})
-        self.order = values
+        self.order: list[Hashable] = []
 
     def __missing__(self, value: Hashable) -> int:
         code = self[value] = len(self.order)
         self.order.append(value)
         return code
+
+    def codes(self, local: Any, distinct: list[Any]) -> Any:
+        """A part's codes (`local`, numbering its `distinct` values) as the column's: the part's
+        new values numbered in the order they come, in C (`code`'s distinct values are in that
+        order, no two equal). -1 (None, where it is no value) stays -1."""
+        import numpy as np
+
+        start = len(self.order)
+        if start and any(map(self.__contains__, distinct)):
+            return np.asarray([*map(self.__getitem__, distinct), -1], dtype=np.int64)[local]
+        # every value new (the first part, a column of distinct floats): numbered at once
+        self.update(zip(distinct, range(start, start + len(distinct)), strict=True))
+        self.order.extend(distinct)
+        return np.where(local < 0, -1, local + start) if start else local
 
 
 class _Coded:
@@ -209,13 +201,12 @@ class _Coded:
     alive), and coding it at once spares the numpy calls of a part of a few rows. With `none`,
     each of view.NO_ANSWER is coded -1; lists are compared whole (as tuples)."""
 
-    __slots__ = ("codes", "held", "index", "none", "values", "whole")
+    __slots__ = ("codes", "held", "index", "none", "whole")
 
     def __init__(self, none: bool = False, whole: bool = False) -> None:
         self.codes: list[Any] = []
         self.held: list[Any] = []  # the rows not coded yet
-        self.values: list[Hashable] = []
-        self.index = _Index(self.values, none)
+        self.index = _Index(none)
         self.none = none
         self.whole = whole  # every row held until a part that codes itself, or the end
 
@@ -224,43 +215,37 @@ class _Coded:
         (`Column.factorizes`: places counting from 0) is coded at once, without its rows."""
         if part is not None and part.factorizes:
             self._flush()
-            self.codes.append(_in(self.index, *part.factorize()))
+            self.codes.append(self.index.codes(*part.factorize()))
             return
         self.held += repeat(same, n) if part is None else part.rows()
         if not self.whole and len(self.held) >= _CHUNK:
             self._flush()
 
     def _flush(self) -> None:
+        import numpy as np
+
         held, self.held = self.held, []
         if not held:
             return
-        # labels: each looked up once (in C); a multi-select's rows, or numbers: one numpy
-        # array, which a None, a text or a list among numbers refuses (then coded through a dict)
-        if type(held[0]) is str and self._texts(held, len(held)):
-            return
+        if type(held[0]) is str:  # labels: each looked up once in the column's dict, in C
+            try:
+                self.codes.append(np.fromiter(map(self.index.__getitem__, held), dtype=np.int64, count=len(held)))
+                return
+            except TypeError:  # a list among them: the chunk is coded whole
+                pass
+        # a multi-select's rows, or numbers: one numpy array, which a None, a text or a list among
+        # numbers refuses (then coded through a dict)
         found = array(held) if type(held[0]) in _ARRAYS else None
         if found is None:
             found = code(_as_keys(held), NO_ANSWER) if self.none else code(held)
-        self.codes.append(_in(self.index, *found))
-
-    def _texts(self, rows: Iterable[Any], n: int) -> bool:
-        """Code n rows beginning with a text (labels): each looked up once in the column's dict,
-        in C. False where one is a list (unhashable; the values numbered before it are those
-        that first come before it, in order): the rows are then coded as a chunk."""
-        import numpy as np
-
-        try:
-            self.codes.append(np.fromiter(map(self.index.__getitem__, rows), dtype=np.int64, count=n))
-        except TypeError:
-            return False
-        return True
+        self.codes.append(self.index.codes(*found))
 
     def result(self) -> tuple[Any, list[Hashable]]:
         """The codes of every row, and the values."""
         import numpy as np
 
         self._flush()
-        return (np.concatenate(self.codes) if self.codes else np.zeros(0, dtype=np.int64)), self.values
+        return (np.concatenate(self.codes) if self.codes else np.zeros(0, dtype=np.int64)), self.index.order
 
 
 _ARRAYS = frozenset({list, int, float})  # the first value of a chunk numpy may read whole (`array`)
