@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from ..gcpause import paused
 from .agreement import Tally
 from .columns import array, code, counts, renumber, unique
-from .view import LONG, NO_ANSWER, RUNS, Batch, Column, Judgments, Level, Listed, Needs, answered, hashable, long_runs
+from .view import NO_ANSWER, Batch, Column, Judgments, Level, Listed, Needs, answered, hashable, long_runs
 
 Place = tuple[Any, Any]  # (item, option): what raters judged together
 # A judgment a finding is about, to be located: the first judgment of a question
@@ -427,11 +427,11 @@ def _first_answers(pairs: Any, value: Any) -> Any:
 
 
 def _rows_of(batch: Batch) -> list[tuple[str, range | Any]]:
-    """The batch's rows of each question, the questions in the order they first come: runs of
-    one question as ranges, in order (found by `view.long_runs`, else from the questions coded row by
-    row); where runs are many and short, a question's rows as their indices (an array, in
-    order), cut from one stable sort of the batch's question codes: work in proportion to the
-    rows, not to the rows times the questions (3,000 questions of a few rows each in one batch)."""
+    """The batch's rows of each question, the questions in the order they first come: long runs
+    of one question (`view.long_runs`) as ranges, in order; else a question's rows as their
+    indices (an array, in order), cut from one stable sort of the batch's question codes: work
+    in proportion to the rows, not to the rows times the questions (3,000 questions of a few
+    rows each in one batch)."""
     import numpy as np
 
     if "question" in batch.same:
@@ -442,9 +442,6 @@ def _rows_of(batch: Batch) -> list[tuple[str, range | Any]]:
         return [(names[a], range(a, b)) for a, b in runs]
     index = {name: k for k, name in enumerate(dict.fromkeys(names))}
     codes = np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names))
-    cuts = (np.flatnonzero(codes[1:] != codes[:-1]) + 1).tolist()
-    if len(cuts) < RUNS or len(names) >= LONG * (len(cuts) + 1):  # few runs, or long ones: slices
-        return [(names[a], range(a, b)) for a, b in zip([0, *cuts], [*cuts, batch.size], strict=True)]
     order = np.argsort(codes, kind="stable")
     bounds = np.searchsorted(codes[order], np.arange(len(index) + 1)).tolist()
     return [(name, order[bounds[k] : bounds[k + 1]]) for k, name in enumerate(index)]
