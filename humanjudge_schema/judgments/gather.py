@@ -290,9 +290,24 @@ class Gathered:
 
     @property
     def repeats(self) -> list[Repeat]:
-        """Every rater's answer to an item after the one that counts (`first_answers`), in file order."""
+        """Every rater's answer to an item after the one that counts (`first_answers`), in file
+        order: located when first asked, by one more pass over the judgments, made only when
+        there are repeats and ended at the last."""
         if self._found is None:
-            self._found = self._locate_repeats()
+            self._found = []
+            pending = iter(self._pending)
+            wanted = next(pending, None)
+            seen = 0
+            with paused():
+                for batch in self._individual() if wanted else ():
+                    names = batch.rows("question")
+                    while wanted is not None and wanted[0] < seen + batch.size:
+                        n, name, rater, place = wanted
+                        self._found.append(Repeat(name, rater, place, _where(batch, names, n - seen)))
+                        wanted = next(pending, None)
+                    seen += batch.size
+                    if wanted is None:
+                        break
         return self._found
 
     def _add(self, batch: Batch, columns: dict[str, _Columns], seen: int) -> int:
@@ -372,26 +387,6 @@ class Gathered:
             rater, kept_raters = renumber(raters[answered])
             q.raters = [rater_of[k] for k in kept_raters.tolist()]
             q.answered = Answers(rater, where[unit[answered]], value[answered], unit[answered], places)
-
-    def _locate_repeats(self) -> list[Repeat]:
-        """Where each repeat is: one more pass over the judgments, made only when there are repeats."""
-        if not self._pending:
-            return []
-        out: list[Repeat] = []
-        pending = iter(self._pending)
-        wanted: tuple[int, str, Hashable, Place] | None = next(pending)
-        seen = 0
-        with paused():
-            for batch in self._individual():
-                names = batch.rows("question")
-                while wanted is not None and wanted[0] < seen + batch.size:
-                    n, name, rater, place = wanted
-                    out.append(Repeat(name, rater, place, _where(batch, names, n - seen)))
-                    wanted = next(pending, None)
-                seen += batch.size
-                if wanted is None:
-                    break
-        return out
 
     def locate(self, keys: Iterable[Key]) -> dict[Key, AnswerSource]:
         """Where each judgment a finding is about is (see Key): one more pass over the judgments,
