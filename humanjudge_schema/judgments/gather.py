@@ -455,11 +455,7 @@ def _as_keys(values: list[Any]) -> list[Any]:
     """The values as keys (`view.hashable`: lists whole, every NaN one value), made only where
     some need it (lists, floats)."""
     kinds = set(map(type, values))
-    if list not in kinds and float not in kinds:
-        return values
-    if kinds == {list} and not {list, float} & set(map(type, chain.from_iterable(values))):
-        return list(map(tuple, values))
-    return list(map(hashable, values))
+    return list(map(hashable, values)) if list in kinds or float in kinds else values
 
 
 def _firsts(batch: Batch, wanted: set[Key], raters: bool) -> dict[Key, AnswerSource]:
