@@ -171,18 +171,7 @@ def unique(keys: Any, *, index: bool = False, inverse: bool = False, counts: boo
 
 def renumber(codes: Any) -> tuple[Any, Any]:
     """Codes renumbered by the order they first come (0, 1, ...), and the old code of each new one."""
-    import numpy as np
-
     codes = codes.reshape(-1)
-    if len(codes) and codes.min() >= 0 and codes.max() < max(4 * len(codes), _DENSE):
-        # Codes that first come in rising order (a coded column's, or some of its rows): each
-        # new one is above all before it, and none comes first elsewhere. They keep their order,
-        # so each is renumbered by its rank among those present, with no sort.
-        rising = np.maximum.accumulate(codes)
-        present = np.bincount(codes) > 0
-        if int(np.count_nonzero(rising[1:] != rising[:-1])) + 1 == int(np.count_nonzero(present)):
-            rank = np.cumsum(present) - 1
-            return rank[codes], np.flatnonzero(present)
     _, first, inverse = unique(codes, index=True, inverse=True)
     renumbered, firsts = _first_order(first, inverse)
     return renumbered, codes[firsts]
