@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from ..gcpause import paused
 from .agreement import Tally
 from .columns import array, code, counts, renumber, unique
-from .view import NO_ANSWER, Batch, Column, Judgments, Level, Listed, Needs, answered, hashable, long_runs
+from .view import NO_ANSWER, Batch, Column, Judgments, Level, Listed, Needs, Repeated, answered, hashable, long_runs
 
 Place = tuple[Any, Any]  # (item, option): what raters judged together
 # A judgment a finding is about, to be located: the first judgment of a question
@@ -147,9 +147,8 @@ class _RunLengths:
     def __init__(self) -> None:
         self.parts: list[tuple[list[Any], list[int] | None]] = []
 
-    def add(self, part: Column | None, same: Any, n: int) -> None:
-        """Add n rows: `part`, or `same` n times where part is None."""
-        self.parts.append(([same], [n]) if part is None else part.runs())
+    def add(self, part: Column) -> None:
+        self.parts.append(part.runs())
 
     def result(self) -> tuple[Any, list[Any]]:
         """`code` of the column."""
@@ -210,14 +209,14 @@ class _Coded:
         self.none = none
         self.whole = whole  # every row held until a part that codes itself, or the end
 
-    def add(self, part: Column | None, same: Any, n: int) -> None:
-        """Add n rows: `part`, or `same` n times where part is None. A part that codes itself
-        (`Column.factorizes`: places counting from 0) is coded at once, without its rows."""
-        if part is not None and part.factorizes:
+    def add(self, part: Column) -> None:
+        """Add a part's rows; a part that codes itself (`Column.factorizes`: places counting
+        from 0) is coded at once, without its rows."""
+        if part.factorizes:
             self._flush()
             self.codes.append(self.index.codes(*part.factorize()))
             return
-        self.held += repeat(same, n) if part is None else part.rows()
+        self.held += part.rows()
         if not self.whole and len(self.held) >= _CHUNK:
             self._flush()
 
@@ -329,15 +328,14 @@ class Gathered:
             found = columns.get(name)
             if found is None:
                 found = columns[name] = _Columns()
-            n = len(rows)
             for column, coded in (
                 ("item", found.items),
                 ("rater", found.raters),
                 ("option", found.options),
                 ("value", found.values),
             ):
-                coded.add(None if column in mine.same else _part(mine, column, rows), mine.same.get(column), n)
-            if self.view.persons:  # made into numbers only where a repeat is noted (_note)
+                coded.add(_part(mine, column, rows))
+            if self.view.persons:  # made into numbers only where a repeat is noted (_code)
                 found.numbers.append((seen + rows.start, seen + rows.stop) if isinstance(rows, range) else rows + seen)
         return mine.size
 
@@ -443,8 +441,10 @@ def _rows_of(batch: Batch) -> list[tuple[str, range | Any]]:
 
 
 def _part(batch: Batch, column: str, rows: range | Any) -> Column:
-    """A column's values on some rows (`_rows_of`), of a column the batch does not hold as one
-    value (cut where its runs begin and end, where it holds runs)."""
+    """A column's values on some rows (`_rows_of`): one run where the batch holds it as one value,
+    else cut where its runs begin and end, where it holds runs."""
+    if column in batch.same:
+        return Repeated([batch.same[column]], [len(rows)])
     given = batch.column(column)
     if isinstance(rows, range):
         return given.part(rows.start, rows.stop)
