@@ -359,8 +359,11 @@ class Gathered:
         blank = rater_of.index("") if "" in rater_of else -1  # "": a row without a rater
         value, value_of = found.values.result()
         if self.view.persons:
-            keep = _first_answers(raters * len(places) + unit, value)
-            keep |= raters == blank
+            # each (rater, item) pair's first answer, or its first None where it has no answer
+            # (`first_answers`): a pair's answers are keyed before its Nones, its first key kept
+            keys, firsts = unique((raters * len(places) + unit) * 2 + (value < 0), index=True)
+            keep = raters == blank
+            keep[firsts[np.diff(keys // 2, prepend=-1) != 0]] = True
             if not keep.all():
                 again = np.flatnonzero(~keep & (value >= 0))  # a None after the answer is no repeat
                 if len(again):  # each repeat noted by its number among the dataset's rows
@@ -406,19 +409,6 @@ class Gathered:
                 yield mine
 
 
-def _first_answers(pairs: Any, value: Any) -> Any:
-    """`first_answers` with numpy, as a mask of the rows kept: of each (rater, item) pair's rows
-    (`pairs`, codes), its first with a value (a code from 0; None is -1), or, where it has
-    none, its first row, kept as the pair's one missing answer."""
-    import numpy as np
-
-    # a pair's answers are keyed before its Nones: each pair's first key is the one kept
-    keys, firsts = unique(pairs * 2 + (value < 0), index=True)
-    keep = np.zeros(len(pairs), dtype=bool)
-    keep[firsts[np.diff(keys // 2, prepend=-1) != 0]] = True
-    return keep
-
-
 def _rows_of(batch: Batch) -> list[tuple[str, range | Any]]:
     """The batch's rows of each question, the questions in the order they first come: long runs
     of one question (`view.long_runs`) as ranges, in order; else a question's rows as their
@@ -433,11 +423,10 @@ def _rows_of(batch: Batch) -> list[tuple[str, range | Any]]:
     runs = long_runs(names)
     if runs is not None:
         return [(names[a], range(a, b)) for a, b in runs]
-    index = {name: k for k, name in enumerate(dict.fromkeys(names))}
-    codes = np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names))
+    codes, distinct = code(names)
     order = np.argsort(codes, kind="stable")
-    bounds = np.searchsorted(codes[order], np.arange(len(index) + 1)).tolist()
-    return [(name, order[bounds[k] : bounds[k + 1]]) for k, name in enumerate(index)]
+    bounds = np.searchsorted(codes[order], np.arange(len(distinct) + 1)).tolist()
+    return [(name, order[bounds[k] : bounds[k + 1]]) for k, name in enumerate(distinct)]
 
 
 def _part(batch: Batch, column: str, rows: range | Any) -> Column:
