@@ -74,11 +74,9 @@ def code(column: list[Any], missing: frozenset[Hashable] = frozenset()) -> tuple
         if found is not None:
             return found
     distinct = dict.fromkeys(column)
-    absent = [v for v in missing if v in distinct]
-    for v in absent:
-        del distinct[v]
-    index = dict(zip(distinct, range(len(distinct)), strict=True))
-    index.update(dict.fromkeys(absent, -1))
+    for v in missing:
+        distinct.pop(v, None)
+    index = dict(zip(distinct, range(len(distinct)), strict=True)) | dict.fromkeys(missing, -1)
     return np.fromiter(map(index.__getitem__, column), dtype=np.int64, count=n), list(distinct)
 
 
@@ -160,10 +158,8 @@ def unique(keys: Any, *, index: bool = False, inverse: bool = False, counts: boo
         first = np.full(len(times), n, dtype=np.int64)
         np.minimum.at(first, keys, np.arange(n))
         out.append(first[present])
-    if inverse:
-        code = np.zeros(len(times), dtype=np.int64)
-        code[present] = np.arange(len(present))
-        out.append(code[keys])
+    if inverse:  # a key's code: how many present keys are below it
+        out.append((np.cumsum(times > 0) - 1)[keys])
     if counts:
         out.append(times[present])
     return tuple(out) if len(out) > 1 else present
@@ -218,15 +214,14 @@ def profiles_of(c: Counts) -> Profiles:
     sizes = lengths[pairable]
     starts = np.cumsum(sizes) - sizes
     population = _profile_ids(value, count, starts, sizes)
-    k = int(population.max()) + 1 if len(population) else 0
-    weights = np.bincount(population, minlength=k)
+    weights = np.bincount(population)
     _, first = np.unique(population, return_index=True)  # each profile's first item
     length = sizes[first]
     offsets = np.cumsum(length) - length
     within = np.arange(int(length.sum())) - np.repeat(offsets, length)
     where = np.repeat(starts[first], length) + within
-    profile = np.repeat(np.arange(k), length)
-    judged = c.count[kept][where]
+    profile = np.repeat(np.arange(len(weights)), length)
+    judged = count[where]
     totals = np.add.reduceat(judged, offsets) if len(offsets) else np.zeros(0, dtype=np.int64)
     return Profiles(profile, value[where], judged, offsets, totals, weights, singles, population)
 
@@ -302,8 +297,7 @@ class Sparse:
         a matrix too large to keep whole, by its entries (`squares_apart`)."""
         profiles, values = self.shape
         if profiles * profiles <= _DENSE and (self.dense is None or values > profiles):
-            g = self.gram()
-            return ((w @ g) * w).sum(axis=1)
+            return ((w @ self.gram()) * w).sum(axis=1)
         if self.dense is None:
             return self.squares_apart(w)
         found = self.times(w)
@@ -387,11 +381,8 @@ def _gram(rows: Any, cols: Any, data: Any, shape: tuple[int, int], kind: Any) ->
     per_col = np.bincount(cols, minlength=values)
     shared = per_col[cols] > 1
     g = np.zeros((profiles, profiles))
-    lone = ~shared
-    g[np.diag_indices(profiles)] += np.bincount(rows[lone], weights=data[lone] * data[lone], minlength=profiles)
+    g[np.diag_indices(profiles)] += np.bincount(rows[~shared], weights=data[~shared] ** 2, minlength=profiles)
     pairs = int((per_col * (per_col - 1) // 2).sum())
-    if not pairs:
-        return g
     rows, cols, data = rows[shared], cols[shared], data[shared]
     used = per_col > 1
     columns = int(used.sum())
