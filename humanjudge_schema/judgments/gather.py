@@ -417,8 +417,6 @@ def _rows_of(batch: Batch) -> list[tuple[str, range | Any]]:
     rows each in one batch)."""
     import numpy as np
 
-    if "question" in batch.same:
-        return [(batch.same["question"], range(batch.size))]
     names = batch.rows("question")
     runs = long_runs(names)
     if runs is not None:
