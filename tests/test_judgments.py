@@ -584,9 +584,8 @@ def test_one_pass_over_column_batches_keeps_what_a_row_by_row_pass_keeps(
 
     if chunk is not None:
         monkeypatch.setattr(gather, "_CHUNK", chunk)
-        for module in (gather, view):
-            monkeypatch.setattr(module, "LONG", long)
-            monkeypatch.setattr(module, "RUNS", 0 if long == 1 else 16)
+        monkeypatch.setattr(view, "LONG", long)
+        monkeypatch.setattr(view, "RUNS", 0 if long == 1 else 16)
 
     rng = random.Random(11)
     for trial in range(60):

@@ -11,15 +11,13 @@ import math
 from array import array as array_of
 from collections import Counter
 from collections.abc import Hashable
-from itertools import chain, repeat
-from operator import is_
+from itertools import chain, pairwise
 from typing import Any, NamedTuple
 
 # Above this magnitude a float no longer holds every integer: such numbers are coded as Python
 # values are (a dict), so that two different integers are never one code.
 _EXACT = 2.0**53
 _NUMBERS = {int, float, bool}
-_TEXT = frozenset({str})  # what `code` takes a column beginning with a text to hold
 # Profiles x values up to which `Sparse` keeps its matrix whole (about 32 MB of float64).
 _DENSE = 1 << 22
 
@@ -55,11 +53,10 @@ class Profiles(NamedTuple):
 
 def code(column: list[Any], missing: frozenset[Hashable] = frozenset()) -> tuple[Any, list[Any]]:
     """Integer codes of a column's values, numbered in the order they first come, and the values
-    (each the first of its equals, as a dict keeps them): numbers are coded by numpy, any other
-    value through a dict, in C (a column that begins with a text goes to the dict without a look
-    at each value's type: a text among them keeps it from numpy anyway). The values in `missing`
-    (view.NO_ANSWER: no answer given) are coded -1 and are not values; of them, numpy knows None
-    alone, so no number may be one. Raises TypeError on an unhashable value (a list)."""
+    (each the first of its equals, as a dict keeps them): a column of numbers alone is coded by
+    numpy (`array`), any other through a dict, in C. The values in `missing` (view.NO_ANSWER: no
+    answer given) are coded -1 and are not values; no number may be one. Raises TypeError on an
+    unhashable value (a list)."""
     import numpy as np
 
     n = len(column)
@@ -76,17 +73,10 @@ def code(column: list[Any], missing: frozenset[Hashable] = frozenset()) -> tuple
         found = array(column)
         if found is not None:
             return found
-    kinds = _TEXT if type(first) is str else set(map(type, column))
-    if kinds <= _NUMBERS | ({type(None)} if None in missing else set()):
-        found = _numbers(column, type(None) in kinds)
-        if found is not None:
-            return found
     distinct = dict.fromkeys(column)
-    absent = [v for v in missing if v in distinct]
-    for v in absent:
-        del distinct[v]
-    index = dict(zip(distinct, range(len(distinct)), strict=True))
-    index.update(dict.fromkeys(absent, -1))
+    for v in missing:
+        distinct.pop(v, None)
+    index = dict(zip(distinct, range(len(distinct)), strict=True)) | dict.fromkeys(missing, -1)
     return np.fromiter(map(index.__getitem__, column), dtype=np.int64, count=n), list(distinct)
 
 
@@ -101,7 +91,15 @@ def array(column: list[Any]) -> tuple[Any, list[Any]] | None:
     except (ValueError, OverflowError):  # rows of unlike lengths, integers beyond 64 bits
         return None
     if x.ndim == 1 and x.dtype.kind in "iuf":
-        return _numbers(column, False, x.astype(np.float64, copy=False))
+        x = x.astype(np.float64, copy=False)
+        if (np.abs(x) >= _EXACT).any():
+            return None
+        if (x == np.floor(x)).all():  # integers (no NaN): counted, not sorted
+            _, first, codes = unique((x - x.min()).astype(np.int64), index=True, inverse=True)
+        else:
+            _, first, codes = np.unique(x, return_index=True, return_inverse=True)
+        codes, first = _first_order(first, codes)
+        return codes, [column[i] for i in first.tolist()]
     if x.ndim != 2 or x.dtype.kind not in "iub" or not x.size:
         return None
     low = x.min()
@@ -133,33 +131,6 @@ def _read(column: list[Any]) -> Any:
     return np.asarray(column)
 
 
-def _numbers(column: list[Any], nones: bool, x: Any = None) -> tuple[Any, list[Any]] | None:
-    """`code` of a column of numbers (and None, coded -1), with numpy; None where a number is
-    beyond what a float holds exactly. Codes are in the numbers' order here."""
-    import numpy as np
-
-    try:
-        x = np.asarray(column, dtype=np.float64) if x is None else x  # None becomes NaN
-    except OverflowError:
-        return None
-    if (np.abs(x) >= _EXACT).any():
-        return None
-    given = ~np.fromiter(map(is_, column, repeat(None)), dtype=bool, count=len(column)) if nones else None
-    kept = x if given is None else x[given]
-    if len(kept) and (kept == np.floor(kept)).all():  # integers (no NaN): counted, not sorted
-        _, first, codes = unique((kept - kept.min()).astype(np.int64), index=True, inverse=True)
-    else:
-        _, first, codes = np.unique(kept, return_index=True, return_inverse=True)
-    codes, first = _first_order(first, codes)
-    where = np.arange(len(column)) if given is None else np.flatnonzero(given)
-    values = [column[i] for i in where[first].tolist()]
-    if given is None:
-        return codes, values
-    out = np.full(len(column), -1, dtype=np.int64)
-    out[given] = codes
-    return out, values
-
-
 def _first_order(first: Any, codes: Any) -> tuple[Any, Any]:
     """Codes (numbered in the values' order, `first` the index of each one's first row)
     renumbered in the order the values first come, and the first rows in that order."""
@@ -187,10 +158,8 @@ def unique(keys: Any, *, index: bool = False, inverse: bool = False, counts: boo
         first = np.full(len(times), n, dtype=np.int64)
         np.minimum.at(first, keys, np.arange(n))
         out.append(first[present])
-    if inverse:
-        code = np.zeros(len(times), dtype=np.int64)
-        code[present] = np.arange(len(present))
-        out.append(code[keys])
+    if inverse:  # a key's code: how many present keys are below it
+        out.append((np.cumsum(times > 0) - 1)[keys])
     if counts:
         out.append(times[present])
     return tuple(out) if len(out) > 1 else present
@@ -198,18 +167,7 @@ def unique(keys: Any, *, index: bool = False, inverse: bool = False, counts: boo
 
 def renumber(codes: Any) -> tuple[Any, Any]:
     """Codes renumbered by the order they first come (0, 1, ...), and the old code of each new one."""
-    import numpy as np
-
     codes = codes.reshape(-1)
-    if len(codes) and codes.min() >= 0 and codes.max() < max(4 * len(codes), _DENSE):
-        # Codes that first come in rising order (a coded column's, or some of its rows): each
-        # new one is above all before it, and none comes first elsewhere. They keep their order,
-        # so each is renumbered by its rank among those present, with no sort.
-        rising = np.maximum.accumulate(codes)
-        present = np.bincount(codes) > 0
-        if int(np.count_nonzero(rising[1:] != rising[:-1])) + 1 == int(np.count_nonzero(present)):
-            rank = np.cumsum(present) - 1
-            return rank[codes], np.flatnonzero(present)
     _, first, inverse = unique(codes, index=True, inverse=True)
     renumbered, firsts = _first_order(first, inverse)
     return renumbered, codes[firsts]
@@ -237,20 +195,10 @@ def counts_of(items: dict[Hashable, Counter[Hashable]]) -> Counts:
     import numpy as np
 
     index: dict[Hashable, int] = {}
-    unit: list[int] = []
-    value: list[int] = []
-    times: list[int] = []
-    for k, found in enumerate(items.values()):
-        for v, n in found.items():
-            unit.append(k)
-            value.append(index.setdefault(v, len(index)))
-            times.append(n)
-    eu, ev, ec = (np.asarray(a, dtype=np.int64) for a in (unit, value, times))
-    order = np.lexsort((ev, eu))
-    eu, ev, ec = eu[order], ev[order], ec[order]
-    starts = np.flatnonzero(np.r_[True, eu[1:] != eu[:-1]]) if len(eu) else np.zeros(0, dtype=np.int64)
-    sizes = np.add.reduceat(ec, starts) if len(starts) else np.zeros(0, dtype=np.int64)
-    return Counts(list(items), list(index), eu, ev, ec, starts, sizes)
+    given = ((k, v, n) for k, found in enumerate(items.values()) for v, n in found.items())
+    rows = [(k, index.setdefault(v, len(index)), n) for k, v, n in given]
+    unit, value, times = np.asarray(rows, dtype=np.int64).reshape(-1, 3).T
+    return counts(list(items), list(index), unit, value, times)
 
 
 def profiles_of(c: Counts) -> Profiles:
@@ -266,15 +214,14 @@ def profiles_of(c: Counts) -> Profiles:
     sizes = lengths[pairable]
     starts = np.cumsum(sizes) - sizes
     population = _profile_ids(value, count, starts, sizes)
-    k = int(population.max()) + 1 if len(population) else 0
-    weights = np.bincount(population, minlength=k)
+    weights = np.bincount(population)
     _, first = np.unique(population, return_index=True)  # each profile's first item
     length = sizes[first]
     offsets = np.cumsum(length) - length
     within = np.arange(int(length.sum())) - np.repeat(offsets, length)
     where = np.repeat(starts[first], length) + within
-    profile = np.repeat(np.arange(k), length)
-    judged = c.count[kept][where]
+    profile = np.repeat(np.arange(len(weights)), length)
+    judged = count[where]
     totals = np.add.reduceat(judged, offsets) if len(offsets) else np.zeros(0, dtype=np.int64)
     return Profiles(profile, value[where], judged, offsets, totals, weights, singles, population)
 
@@ -320,21 +267,9 @@ class Sparse:
             self.dense = np.zeros(shape)
             self.dense[rows, cols] = self.data
             return
-        self.row_starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
-        self.row_of = rows[self.row_starts]
+        starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
+        self._by_row = cols, self.data, starts, rows[starts]
         self._by_col: tuple[Any, Any, Any, Any] | None = None
-
-    def by_col(self) -> tuple[Any, Any, Any, Any]:
-        """The entries sorted by column (their rows and numbers), where each column starts
-        and which it is: made when `times` first needs them (the Gram matrix does not)."""
-        import numpy as np
-
-        if self._by_col is None:
-            order = np.argsort(self.cols, kind="stable")
-            cols = self.cols[order]
-            starts = np.flatnonzero(np.r_[True, cols[1:] != cols[:-1]])
-            self._by_col = self.rows[order], self.data[order], starts, cols[starts]
-        return self._by_col
 
     def times(self, w: Any) -> Any:
         """w (samples x profiles) times the matrix: samples x values."""
@@ -342,30 +277,18 @@ class Sparse:
 
         if self.dense is not None:
             return w @ self.dense
-        out = np.zeros((len(w), self.shape[1]))
-        if not len(self.rows):
-            return out
-        col_rows, col_data, col_starts, col_of = self.by_col()
-        step = max(1, _DENSE // len(col_rows))
-        for a in range(0, len(w), step):
-            part = w[a : a + step][:, col_rows] * col_data
-            out[a : a + step, col_of] = np.add.reduceat(part, col_starts, axis=1)
-        return out
+        if self._by_col is None:  # the entries by column, made when first needed (the Gram matrix does not)
+            order = np.argsort(self.cols, kind="stable")
+            cols = self.cols[order]
+            starts: Any = np.flatnonzero(np.r_[True, cols[1:] != cols[:-1]])
+            self._by_col = self.rows[order], self.data[order], starts, cols[starts]
+        return _summed(w, *self._by_col, self.shape[1])
 
     def times_t(self, x: Any) -> Any:
         """x (samples x values) times the matrix's transpose: samples x profiles."""
-        import numpy as np
-
         if self.dense is not None:
             return x @ self.dense.T
-        out = np.zeros((len(x), self.shape[0]))
-        if not len(self.rows):
-            return out
-        step = max(1, _DENSE // len(self.rows))
-        for a in range(0, len(x), step):
-            part = x[a : a + step][:, self.cols] * self.data
-            out[a : a + step, self.row_of] = np.add.reduceat(part, self.row_starts, axis=1)
-        return out
+        return _summed(x, *self._by_row, self.shape[0])
 
     def squares(self, w: Any) -> Any:
         """Per sample (a row of w), the sum of the squares of its row of `times(w)`: w G w with
@@ -374,8 +297,7 @@ class Sparse:
         a matrix too large to keep whole, by its entries (`squares_apart`)."""
         profiles, values = self.shape
         if profiles * profiles <= _DENSE and (self.dense is None or values > profiles):
-            g = self.gram()
-            return ((w @ g) * w).sum(axis=1)
+            return ((w @ self.gram()) * w).sum(axis=1)
         if self.dense is None:
             return self.squares_apart(w)
         found = self.times(w)
@@ -390,7 +312,15 @@ class Sparse:
         squares of `times(w)`, in another order."""
         import numpy as np
 
-        lone, rows, cols, data = self._apart()
+        if self._lone is None:
+            profiles, values = self.shape
+            per_col = np.bincount(self.cols, minlength=values)
+            alone = per_col[self.cols] == 1
+            lone = np.bincount(self.rows[alone], weights=self.data[alone] ** 2, minlength=profiles)
+            shared = ~alone
+            numbered = np.cumsum(per_col > 1) - 1  # the columns of several entries, numbered 0, 1, ...
+            self._lone = lone, self.rows[shared], numbered[self.cols[shared]], self.data[shared]
+        lone, rows, cols, data = self._lone
         out = (w * w) @ lone
         if len(rows):
             width = int(cols.max()) + 1
@@ -398,21 +328,6 @@ class Sparse:
                 found = np.bincount(cols, weights=w[r][rows] * data, minlength=width)
                 out[r] += found @ found
         return out
-
-    def _apart(self) -> tuple[Any, Any, Any, Any]:
-        """Per row, the sum of the squares of its entries alone in their column; and the other
-        entries (rows, columns numbered 0, 1, ... among those of several entries, numbers)."""
-        import numpy as np
-
-        if self._lone is None:
-            profiles, values = self.shape
-            per_col = np.bincount(self.cols, minlength=values)
-            alone = per_col[self.cols] == 1
-            lone = np.bincount(self.rows[alone], weights=self.data[alone] ** 2, minlength=profiles)
-            shared = ~alone
-            numbered = np.cumsum(per_col > 1) - 1
-            self._lone = lone, self.rows[shared], numbered[self.cols[shared]], self.data[shared]
-        return self._lone
 
     def gram(self) -> Any:
         """The matrix times its transpose (profiles x profiles), made once. Where the entries
@@ -435,6 +350,20 @@ class Sparse:
         return self._gram
 
 
+def _summed(x: Any, take: Any, data: Any, starts: Any, of: Any, width: int) -> Any:
+    """x (samples x n) times a matrix given by its entries grouped by the column of the product
+    each adds to (the column of x it takes, its number; where each group starts, and which
+    column it makes): samples x width, summed with numpy.add.reduceat a block of samples at a
+    time (at most _DENSE products)."""
+    import numpy as np
+
+    out = np.zeros((len(x), width))
+    step = max(1, _DENSE // len(take))
+    for a in range(0, len(x), step):
+        out[a : a + step, of] = np.add.reduceat(x[a : a + step][:, take] * data, starts, axis=1)
+    return out
+
+
 # A matrix product on a BLAS costs this many multiply-adds of a whole matrix for one pair of
 # entries summed with numpy (measured: some 2,600 on one core; the margin is for slower BLAS).
 _PAIR = 1000
@@ -452,50 +381,35 @@ def _gram(rows: Any, cols: Any, data: Any, shape: tuple[int, int], kind: Any) ->
     per_col = np.bincount(cols, minlength=values)
     shared = per_col[cols] > 1
     g = np.zeros((profiles, profiles))
-    lone = ~shared
-    g[np.diag_indices(profiles)] += np.bincount(rows[lone], weights=data[lone] * data[lone], minlength=profiles)
+    g[np.diag_indices(profiles)] += np.bincount(rows[~shared], weights=data[~shared] ** 2, minlength=profiles)
     pairs = int((per_col * (per_col - 1) // 2).sum())
-    if not pairs:
-        return g
     rows, cols, data = rows[shared], cols[shared], data[shared]
     used = per_col > 1
     columns = int(used.sum())
     if profiles * profiles * columns <= _PAIR * pairs:
         renumbered = np.cumsum(used) - 1  # the columns of two entries or more, numbered 0, 1, ...
-        key = rows * values + cols
-        once = bool((key[1:] > key[:-1]).all())  # sorted by row, then column: no entry twice
-        _by_blas(g, rows, renumbered[cols], data, columns, once, kind)
+        _by_blas(g, rows, renumbered[cols], data, columns, kind)
     else:
         _by_pairs(g, rows, cols, data)
     return g
 
 
-def _by_blas(g: Any, rows: Any, cols: Any, data: Any, values: int, once: bool, kind: Any) -> None:
-    """Add to g the Gram matrix of these entries (columns numbered 0..values-1), a block of
-    columns made whole at a time (at most _DENSE cells), multiplied in `kind`. `once`: no two
-    entries share a cell (else they are added up)."""
+def _by_blas(g: Any, rows: Any, cols: Any, data: Any, values: int, kind: Any) -> None:
+    """Add to g the Gram matrix of these entries (columns numbered 0..values-1, each holding
+    one entry or more), a block of columns made whole at a time (at most _DENSE cells) and
+    multiplied in `kind`. Entries are summed into their cells: an entry given twice adds up, as
+    the pairs would add it."""
     import numpy as np
 
     profiles = len(g)
     width = max(1, _DENSE // max(profiles, 1))
-    blocks = -(-values // width)
     of_block = cols // width
-    if blocks > 4:  # sorted by block once, rather than a pass over the entries per block
-        order = np.argsort(of_block, kind="stable")
-        rows, cols, data, of_block = rows[order], cols[order], data[order], of_block[order]
-        bounds = np.searchsorted(of_block, np.arange(blocks + 1)).tolist()
-        parts = [slice(bounds[k], bounds[k + 1]) for k in range(blocks)]
-    else:
-        parts = [of_block == k for k in range(blocks)]
-    for k, part in enumerate(parts):
-        cells = rows[part] * width + (cols[part] - k * width)
-        if not len(cells):
-            continue
-        if once:
-            block: Any = np.zeros(profiles * width, dtype=kind)
-            block[cells] = data[part]
-        else:  # summed, not assigned: an entry given twice adds up, as the pairs would add it
-            block = np.bincount(cells, weights=data[part], minlength=profiles * width).astype(kind)
+    order = np.argsort(of_block, kind="stable")
+    rows, cols, data = rows[order], cols[order], data[order]
+    bounds = np.searchsorted(of_block[order], np.arange(-(-values // width) + 1)).tolist()
+    for k, (a, b) in enumerate(pairwise(bounds)):
+        cells = rows[a:b] * width + (cols[a:b] - k * width)
+        block = np.bincount(cells, weights=data[a:b], minlength=profiles * width).astype(kind)
         block = block.reshape(profiles, width)
         g += block @ block.T
 

@@ -8,16 +8,16 @@ few judgments findings are about (`locate`)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, compress, repeat
-from operator import eq, is_not, not_
+from operator import is_not, ne
 from typing import Any, NamedTuple
 
 from ..gcpause import paused
 from .agreement import Tally
 from .columns import array, code, counts, renumber, unique
-from .view import LONG, NO_ANSWER, RUNS, Batch, Column, Judgments, Level, Listed, Needs, answered, hashable, long_runs
+from .view import NO_ANSWER, Batch, Column, Judgments, Level, Listed, Needs, Repeated, answered, hashable, long_runs
 
 Place = tuple[Any, Any]  # (item, option): what raters judged together
 # A judgment a finding is about, to be located: the first judgment of a question
@@ -147,41 +147,18 @@ class _RunLengths:
     def __init__(self) -> None:
         self.parts: list[tuple[list[Any], list[int] | None]] = []
 
-    def add(self, part: Column | None, same: Any, n: int) -> None:
-        """Add n rows: `part`, or `same` n times where part is None."""
-        self.parts.append(([same], [n]) if part is None else part.runs())
+    def add(self, part: Column) -> None:
+        self.parts.append(part.runs())
 
     def result(self) -> tuple[Any, list[Any]]:
         """`code` of the column."""
         import numpy as np
 
-        parts = self.parts
-        if all(lengths is None for _, lengths in parts):
-            return code(list(chain.from_iterable(values for values, _ in parts)))
-        runs, values = code(list(chain.from_iterable(values for values, _ in parts)))
-        lengths = chain.from_iterable(repeat(1, len(v)) if n is None else n for v, n in parts)
+        runs, values = code(list(chain.from_iterable(values for values, _ in self.parts)))
+        if all(lengths is None for _, lengths in self.parts):
+            return runs, values
+        lengths = chain.from_iterable(repeat(1, len(v)) if n is None else n for v, n in self.parts)
         return np.repeat(runs, list(lengths)), values
-
-
-def _in(index: _Index, local: Any, distinct: list[Any]) -> Any:
-    """A part's codes (`local`, numbering its `distinct` values) as the codes of the whole column
-    (`index`): the part's new values numbered in the order they come, in C (`code`'s distinct
-    values are in that order, no two equal). -1 (None, where it is no value) stays -1."""
-    import numpy as np
-
-    start = len(index.order)
-    if not start:  # the first part: its codes are the column's
-        index.update(zip(distinct, range(len(distinct)), strict=True))
-        index.order.extend(distinct)
-        return local
-    if any(map(index.__contains__, distinct)):
-        remap = list(map(index.__getitem__, distinct))
-    else:  # every value new (a column of distinct floats): numbered at once, not one call each
-        index.update(zip(distinct, range(start, start + len(distinct)), strict=True))
-        index.order.extend(distinct)
-        remap = list(range(start, start + len(distinct)))
-    remap.append(-1)
-    return np.asarray(remap, dtype=np.int64)[local]
 
 
 class _Index(dict):  # type: ignore[type-arg]
@@ -191,14 +168,28 @@ class _Index(dict):  # type: ignore[type-arg]
 
     __slots__ = ("order",)
 
-    def __init__(self, values: list[Hashable], none: bool) -> None:
+    def __init__(self, none: bool) -> None:
         super().__init__(dict.fromkeys(NO_ANSWER, -1) if none else {})
-        self.order = values
+        self.order: list[Hashable] = []
 
     def __missing__(self, value: Hashable) -> int:
         code = self[value] = len(self.order)
         self.order.append(value)
         return code
+
+    def codes(self, local: Any, distinct: list[Any]) -> Any:
+        """A part's codes (`local`, numbering its `distinct` values) as the column's: the part's
+        new values numbered in the order they come, in C (`code`'s distinct values are in that
+        order, no two equal). -1 (None, where it is no value) stays -1."""
+        import numpy as np
+
+        start = len(self.order)
+        if start and any(map(self.__contains__, distinct)):
+            return np.asarray([*map(self.__getitem__, distinct), -1], dtype=np.int64)[local]
+        # every value new (the first part, a column of distinct floats): numbered at once
+        self.update(zip(distinct, range(start, start + len(distinct)), strict=True))
+        self.order.extend(distinct)
+        return np.where(local < 0, -1, local + start) if start else local
 
 
 class _Coded:
@@ -209,58 +200,51 @@ class _Coded:
     alive), and coding it at once spares the numpy calls of a part of a few rows. With `none`,
     each of view.NO_ANSWER is coded -1; lists are compared whole (as tuples)."""
 
-    __slots__ = ("codes", "held", "index", "none", "values", "whole")
+    __slots__ = ("codes", "held", "index", "none", "whole")
 
     def __init__(self, none: bool = False, whole: bool = False) -> None:
         self.codes: list[Any] = []
         self.held: list[Any] = []  # the rows not coded yet
-        self.values: list[Hashable] = []
-        self.index = _Index(self.values, none)
+        self.index = _Index(none)
         self.none = none
         self.whole = whole  # every row held until a part that codes itself, or the end
 
-    def add(self, part: Column | None, same: Any, n: int) -> None:
-        """Add n rows: `part`, or `same` n times where part is None. A part that codes itself
-        (`Column.factorizes`: places counting from 0) is coded at once, without its rows."""
-        if part is not None and part.factorizes:
+    def add(self, part: Column) -> None:
+        """Add a part's rows; a part that codes itself (`Column.factorizes`: places counting
+        from 0) is coded at once, without its rows."""
+        if part.factorizes:
             self._flush()
-            self.codes.append(_in(self.index, *part.factorize()))
+            self.codes.append(self.index.codes(*part.factorize()))
             return
-        self.held += repeat(same, n) if part is None else part.rows()
+        self.held += part.rows()
         if not self.whole and len(self.held) >= _CHUNK:
             self._flush()
 
     def _flush(self) -> None:
+        import numpy as np
+
         held, self.held = self.held, []
         if not held:
             return
-        # labels: each looked up once (in C); a multi-select's rows, or numbers: one numpy
-        # array, which a None, a text or a list among numbers refuses (then coded through a dict)
-        if type(held[0]) is str and self._texts(held, len(held)):
-            return
+        if type(held[0]) is str:  # labels: each looked up once in the column's dict, in C
+            try:
+                self.codes.append(np.fromiter(map(self.index.__getitem__, held), dtype=np.int64, count=len(held)))
+                return
+            except TypeError:  # a list among them: the chunk is coded whole
+                pass
+        # a multi-select's rows, or numbers: one numpy array, which a None, a text or a list among
+        # numbers refuses (then coded through a dict)
         found = array(held) if type(held[0]) in _ARRAYS else None
         if found is None:
             found = code(_as_keys(held), NO_ANSWER) if self.none else code(held)
-        self.codes.append(_in(self.index, *found))
-
-    def _texts(self, rows: Iterable[Any], n: int) -> bool:
-        """Code n rows beginning with a text (labels): each looked up once in the column's dict,
-        in C. False where one is a list (unhashable; the values numbered before it are those
-        that first come before it, in order): the rows are then coded as a chunk."""
-        import numpy as np
-
-        try:
-            self.codes.append(np.fromiter(map(self.index.__getitem__, rows), dtype=np.int64, count=n))
-        except TypeError:
-            return False
-        return True
+        self.codes.append(self.index.codes(*found))
 
     def result(self) -> tuple[Any, list[Hashable]]:
         """The codes of every row, and the values."""
         import numpy as np
 
         self._flush()
-        return (np.concatenate(self.codes) if self.codes else np.zeros(0, dtype=np.int64)), self.values
+        return (np.concatenate(self.codes) if self.codes else np.zeros(0, dtype=np.int64)), self.index.order
 
 
 _ARRAYS = frozenset({list, int, float})  # the first value of a chunk numpy may read whole (`array`)
@@ -305,49 +289,55 @@ class Gathered:
 
     @property
     def repeats(self) -> list[Repeat]:
-        """Every rater's answer to an item after the one that counts (`first_answers`), in file order."""
+        """Every rater's answer to an item after the one that counts (`first_answers`), in file
+        order: located when first asked, by one more pass over the judgments, made only when
+        there are repeats and ended at the last."""
         if self._found is None:
-            self._found = self._locate_repeats()
+            self._found = []
+            pending = iter(self._pending)
+            wanted = next(pending, None)
+            seen = 0
+            with paused():
+                for batch in self._individual() if wanted else ():
+                    names = batch.rows("question")
+                    while wanted is not None and wanted[0] < seen + batch.size:
+                        n, name, rater, place = wanted
+                        self._found.append(Repeat(name, rater, place, _where(batch, names, n - seen)))
+                        wanted = next(pending, None)
+                    seen += batch.size
+                    if wanted is None:
+                        break
         return self._found
-
-    def sizes(self, question: str) -> dict[Place, int]:
-        """item -> its judgments, of one question."""
-        c = self.questions[question].tally.counts()
-        return dict(zip(c.units, c.sizes.tolist(), strict=True))  # type: ignore[arg-type]  # units are Places
 
     def _add(self, batch: Batch, columns: dict[str, _Columns], seen: int) -> int:
         """Append a batch's individual judgments to their questions' columns, a run of one
         question at a time (list.extend, in C); returns how many it holds."""
         by_question = _rows_of(batch)
         for name, _ in by_question:  # in the order the questions first come
-            self._question(name)
-        mine, aggregates = _individual(batch)
-        for name, n in Counter(aggregates).items():
-            self.questions[name].aggregates += n
+            if name not in self.questions:
+                declared = self.view.questions.get(name)
+                self.questions[name] = GatheredQuestion(declared.level if declared else None)
+        mine = batch.individual()
+        if mine is not batch:  # the other rows are aggregates
+            others = compress(batch.rows("question"), map(ne, batch.rows("role"), repeat("individual")))
+            for name, n in Counter(others).items():
+                self.questions[name].aggregates += n
         if mine is None:
             return 0
         for name, rows in by_question if mine is batch else _rows_of(mine):
             found = columns.get(name)
             if found is None:
                 found = columns[name] = _Columns()
-            n = len(rows)
             for column, coded in (
                 ("item", found.items),
                 ("rater", found.raters),
                 ("option", found.options),
                 ("value", found.values),
             ):
-                coded.add(None if column in mine.same else _part(mine, column, rows), mine.same.get(column), n)
-            if self.view.persons:  # made into numbers only where a repeat is noted (_note)
+                coded.add(_part(mine, column, rows))
+            if self.view.persons:  # made into numbers only where a repeat is noted (_code)
                 found.numbers.append((seen + rows.start, seen + rows.stop) if isinstance(rows, range) else rows + seen)
         return mine.size
-
-    def _question(self, name: str) -> GatheredQuestion:
-        q = self.questions.get(name)
-        if q is None:
-            declared = self.view.questions.get(name)
-            q = self.questions[name] = GatheredQuestion(declared.level if declared else None)
-        return q
 
     def _code(self, name: str, found: _Columns) -> None:
         """A question's columns as codes: each rater's answer to an item that counts kept
@@ -369,12 +359,17 @@ class Gathered:
         blank = rater_of.index("") if "" in rater_of else -1  # "": a row without a rater
         value, value_of = found.values.result()
         if self.view.persons:
-            keep = _first_answers(raters * len(places) + unit, value)
-            keep |= raters == blank
+            # each (rater, item) pair's first answer, or its first None where it has no answer
+            # (`first_answers`): a pair's answers are keyed before its Nones, its first key kept
+            keys, firsts = unique((raters * len(places) + unit) * 2 + (value < 0), index=True)
+            keep = raters == blank
+            keep[firsts[np.diff(keys // 2, prepend=-1) != 0]] = True
             if not keep.all():
-                again = ~keep & (value >= 0)  # a None after the answer is no repeat
-                if again.any():
-                    self._note(name, found, np.flatnonzero(again), raters, unit, rater_of, places)
+                again = np.flatnonzero(~keep & (value >= 0))  # a None after the answer is no repeat
+                if len(again):  # each repeat noted by its number among the dataset's rows
+                    number = np.concatenate([np.arange(*n) if type(n) is tuple else n for n in found.numbers])[again]
+                    for n, r, u in zip(number.tolist(), raters[again].tolist(), unit[again].tolist(), strict=True):
+                        self._pending.append((n, name, rater_of[r], places[u]))
                 unit, raters, value = unit[keep], raters[keep], value[keep]
         q.missing = int((value < 0).sum())
         lost = np.asarray([v != v for v in value_of] + [True], dtype=bool)  # NaN, and None (-1)
@@ -394,109 +389,49 @@ class Gathered:
             q.raters = [rater_of[k] for k in kept_raters.tolist()]
             q.answered = Answers(rater, where[unit[answered]], value[answered], unit[answered], places)
 
-    def _note(
-        self,
-        name: str,
-        found: _Columns,
-        rows: Any,
-        raters: Any,
-        unit: Any,
-        rater_of: list[Hashable],
-        places: list[Place],
-    ) -> None:
-        """Note the repeats of a question (its rows `rows`), by their number among the dataset's rows."""
-        import numpy as np
-
-        number = np.concatenate([np.arange(*n) if type(n) is tuple else n for n in found.numbers])[rows]
-        for n, r, u in zip(number.tolist(), raters[rows].tolist(), unit[rows].tolist(), strict=True):
-            self._pending.append((n, name, rater_of[r], places[u]))
-
-    def _locate_repeats(self) -> list[Repeat]:
-        """Where each repeat is: one more pass over the judgments, made only when there are repeats."""
-        if not self._pending:
-            return []
-        out: list[Repeat] = []
-        pending = iter(self._pending)
-        wanted: tuple[int, str, Hashable, Place] | None = next(pending)
-        seen = 0
-        with paused():
-            for batch in self.view.in_batches():
-                mine = batch.individual() if batch.size else None
-                if mine is None:
-                    continue
-                names = mine.rows("question")
-                while wanted is not None and wanted[0] < seen + mine.size:
-                    n, name, rater, place = wanted
-                    out.append(Repeat(name, rater, place, _where(mine, names, n - seen)))
-                    wanted = next(pending, None)
-                seen += mine.size
-                if wanted is None:
-                    break
-        return out
-
     def locate(self, keys: Iterable[Key]) -> dict[Key, AnswerSource]:
         """Where each judgment a finding is about is (see Key): one more pass over the judgments,
         made only when there are findings, and ended as soon as every key is found."""
         wanted = set(keys)
         found: dict[Key, AnswerSource] = {}
         with paused():
-            for batch in self.view.in_batches():
-                if batch.size:
-                    found.update(_firsts(batch, wanted - found.keys(), self.view.persons))
+            for batch in self._individual():
+                found.update(_firsts(batch, wanted - found.keys(), self.view.persons))
                 if len(found) == len(wanted):
                     break
         return found
 
-
-def _first_answers(pairs: Any, value: Any) -> Any:
-    """`first_answers` with numpy, as a mask of the rows kept: of each (rater, item) pair's rows
-    (`pairs`, codes), its first with a value (a code from 0; None is -1), or, where it has
-    none, its first row, kept as the pair's one missing answer. Each pair's first row is found
-    once; only the pairs whose first row is None (few) are looked at again."""
-    import numpy as np
-
-    _, firsts = unique(pairs, index=True)
-    keep = np.zeros(len(pairs), dtype=bool)
-    keep[firsts] = True
-    none = value < 0
-    blank = firsts[none[firsts]] if none.any() else firsts[:0]
-    if len(blank):
-        later = np.flatnonzero(~none & np.isin(pairs, pairs[blank]))
-        if len(later):
-            _, answer = unique(pairs[later], index=True)
-            answer = later[answer]
-            keep[blank[np.isin(pairs[blank], pairs[answer])]] = False
-            keep[answer] = True
-    return keep
+    def _individual(self) -> Iterator[Batch]:
+        """The individual judgments of the view's batches, read again (the passes that locate)."""
+        for batch in self.view.in_batches():
+            mine = batch.individual() if batch.size else None
+            if mine is not None:
+                yield mine
 
 
 def _rows_of(batch: Batch) -> list[tuple[str, range | Any]]:
-    """The batch's rows of each question, the questions in the order they first come: runs of
-    one question as ranges, in order (found by `view.long_runs`, else from the questions coded row by
-    row); where runs are many and short, a question's rows as their indices (an array, in
-    order), cut from one stable sort of the batch's question codes: work in proportion to the
-    rows, not to the rows times the questions (3,000 questions of a few rows each in one batch)."""
+    """The batch's rows of each question, the questions in the order they first come: long runs
+    of one question (`view.long_runs`) as ranges, in order; else a question's rows as their
+    indices (an array, in order), cut from one stable sort of the batch's question codes: work
+    in proportion to the rows, not to the rows times the questions (3,000 questions of a few
+    rows each in one batch)."""
     import numpy as np
 
-    if "question" in batch.same:
-        return [(batch.same["question"], range(batch.size))]
     names = batch.rows("question")
     runs = long_runs(names)
     if runs is not None:
         return [(names[a], range(a, b)) for a, b in runs]
-    index = {name: k for k, name in enumerate(dict.fromkeys(names))}
-    codes = np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names))
-    cuts = (np.flatnonzero(codes[1:] != codes[:-1]) + 1).tolist()
-    if len(cuts) < RUNS or len(names) >= LONG * (len(cuts) + 1):  # few runs, or long ones: slices
-        return [(names[a], range(a, b)) for a, b in zip([0, *cuts], [*cuts, batch.size], strict=True)]
+    codes, distinct = code(names)
     order = np.argsort(codes, kind="stable")
-    bounds = np.searchsorted(codes[order], np.arange(len(index) + 1)).tolist()
-    return [(name, order[bounds[k] : bounds[k + 1]]) for k, name in enumerate(index)]
+    bounds = np.searchsorted(codes[order], np.arange(len(distinct) + 1)).tolist()
+    return [(name, order[bounds[k] : bounds[k + 1]]) for k, name in enumerate(distinct)]
 
 
 def _part(batch: Batch, column: str, rows: range | Any) -> Column:
-    """A column's values on some rows (`_rows_of`), of a column the batch does not hold as one
-    value (cut where its runs begin and end, where it holds runs)."""
+    """A column's values on some rows (`_rows_of`): one run where the batch holds it as one value,
+    else cut where its runs begin and end, where it holds runs."""
+    if column in batch.same:
+        return Repeated([batch.same[column]], [len(rows)])
     given = batch.column(column)
     if isinstance(rows, range):
         return given.part(rows.start, rows.stop)
@@ -507,58 +442,28 @@ def _as_keys(values: list[Any]) -> list[Any]:
     """The values as keys (`view.hashable`: lists whole, every NaN one value), made only where
     some need it (lists, floats)."""
     kinds = set(map(type, values))
-    if list not in kinds and float not in kinds:
-        return values
-    if kinds == {list} and not {list, float} & set(map(type, chain.from_iterable(values))):
-        return list(map(tuple, values))
-    return list(map(hashable, values))
-
-
-def _individual(batch: Batch) -> tuple[Batch | None, list[str]]:
-    """The batch's individual judgments (`Batch.individual`), and the question of each of its
-    aggregate rows."""
-    role = batch.same.get("role")
-    if role is not None:
-        return (batch, []) if role == "individual" else (None, batch.rows("question"))
-    mine = list(map(eq, batch.rows("role"), repeat("individual")))
-    aggregates = list(compress(batch.rows("question"), map(not_, mine)))
-    if not aggregates:
-        return batch, []
-    return (batch.kept(mine) if any(mine) else None), aggregates
+    return list(map(hashable, values)) if list in kinds or float in kinds else values
 
 
 def _firsts(batch: Batch, wanted: set[Key], raters: bool) -> dict[Key, AnswerSource]:
-    """Where in the batch each wanted key first is, among its individual judgments."""
-    mine = batch.individual()
-    if mine is None:
-        return {}
-    batch = mine
-    names = batch.rows("question")
-    rows: dict[Key, int] = {}
-    if any(key[0] == "question" for key in wanted):
-        rows.update(_first_rows(zip(repeat("question"), names), range(batch.size)))
+    """Where in a batch of individual judgments each wanted key first is."""
+    names, people = batch.rows("question"), batch.rows("rater")
     given = list(map(answered, batch.rows("value")))
-    if any(key[0] == "item" for key in wanted):
-        places = zip(batch.rows("item"), batch.rows("option"), strict=True)
-        rows.update(_first_rows(zip(repeat("item"), names, places), range(batch.size), given))
-    if raters and any(key[0] == "rater" for key in wanted):
-        known = list(map(is_not, batch.rows("rater"), repeat("")))
-        keep = list(map(bool.__and__, given, known))
-        rows.update(_first_rows(zip(repeat("rater"), names, batch.rows("rater")), range(batch.size), keep))
-    if raters and any(key[0] == "answer" for key in wanted):  # the answer that counts: first_answers
-        places = zip(batch.rows("item"), batch.rows("option"), strict=True)
-        answers = zip(repeat("answer"), names, batch.rows("rater"), places)
-        rows.update(_first_rows(answers, range(batch.size), given))
+    places = list(zip(batch.rows("item"), batch.rows("option"), strict=True))
+    # each kind of Key: its columns, and the rows it may be found at
+    kinds: dict[str, tuple[tuple[list[Any], ...], list[bool]]] = {
+        "question": ((names,), [True] * batch.size),
+        "item": ((names, places), given),
+        "rater": ((names, people), list(map(bool.__and__, given, map(is_not, people, repeat(""))))),
+        "answer": ((names, people, places), given),  # the answer that counts: first_answers
+    }
+    rows: dict[Key, int] = {}
+    for kind in {key[0] for key in wanted} & (set(kinds) if raters else {"question", "item"}):
+        columns, keep = kinds[kind]
+        keys = list(compress(zip(repeat(kind), *columns), keep))
+        indices = list(compress(range(batch.size), keep))
+        rows.update(zip(reversed(keys), reversed(indices), strict=True))  # each key's first row
     return {key: _where(batch, names, rows[key]) for key in wanted if key in rows}
-
-
-def _first_rows(keys: Iterable[Key], indices: Iterable[int], keep: list[bool] | None = None) -> dict[Key, int]:
-    """Each key -> the index of its first row (of the rows kept), built in C: the dict of the
-    reversed rows keeps each key's first index."""
-    keys, indices = list(keys), list(indices)
-    if keep is not None:
-        keys, indices = list(compress(keys, keep)), list(compress(indices, keep))
-    return dict(zip(reversed(keys), reversed(indices), strict=True))
 
 
 def _where(batch: Batch, names: list[str], i: int) -> AnswerSource:
