@@ -20,21 +20,14 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from functools import cached_property
 from itertools import repeat
-from typing import Any, NamedTuple, TypedDict, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from .columns import Counts, Profiles, Sparse, counts_of, profiles_of
-from .summary import quoted_value
+from .summary import NumericSummary, quoted_value
 from .view import NO_ANSWER, Level
 
 T = TypeVar("T")
 LEVELS: tuple[Level, ...] = ("nominal", "ordinal", "interval", "ratio")
-
-
-class NumericSummary(TypedDict):
-    mean: float
-    sd: float | None  # sample standard deviation; None for a single judgment, or beyond the largest double
-    min: float
-    max: float
 
 
 def _number(value: Hashable) -> bool:
@@ -672,7 +665,6 @@ __all__ = [
     "Counts",
     "Level",
     "Numbers",
-    "NumericSummary",
     "Profiles",
     "Tally",
     "alpha",

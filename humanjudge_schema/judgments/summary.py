@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict
 
 if TYPE_CHECKING:
-    from .agreement import NumericSummary
     from .view import Level
 
 __all__ = [
@@ -24,6 +23,7 @@ __all__ = [
     "Disputed",
     "DisputedItem",
     "Distribution",
+    "NumericSummary",
     "QualityFinding",
     "QuestionStats",
     "RaterRow",
@@ -40,6 +40,15 @@ def json_key(value: Hashable) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(list(value) if isinstance(value, tuple) else value)
+
+
+class NumericSummary(TypedDict):
+    """The numbers of a question whose values are all numbers."""
+
+    mean: float
+    sd: float | None  # sample standard deviation; None for a single judgment, or beyond the largest double
+    min: float
+    max: float
 
 
 # A quoted value is cut to this many characters: an answer may be a page of free text.
