@@ -188,10 +188,13 @@ _NUMERIC = frozenset({"line", "value_number", "value_bool"})  # columns no sprea
 
 def _no_formulas(batch: Batch) -> Batch:
     same = {name: value if name in _NUMERIC else as_text_cell(value) for name, value in batch.same.items()}
-    lists = {
-        name: column if name in _NUMERIC else list(map(as_text_cell, column)) for name, column in batch.lists.items()
-    }
-    return Batch(same, lists)
+    # a list two columns share (value and value_text) is mapped once and stays shared, so that
+    # its cells are still made once (_interleaved)
+    mapped: dict[int, list[Any]] = {}
+    for name, column in batch.lists.items():
+        if name not in _NUMERIC and id(column) not in mapped:
+            mapped[id(column)] = list(map(as_text_cell, column))
+    return Batch(same, {n: c if n in _NUMERIC else mapped[id(c)] for n, c in batch.lists.items()})
 
 
 def write_csv(batches: Iterable[Batch], out: IO[str], *, formulas: bool = True, header: bool = True) -> int:
