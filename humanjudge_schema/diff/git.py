@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, NamedTuple
 
-from .. import catalog
+from .. import catalog, history
 from ..config import CONFIG_BYTES, formats_listed
 from ..finding import escape_control
 from ..readers.files import DEFAULT_MAX_DOCUMENT
@@ -80,10 +80,10 @@ def _git(top: Path, *args: str) -> str | None:
 
 def toplevel(cwd: Path) -> Path:
     """The top of the repository `cwd` is in."""
-    with contextlib.suppress(OSError):
-        if (top := _git(cwd, "rev-parse", "--show-toplevel")) is not None:
-            return Path(top).resolve()
-    raise GitError(f"{cwd} is not inside a git repository")
+    top = history.toplevel(cwd)
+    if top is None:
+        raise GitError(f"{cwd} is not inside a git repository")
+    return top
 
 
 def commit(top: Path, rev: str) -> str:
