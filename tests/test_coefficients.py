@@ -20,11 +20,11 @@ from humanjudge_schema.judgments import datasets
 from humanjudge_schema.judgments.agreement import Level, Tally, alpha, bootstrap
 from humanjudge_schema.judgments.coefficients import (
     WEIGHTS,
-    Resamples,
     dominant,
     figures,
     gwet,
     gwet_bootstrap,
+    gwet_resamples,
     observed,
 )
 from humanjudge_schema.judgments.gather import Gathered
@@ -196,7 +196,7 @@ def test_the_interval_shares_alphas_draws_and_is_seeded() -> None:
     table = [*_random_table(rng, [1, 2, 3, 4]), [2, None, None], [4, None, None]]  # two items of one rating
     tally = _tally(table)
     alone = gwet_bootstrap(tally, "ordinal", samples=300, seed=5)
-    shared = Resamples(tally, "ordinal")
+    shared = gwet_resamples(tally, "ordinal")
     bootstrap(tally, "ordinal", samples=300, seed=5, each=shared.add)
     assert alone is not None and alone == shared.interval()  # the same samples, drawn once
     assert alone == gwet_bootstrap(tally, "ordinal", samples=300, seed=5)
@@ -213,7 +213,7 @@ def test_a_sample_is_the_sum_of_its_items() -> None:
     pairable = [row for row in table if sum(v is not None for v in row) >= 2]
     singles = [row for row in table if sum(v is not None for v in row) == 1]
     categories = sorted({v for row in table for v in row if v is not None})
-    found = Resamples(tally, "nominal")
+    found = gwet_resamples(tally, "nominal")
     rng = random.Random(1)
     for _ in range(50):
         drawn = rng.choices(range(len(pairable)), k=len(pairable))

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from humanjudge_schema.commands.common import judged
 from humanjudge_schema.judgments import agreement, coefficients, datasets
 from humanjudge_schema.judgments.agreement import Level, Tally, alpha, bootstrap
-from humanjudge_schema.judgments.coefficients import Resamples, dominant, figures
+from humanjudge_schema.judgments.coefficients import dominant, figures, gwet_resamples
 from humanjudge_schema.judgments.columns import Sparse
 from humanjudge_schema.judgments.gather import _CHUNK, Gathered
 from humanjudge_schema.progress import views
@@ -179,7 +179,7 @@ def _figures(tally: Tally, level: Level, samples: int = 60) -> dict[str, Any]:
         out["alpha"] = alpha(tally, level)
     except ValueError as exc:
         return out | {"note": str(exc)}
-    resamples = Resamples(tally, level)
+    resamples = gwet_resamples(tally, level)
     out["alpha_ci"] = bootstrap(tally, level, samples=samples, seed=1, each=resamples.add)
     out["agreement"] = figures(tally, level, resamples=resamples)
     out["dominant"] = dominant(tally, level, out["alpha"], out["agreement"])

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from functools import cached_property
 from itertools import repeat
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from .columns import Counts, Profiles, Sparse, counts_of, profiles_of
 from .summary import NumericSummary, quoted_value
@@ -315,22 +315,11 @@ def bootstrap(
     are not independent, and anyone can redo it from the data alone. None when no sample has an
     alpha. `each` is given every block of samples (rows of items per profile, `draws`), so that
     another statistic shares the draws (coefficients.py)."""
-    import numpy as np
-
     if samples < 1:
         raise ValueError(f"samples must be at least 1, got {samples!r}")
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must lie between 0 and 1, got {confidence!r}")
     pairable = _pairable(tally, level, order)
-    if not pairable.population:
-        return None
-    estimates: list[float] = []
-    for drawn in draws(tally, samples, seed):
-        if each is not None:
-            each(drawn)
-        found = pairable.estimates(drawn)
-        estimates.extend(found[~np.isnan(found)].tolist())
-    return percentiles(estimates, confidence)
+    found = Resamples(pairable, confidence)
+    return found.draw(tally, samples, seed, each) if pairable.population else None
 
 
 # The numbers a block of samples may hold at once (samples x the larger of profiles and values):
@@ -353,6 +342,56 @@ def percentiles(estimates: list[float], confidence: float) -> tuple[float, float
 
     tail = (1 - confidence) / 2
     return quantile(tail), quantile(1 - tail)
+
+
+class Statistic(Protocol):
+    """What a bootstrap computes of each sample: a row of how many items of each profile of two
+    values or more it holds (`draws`), the statistic (NaN where it has none)."""
+
+    def estimates(self, samples: Any) -> Any: ...
+
+
+S = TypeVar("S", bound=Statistic)
+
+
+class Resamples(Generic[S]):
+    """A statistic of bootstrap samples, added a block at a time (`add`: rows of items per
+    profile, as `draws` gives them; a sample alone is one row), and their percentile interval.
+    One draw of samples can feed several statistics (alpha's bootstrap gives each block to
+    `each`). `statistic` None: none to compute (values that do not suit the level), the samples
+    are only counted."""
+
+    def __init__(self, statistic: S | None, confidence: float = 0.95) -> None:
+        if not 0 < confidence < 1:
+            raise ValueError(f"confidence must lie between 0 and 1, got {confidence!r}")
+        self.statistic = statistic
+        self.confidence = confidence
+        self.estimates: list[float] = []
+        self.drawn = 0
+
+    def add(self, samples: Any) -> None:
+        import numpy as np
+
+        rows = np.atleast_2d(np.asarray(samples, dtype=np.float64))
+        self.drawn += len(rows)
+        if self.statistic is None:
+            return
+        found = self.statistic.estimates(rows)
+        self.estimates.extend(found[~np.isnan(found)].tolist())
+
+    def draw(
+        self, tally: Tally, samples: int, seed: int, each: Callable[[Any], object] | None = None
+    ) -> tuple[float, float] | None:
+        """Add `samples` samples of the tally's items (`draws`), each block given to `each` too;
+        the interval."""
+        for drawn in draws(tally, samples, seed):
+            if each is not None:
+                each(drawn)
+            self.add(drawn)
+        return self.interval()
+
+    def interval(self) -> tuple[float, float] | None:
+        return percentiles(self.estimates, self.confidence)
 
 
 class _Pairable:
@@ -666,6 +705,7 @@ __all__ = [
     "Level",
     "Numbers",
     "Profiles",
+    "Resamples",
     "Tally",
     "alpha",
     "bootstrap",

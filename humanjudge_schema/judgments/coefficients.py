@@ -32,7 +32,7 @@ from contextlib import suppress
 from fractions import Fraction
 from typing import Any
 
-from .agreement import LARGE, Level, Numbers, Tally, domain, draws, floats, percentiles, ratio_pairs
+from .agreement import LARGE, Level, Numbers, Resamples, Tally, domain, floats, ratio_pairs
 from .summary import Agreement, quoted_value
 
 # The weights of each level, by the names irrCAC gives them: "quadratic" are the interval weights.
@@ -87,53 +87,29 @@ def gwet_bootstrap(
     """A percentile bootstrap interval (lo, hi) for `gwet(tally, level)`, over items.
 
     The items with two ratings or more are drawn as `agreement.bootstrap` draws them (with one
-    seed, the same samples: `Resamples` takes them from it). The items with one rating count only
-    in the chance agreement, through each answer's share, and are kept as they are in every
-    sample: drawing them would cost a draw per item and sample where alpha draws none. The
-    categories and weights stay those of the whole question. A sample is a sum over the drawn
-    items' counts. None without an AC."""
+    seed, the same samples). The items with one rating count only in the chance agreement,
+    through each answer's share, and are kept as they are in every sample: drawing them would
+    cost a draw per item and sample where alpha draws none. The categories and weights stay those
+    of the whole question. A sample is a sum over the drawn items' counts. None without an AC."""
     if samples < 1:
         raise ValueError(f"samples must be at least 1, got {samples!r}")
-    found = Resamples(tally, level, confidence=confidence, categories=categories)
-    if found.gwet is None or found.gwet.estimate() is None:
+    found = gwet_resamples(tally, level, confidence=confidence, categories=categories)
+    if found.statistic is None or found.statistic.estimate() is None:
         return None
-    for drawn in draws(tally, samples, seed):
-        found.add(drawn)
-    return found.interval()
+    return found.draw(tally, samples, seed)
 
 
-class Resamples:
-    """Gwet's AC of bootstrap samples, added a block at a time (`add(samples)`: rows of how many
-    items of each profile of two ratings or more a sample holds, numbered as `agreement.draws`
-    numbers them; `agreement.bootstrap` gives them as its `each`), and their interval. `gwet` is
-    None where the values do not suit the level; `categories` as `gwet` takes them."""
-
-    def __init__(
-        self, tally: Tally, level: Level, *, confidence: float = 0.95, categories: Sequence[Any] | None = None
-    ) -> None:
-        if not 0 < confidence < 1:
-            raise ValueError(f"confidence must lie between 0 and 1, got {confidence!r}")
-        try:
-            self.gwet: _Gwet | None = _gwet(tally, level, categories)
-        except ValueError:
-            self.gwet = None
-        self.confidence = confidence
-        self.estimates: list[float] = []
-        self.drawn = 0
-
-    def add(self, samples: Any) -> None:
-        """Add a sample (a row of items per profile) or a block of them (rows)."""
-        import numpy as np
-
-        rows = np.atleast_2d(np.asarray(samples, dtype=np.float64))
-        self.drawn += len(rows)
-        if self.gwet is None:
-            return
-        found = self.gwet.estimates(rows)
-        self.estimates.extend(found[~np.isnan(found)].tolist())
-
-    def interval(self) -> tuple[float, float] | None:
-        return percentiles(self.estimates, self.confidence)
+def gwet_resamples(
+    tally: Tally, level: Level, *, confidence: float = 0.95, categories: Sequence[Any] | None = None
+) -> Resamples[_Gwet]:
+    """Gwet's AC of bootstrap samples, to be added as `agreement.bootstrap` draws them (its
+    `each`); with no statistic where the values do not suit the level. `categories` as `gwet`
+    takes them."""
+    try:
+        found: _Gwet | None = _gwet(tally, level, categories)
+    except ValueError:
+        found = None
+    return Resamples(found, confidence)
 
 
 def dominant(tally: Tally, level: Level, alpha: float | None, known: Agreement | None = None) -> str | None:
@@ -344,21 +320,21 @@ def figures(
     tally: Tally,
     level: Level | None,
     *,
-    resamples: Resamples | None = None,
+    resamples: Resamples[_Gwet] | None = None,
     samples: int = 1000,
     seed: int = 0,
     categories: Sequence[Any] | None = None,
 ) -> Agreement:
     """The question's agreement beside alpha: observed agreement, AC, its interval and weights,
     each None where not defined (no level, values that do not suit it, a figure that is not
-    finite). `resamples`: the AC of the samples alpha's bootstrap drew (`Resamples`), when it drew
-    them; `categories`: the values the question declares, as `gwet` takes them."""
+    finite). `resamples`: the AC of the samples alpha's bootstrap drew (`gwet_resamples`), when it
+    drew them; `categories`: the values the question declares, as `gwet` takes them."""
     if level is None:
         return Agreement()
-    found = resamples or Resamples(tally, level, categories=categories)
-    if found.gwet is None:
+    found = resamples or gwet_resamples(tally, level, categories=categories)
+    if found.statistic is None:
         return Agreement()
-    ac = _finite(found.gwet.estimate())
+    ac = _finite(found.statistic.estimate())
     ci = None
     if ac is not None:
         if found.drawn:  # alpha's bootstrap drew the samples
@@ -366,7 +342,7 @@ def figures(
         else:
             ci = gwet_bootstrap(tally, level, samples=samples, seed=seed, categories=categories)
         ci = ci if ci is not None and all(map(math.isfinite, ci)) else None
-    return Agreement(_finite(observed(tally)), ac, ci, found.gwet.weights)
+    return Agreement(_finite(observed(tally)), ac, ci, found.statistic.weights)
 
 
 def _finite(value: float | None) -> float | None:
@@ -377,10 +353,10 @@ __all__ = [
     "LOW_ALPHA",
     "PREVALENCE",
     "WEIGHTS",
-    "Resamples",
     "dominant",
     "figures",
     "gwet",
     "gwet_bootstrap",
+    "gwet_resamples",
     "observed",
 ]

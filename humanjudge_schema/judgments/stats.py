@@ -14,7 +14,7 @@ import math
 from dataclasses import replace
 
 from .agreement import Tally, alpha, bootstrap
-from .coefficients import Resamples, dominant, figures
+from .coefficients import dominant, figures, gwet_resamples
 from .gather import Gathered, GatheredQuestion
 from .parts import split
 from .summary import Agreement, DatasetStats, Distribution, QualityFinding, QuestionStats, RatersPerItem, json_key
@@ -132,7 +132,7 @@ def _figured(
     try:
         value = alpha(tally, level)
         if value is not None:
-            resamples = Resamples(tally, level)  # AC of the same samples as alpha
+            resamples = gwet_resamples(tally, level)  # AC of the same samples as alpha
             ci = bootstrap(tally, level, samples=samples, seed=seed, each=resamples.add)
     except ValueError as exc:  # values that do not suit the level: say so, compute nothing
         note = str(exc)
