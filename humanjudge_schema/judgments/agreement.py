@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from contextlib import suppress
 from functools import cached_property
 from itertools import repeat
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
@@ -415,18 +416,11 @@ class _Pairable:
         self.population = len(found.population)
         codes = np.flatnonzero(np.bincount(found.value, minlength=len(c.values)))  # the values paired
         self.given = c.values  # the tally's values, by code
-        self.domain, place, x = _ranked(tally, codes, level, order)
+        self.domain, place, self.numbers = ranked(tally, codes, level, order)
         self.profile, self.value, self.count = found.profile, place[found.value], found.count.astype(np.float64)
         self.sizes = found.sizes.astype(np.float64)
         self.starts = found.starts
         self.several = np.diff(np.append(found.starts, len(found.count))) > 1
-        # Interval and ratio alpha do not change when every value is multiplied by one number:
-        # values near the largest double are computed halved enough times that no square, sum or
-        # difference of them overflows (`_scaled`); other values are computed as they are.
-        self.numbers: Any = None
-        if level in ("interval", "ratio"):
-            small = x is not None and float(np.abs(x).max(initial=0.0)) <= LARGE
-            self.numbers = x if small else floats(self.values)
         self.distinct = len(self.domain)
         # At every level but ordinal, the distance between two values does not depend on the
         # data, so the disagreement of each profile is one number (its part of n D_o).
@@ -643,31 +637,42 @@ def _as_floats(values: list[Any]) -> Any:
     return x
 
 
-def _ranked(tally: Tally, codes: Any, level: Level, order: Sequence[Hashable] | None) -> tuple[Any, Any, Any]:
-    """The domain (`domain`) of the values of these codes (the tally's, rising), each code's
-    place in it (by code) and, for numbers, the domain as float64. Numbers (`Tally.numbers`)
-    are placed in numpy's order: the domain is then the codes of its values, in its order.
-    Other values are placed by `domain`, looked up one by one: the domain is then the list it
-    gives."""
+def ranked(
+    tally: Tally, codes: Any, level: Level, order: Sequence[Hashable] | None = None, declared: Sequence[Any] = ()
+) -> tuple[Any, Any, Any]:
+    """The domain of the values of these codes (the tally's; nominal: in the order of `codes`,
+    else rising), each code's place in it (by code) and, at the interval and ratio levels, the
+    domain as float64 (halved where too large: `floats`). Numbers (`Tally.numbers`) are placed
+    in numpy's order: the domain is then the codes of its values, in its order. Other values are
+    placed by `domain`, looked up one by one: the domain is then the list it gives. With
+    `declared` values (a scale's points, a list of labels) and one value given, the declared
+    values are in the domain too (none of another kind than the value)."""
     import numpy as np
 
     c = tally.counts()
     place = np.zeros(len(c.values), dtype=np.int64)
     numbers = None if level == "nominal" or order is not None else tally.numbers()
-    if numbers is not None:
+    metric = level in ("interval", "ratio")
+    if numbers is not None and not (declared and len(codes) == 1):
         paired = np.zeros(len(c.values), dtype=bool)
         paired[codes] = True
         kept = paired[numbers.codes]
-        ranked, x = numbers.codes[kept], numbers.values[kept]
+        found, x = numbers.codes[kept], numbers.values[kept]
         if level == "ratio" and len(x) and x[0] < 0:
             raise ValueError("ratio values must not be negative")
-        place[ranked] = np.arange(len(ranked))
-        return ranked, place, x
-    values = list(map(c.values.__getitem__, codes.tolist()))
+        place[found] = np.arange(len(found))
+        # interval and ratio figures do not change when every value is multiplied by one number
+        if metric and float(np.abs(x).max(initial=0.0)) > LARGE:
+            x = floats(list(map(c.values.__getitem__, found.tolist())))
+        return found, place, x if metric else None
+    values = list(map(c.values.__getitem__, np.asarray(codes).tolist()))
     found = domain(values, level, order)
+    if declared and len(found) == 1:
+        with suppress(ValueError):  # declared values of another kind than the answers: not added
+            found = domain([*declared, *found], level, None)
     index = {v: i for i, v in enumerate(found)}
     place[codes] = [index[v] for v in values]
-    return found, place, None
+    return found, place, floats(found) if metric else None
 
 
 def domain(values: list[Any], level: Level, order: Sequence[Hashable] | None) -> list[Any]:

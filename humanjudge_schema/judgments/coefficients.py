@@ -28,11 +28,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
-from contextlib import suppress
 from fractions import Fraction
 from typing import Any
 
-from .agreement import LARGE, Level, Numbers, Resamples, Tally, domain, floats, ratio_pairs
+from .agreement import Level, Resamples, Tally, ranked, ratio_pairs
 from .summary import Agreement, quoted_value
 
 # The weights of each level, by the names irrCAC gives them: "quadratic" are the interval weights.
@@ -72,7 +71,7 @@ def gwet(tally: Tally, level: Level, *, categories: Sequence[Any] | None = None)
 def _gwet(tally: Tally, level: Level, categories: Sequence[Any] | None = None) -> _Gwet:
     """The tally's AC at a level, made once for every statistic asked of it."""
     key = ("gwet", level, None if categories is None else tuple(categories))
-    return tally.derived(key, lambda: _Gwet(tally, level, categories))
+    return tally.derived(key, lambda: _Gwet(tally, level, categories or ()))
 
 
 def gwet_bootstrap(
@@ -185,7 +184,7 @@ class _Gwet:
     one rating; and the weights' constant. A sample's marginals are its row of items per profile
     times the shares, plus the items of one rating, for many samples at once."""
 
-    def __init__(self, tally: Tally, level: Level, declared: Sequence[Any] | None = None) -> None:
+    def __init__(self, tally: Tally, level: Level, declared: Sequence[Any] = ()) -> None:
         import numpy as np
 
         from .columns import Sparse
@@ -194,12 +193,14 @@ class _Gwet:
             raise ValueError(f"level must be one of {', '.join(WEIGHTS)}, got {level!r}")
         self.weights = WEIGHTS[level]
         c, found = tally.counts(), tally.profiles()
+        # the categories: every value given, in the distribution's order (that of numbers)
         given = tally.numbers()
-        if given is not None and (declared is None or len(given.codes) != 1):
-            category, numbers, q = _numbered(c.values, given, level)
-        else:
-            category, numbers, q = _categorised(tally, level, declared)
-        self.q = q  # the number of categories
+        codes: Any = None if given is None else given.codes
+        if given is None:
+            code_of = {v: k for k, v in enumerate(c.values)}
+            codes = [code_of[v] for v in tally.distribution()]
+        categories, category, numbers = ranked(tally, codes, level, None, declared)
+        self.q = q = len(categories)
         self.population = found.weights
         kinds = category[found.value]
         sizes = found.sizes.astype(np.float64)
@@ -241,41 +242,6 @@ class _Gwet:
             found = (p_a - p_e) / (1 - p_e)
         found[(pairable == 0) | (p_e >= 1)] = np.nan
         return found
-
-
-def _categorised(tally: Tally, level: Level, declared: Sequence[Any] | None) -> tuple[Any, Any, int]:
-    """Each value code's category (its place among the question's values in their order,
-    `agreement.domain`; -1 for none), at the interval and ratio levels the categories as numbers
-    (`agreement.floats`), and how many there are; with `declared` values where every answer is one
-    value, those values too."""
-    import numpy as np
-
-    categories = domain(list(tally.distribution()), level, None)
-    if declared is not None and len(categories) == 1:
-        # one answer everywhere: the declared values are the choices the raters had
-        with suppress(ValueError):  # declared values of another kind than the answers: no AC
-            categories = domain([*declared, *categories], level, None)
-    index = {v: i for i, v in enumerate(categories)}
-    category = np.asarray([index.get(v, -1) for v in tally.counts().values], dtype=np.int64)
-    numbers = floats(categories) if level in ("interval", "ratio") else None
-    return category, numbers, len(categories)
-
-
-def _numbered(values: list[Any], given: Numbers, level: Level) -> tuple[Any, Any, int]:
-    """`_categorised` where every value is a number (`Tally.numbers`): the categories are the
-    values given, in the order numpy finds (the distribution's), and no value is looked up."""
-    import numpy as np
-
-    if level == "ratio" and len(given.values) and given.values[0] < 0:
-        raise ValueError("ratio values must not be negative")
-    category = np.full(len(values), -1, dtype=np.int64)
-    category[given.codes] = np.arange(len(given.codes))
-    numbers = None
-    if level in ("interval", "ratio"):
-        numbers = given.values
-        if float(np.abs(numbers).max(initial=0.0)) > LARGE:
-            numbers = floats([values[i] for i in given.codes.tolist()])
-    return category, numbers, len(given.codes)
 
 
 def _weighted_pairs(profile: Any, kind: Any, count: Any, sizes: Any, weights: str, numbers: Any, q: int) -> Any:
