@@ -179,8 +179,8 @@ class Tally:
         total: dict[Any, int] = self.distribution()
         if not total or not all(_number(v) for v in total):
             return None
-        e = _exponent(total)  # values near the largest double: computed halved (see _scaled)
-        xs = _scaled(list(total))
+        e = _exponent(total)  # values near the largest double: computed halved (see floats)
+        xs = _scaled(list(total), e)
         mean = math.fsum(x * k for x, k in zip(xs, total.values(), strict=True)) / n
         sd = None
         if n > 1:
@@ -600,10 +600,9 @@ def _unscaled(value: float | None, e: int) -> float | None:
         return None
 
 
-def _scaled(values: list[Any]) -> list[Any]:
-    """The values halved by `_exponent`, or the values themselves when they are not too large."""
-    e = _exponent(values)
-    return values if not e else [math.ldexp(float(v), -e) for v in values]
+def _scaled(values: list[Any], e: int) -> list[Any]:
+    """The values halved by `_exponent`'s e (none where e is 0)."""
+    return [math.ldexp(float(v), -e) for v in values] if e else values
 
 
 def floats(values: list[Any]) -> Any:
@@ -611,7 +610,7 @@ def floats(values: list[Any]) -> Any:
     distances of the interval and ratio levels are then computed at that scale)."""
     import numpy as np
 
-    return np.asarray(_scaled(values), dtype=np.float64)
+    return np.asarray(_scaled(values, _exponent(values)), dtype=np.float64)
 
 
 # Integers below this magnitude are floats exactly: numpy then orders and sums them as Python does.

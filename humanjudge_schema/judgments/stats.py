@@ -94,8 +94,9 @@ def _question(
     agreement)."""
     tally = q.tally
     spread = tally.raters_per_item()
-    if declared is not None and not declared.shared:
-        counted_only = not_shared(declared)
+    if declared is not None and not declared.shared:  # raters of objects of their own
+        why = declared.why or "each rater answers about something of their own"
+        counted_only = f"{why}, not an object its raters share: no agreement to compute"
     found = QuestionStats(
         question=name,
         level=q.level,
@@ -174,12 +175,6 @@ def _options(
         )
         out.append(replace(entry, option=part.label, level_note=left_out))
     return tuple(out)
-
-
-def not_shared(declared: Question) -> str:
-    """Why a question whose raters judge no shared object has no agreement."""
-    why = declared.why or "each rater answers about something of their own"
-    return f"{why}, not an object its raters share: no agreement to compute"
 
 
 def _why_no_alpha(q: GatheredQuestion, declared: Question | None = None) -> str:
