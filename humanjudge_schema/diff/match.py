@@ -397,23 +397,3 @@ def first_difference(a: tuple[list[Any], ...], b: tuple[list[Any], ...]) -> int:
     """The first row at which two slices of the same key columns differ (they are not equal):
     each column that differs is scanned in C up to its first difference."""
     return min(next(compress(range(len(x)), map(ne, x, y))) for x, y in zip(a, b, strict=True) if x != y)
-
-
-Change = tuple[Kind, Key, "Stored | None", "Stored | None"]  # kind, key, old, new
-
-
-def aggregate_changes(old: dict[Key, Stored], new: dict[Key, Stored]) -> list[Change]:
-    """The stored aggregates removed, changed and added, in that order, each kind in the order of
-    the version it is shown in (the old one for what was removed)."""
-    removed: list[Change] = [("removed", key, was, None) for key, was in old.items() if key not in new]
-    changed: list[Change] = [
-        ("changed", key, was, new[key]) for key, was in old.items() if key in new and not same(was[0], new[key][0])
-    ]
-    added: list[Change] = [("added", key, None, now) for key, now in new.items() if key not in old]
-
-    def at(change: Change) -> Any:
-        stored = change[3] or change[2]
-        assert stored is not None
-        return stored[4]
-
-    return sorted(removed, key=at) + sorted(changed, key=at) + sorted(added, key=at)
