@@ -316,16 +316,16 @@ def test_an_item_named_twice_is_matched_row_by_row(tmp_path: Path, monkeypatch: 
     (old / "dataset.json").write_text(json.dumps(data))
     data["instances"][15]["annotations"]["score"]["individual_human_scores"][0] = 9
     (new / "dataset.json").write_text(json.dumps(data))
-    ways: list[bool] = []
-    real = compare._match
+    ways: list[bool] = []  # whether each version's side was matched item by item
+    real = compare.Side
 
-    def told(views: Any, roots: Any, examples: int, by_item: bool, **options: Any) -> Any:
-        ways.append(by_item)
-        return real(views, roots, examples, by_item, **options)
+    def side(batches: Any, places: Any = None) -> Any:
+        ways.append(places is not None)
+        return real(batches, places)
 
-    monkeypatch.setattr(compare, "_match", told)
+    monkeypatch.setattr(compare, "Side", side)
     (ds,) = compare.compare(old, new, stats="never").to_json()["datasets"]
-    assert ways == [True, False]
+    assert ways == [True, True, False, False]
     assert [(q["question"], q["changed"]) for q in ds["questions"]] == [("ok", 0), ("score", 1)]
 
 

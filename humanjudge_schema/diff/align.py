@@ -20,12 +20,12 @@ O(places x band) steps of the distance."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import count
 from typing import Any, NamedTuple
 
-from ..judgments.view import NAN, Batch, Judgments, Needs, hashable
+from ..judgments.view import Batch, Judgments, Needs, hashable
 
 BAND = 8  # how far (in places) an alignment may stray beyond the difference in the number of places
 MOST_SHIFT = 32  # places removed less places added (or the reverse) at most
@@ -68,25 +68,17 @@ class Alignment:
 
     def moved(self) -> list[tuple[int, int, int]]:
         """The runs of old places that moved by one offset: (first old, last old, first new)."""
-        runs: list[tuple[int, int, int]] = []
-        for k, j in enumerate(self.new_of):
-            if j is None or j == k:
-                continue
-            if runs and runs[-1][1] == k - 1 and runs[-1][2] + (k - runs[-1][0]) == j:
-                runs[-1] = (runs[-1][0], k, runs[-1][2])
-            else:
-                runs.append((k, k, j))
-        return runs
+        return _runs((k, j) for k, j in enumerate(self.new_of) if j is not None and j != k)
 
     def said(self, most: int = 8) -> str:
         """In words, in the old places' order: "old 5 removed; old 6..39 -> new 5..38"."""
         parts: list[tuple[float, str]] = []
-        for first, last in _spans(self.removed):
+        for first, last, _ in _runs((k, k) for k in self.removed):
             parts.append((first, f"old {_span(first, last)} removed"))
         for first, last, to in self.moved():
             parts.append((first, f"old {_span(first, last)} -> new {_span(to, to + last - first)}"))
         old_of = self.old_of()
-        for first, last in _spans(self.added):  # after the last old place aligned before them
+        for first, last, _ in _runs((j, j) for j in self.added):  # after the last old place aligned before them
             before = max((k for j, k in old_of.items() if j < first), default=-1)
             parts.append((before + 0.5, f"new {_span(first, last)} added"))
         parts.sort(key=lambda part: part[0])
@@ -106,15 +98,15 @@ class Alignment:
         }
 
 
-def _spans(places: list[int]) -> list[tuple[int, int]]:
-    """Consecutive places as (first, last)."""
-    out: list[tuple[int, int]] = []
-    for k in places:
-        if out and out[-1][1] == k - 1:
-            out[-1] = (out[-1][0], k)
+def _runs(pairs: Iterable[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """Pairs (k, j) in which k and j both step by one, as runs: (first k, last k, first j)."""
+    runs: list[tuple[int, int, int]] = []
+    for k, j in pairs:
+        if runs and runs[-1][1] == k - 1 and runs[-1][2] + (k - runs[-1][0]) == j:
+            runs[-1] = (runs[-1][0], k, runs[-1][2])
         else:
-            out.append((k, k))
-    return out
+            runs.append((k, k, j))
+    return runs
 
 
 def _span(first: int, last: int) -> str:
@@ -183,9 +175,7 @@ def _cells(
 ) -> Cells | None:
     """A version's individual judgments as (key, place, value) codes; None where a rater id is
     not a place, or where there are more judgments than a table may have cells."""
-    at: list[Any] = []
-    raters: list[Any] = []
-    codes: list[Any] = []
+    at, raters, codes = ([np.zeros(0, np.int32)] for _ in range(3))  # none: three empty arrays
     rows = 0
     for given in view.in_batches(READ):
         batch = given.individual()
@@ -205,19 +195,13 @@ def _cells(
             codes.append(np.fromiter(map(values.__getitem__, map(_token, said)), dtype=np.int32, count=len(who)))
         except TypeError:  # an item, option or answer that is no key: nothing to align by
             return None
-    if not rows:
-        return np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32)
     return np.concatenate(at), np.concatenate(raters), np.concatenate(codes)
 
 
 def _token(value: Any) -> Any:
-    """A value as the tabulation tells answers apart: as the matching's `same` does, but for a
-    boolean inside a list (an estimate: the matching itself decides what changed)."""
-    if type(value) is bool:
-        return (bool, value)
-    if type(value) is float and value != value:
-        return NAN
-    return hashable(value)
+    """A value as the tabulation tells answers apart: as the matching's `same` does (NaN is NaN),
+    but for a boolean inside a list (an estimate: the matching itself decides what changed)."""
+    return (bool, value) if type(value) is bool else hashable(value)
 
 
 def _table(np: Any, rows: int, places: int, cells: Cells) -> Any:

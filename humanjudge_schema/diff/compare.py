@@ -7,21 +7,19 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from .. import catalog
 from ..config import Config, discover
 from ..engine import Document
-from ..finding import Finding
 from ..gcpause import paused
 from ..judgments.view import Batch, JudgmentCounts, Judgments, Needs
-from ..kinds import Unit
 from ..reading import read_checked
 from .align import Alignment, Removed, find, mapped, renamed
 from .figures import findings_of, measure, not_matching, overlap, tvd
 from .items import Duplicates, Lockstep
 from .lines import add_lines
-from .match import Changes, Matcher, Rest, Side, aggregate_changes
+from .match import Changes, Matcher, Rest, Side, same
 from .model import KINDS, STATUSES, DatasetDiff, Diff, Example, QuestionDiff, plain
 from .pairing import Pair, datasets, identical, pair, shown_under
 
@@ -44,14 +42,6 @@ class Asked:
     stats: str
     by_item: bool
     align: bool
-
-
-class Matched(NamedTuple):
-    """Both versions' judgments as a matching read them, and what it found."""
-
-    old: Side
-    new: Side
-    changes: Changes
 
 
 def compare(
@@ -112,34 +102,30 @@ def _dataset(p: Pair, roots: tuple[Path, Path], config: Config, asked: Asked) ->
     if p.old is not None and p.new is not None and identical(p.old, p.new):
         out.status = "unchanged"
         return out
-    early = asked.align and p.old is not None and p.new is not None
     # Each version is checked as the matching pass reads its judgments: its files are read once,
     # and the lines of the examples are found in the documents its check parsed
     parsed: list[Document] = []
-    read = [_read(u, config, parsed) for u in (p.old, p.new)]
-    views = (read[0][0], read[1][0])
-    try:
-        m = _match(views, roots, asked.examples, asked.by_item, early=early)
-    except Duplicates:  # a version names an item twice: every row matched instead, read anew
-        asked = replace(asked, by_item=False)
-        read = [_read(u, config, parsed) for u in (p.old, p.new)]
-        views = (read[0][0], read[1][0])
-        m = _match(views, roots, asked.examples, False, early=early)
-    kinds = {v.rater_kind for v in views if v is not None}
+    (old_view, old_done), (new_view, new_done) = (
+        (None, list) if u is None else read_checked(u, config, keep=parsed) for u in (p.old, p.new)
+    )
+    both = (old_view, new_view) if old_view is not None and new_view is not None else None
+    m = _match((old_view, new_view), roots, asked, early=asked.align and both is not None)
+    kinds = {v.rater_kind for v in (old_view, new_view) if v is not None}
     out.rater_kind = "position" if "position" in kinds else next(iter(kinds), None)
-    old_findings = findings_of(read[0][1](), roots[0])
-    new_findings = findings_of(read[1][1](), roots[1])
+    old_findings, new_findings = findings_of(old_done(), roots[0]), findings_of(new_done(), roots[1])
     out.questions = _questions(m)
-    both = (views[0], views[1]) if views[0] is not None and views[1] is not None else None
-    if both is not None and (m.changes.stopped or (asked.align and _may_shift(out.questions, m))):
-        placed = _aligned(both, roots, asked.examples, None if m.changes.stopped else _edits(m.changes))
-        if placed is not None:
-            out.alignment, m = placed
-        elif m.changes.stopped:  # no alignment after all: matched by place, to the end
-            try:
-                m = _match(both, roots, asked.examples, asked.by_item)
-            except Duplicates:
-                m = _match(both, roots, asked.examples, False)
+    stopped = m.changes.stopped
+    if both is not None and (stopped or (asked.align and _may_shift(out.questions, m))):
+        # matched again with the old raters' places aligned with the new ones' (align.py) where
+        # that needs fewer edits than the places as they are: as matched, or, where that matching
+        # stopped early, as tabulated (an estimate, which the matching has the last word on)
+        alignment = find(*both)
+        if alignment is not None:
+            again = _match(both, roots, asked, alignment=alignment)
+            if _edits(again) < (alignment.edits[0] if stopped else _edits(m)):
+                out.alignment, m = alignment, again
+        if stopped and out.alignment is None:  # no alignment after all: matched by place, to the end
+            m = _match(both, roots, asked)
         out.questions = _questions(m)
     out.judgments = (sum(m.old.counts.values()), sum(m.new.counts.values()))
     if out.alignment is not None:
@@ -166,40 +152,40 @@ def _dataset(p: Pair, roots: tuple[Path, Path], config: Config, asked: Asked) ->
     return out
 
 
-def _read(unit: Unit | None, config: Config, parsed: list[Document]) -> tuple[Any, Callable[[], list[Finding]]]:
-    """A version's view of a dataset (reading.read_checked) and its findings once the view has
-    been read; none for a version without the dataset."""
-    return (None, list) if unit is None else read_checked(unit, config, keep=parsed)
-
-
 def _match(
     views: tuple[Judgments | None, Judgments | None],
     roots: tuple[Path, Path],
-    examples: int,
-    by_item: bool,
+    asked: Asked,
     early: bool = False,
     alignment: Alignment | None = None,
-) -> Matched:
+) -> Matcher:
     """The versions' judgments matched: item by item where both views give their items
-    (items.py) and `by_item`, else row by row, the old raters renamed by `alignment` if given.
-    With `early`, the matching stops (`Changes.stopped`) where so many judgments change that
-    places may have shifted (`_Early`)."""
-    old_view, new_view = views
-    if by_item and old_view is not None and new_view is not None and old_view.items and new_view.items:
-        step = Lockstep(old_view.by_item(NAMED), new_view.by_item(NAMED))
-        old, new = (Side(_shown(step.side(k), roots[k]), step.places[k]) for k in (0, 1))
-    else:
-        batches = [iter(()) if view is None else view.in_batches(NAMED) for view in views]
-        if alignment is not None:
-            batches[0] = renamed(batches[0], alignment)
-        old, new = (Side(_shown(batches[k], roots[k])) for k in (0, 1))
-    changes = Changes(examples)
+    (items.py), `asked.by_item` and no `alignment`, else row by row, the old raters renamed by
+    `alignment` if given. With `early`, the matching stops (`Changes.stopped`) where so many
+    judgments change that places may have shifted (`_Early`)."""
+    itemized = [view for view in views if view is not None and view.items]
+    if asked.by_item and alignment is None and len(itemized) == 2:
+        step = Lockstep(*(view.by_item(NAMED) for view in itemized))
+        try:
+            return _run([Side(_shown(step.side(k), roots[k]), step.places[k]) for k in (0, 1)], asked, early)
+        except Duplicates:  # a version names an item twice: every row matched instead
+            pass
+    batches = [iter(()) if view is None else view.in_batches(NAMED) for view in views]
+    if alignment is not None:
+        batches[0] = renamed(batches[0], alignment)
+    return _run([Side(_shown(batches[k], roots[k])) for k in (0, 1)], asked, early)
+
+
+def _run(sides: list[Side], asked: Asked, early: bool) -> Matcher:
+    old, new = sides
+    changes = Changes(asked.examples)
+    matcher = Matcher(old, new, changes, _Early(old, changes) if early else None)
     with paused():  # the pass keeps millions of keys alive (gcpause.py)
-        Matcher(old, new, changes, _Early(old, changes) if early else None).run()
-    return Matched(old, new, changes)
+        matcher.run()
+    return matcher
 
 
-def _may_shift(questions: list[QuestionDiff], m: Matched) -> bool:
+def _may_shift(questions: list[QuestionDiff], m: Matcher) -> bool:
     """Whether places shifted could explain a change: judgments changed, and numbered raters
     removed or added at the end, or a share of the judgments (MATERIAL) changed. Only then is
     an alignment looked for (align.py): it costs a reading of both versions."""
@@ -212,21 +198,6 @@ def _may_shift(questions: list[QuestionDiff], m: Matched) -> bool:
     shown = [e.rater for q in questions for e in q.examples]
     most = max(sum(m.old.counts.values()), sum(m.new.counts.values()))
     return changed >= MATERIAL * most and all(type(r) is int for r in shown)
-
-
-def _aligned(
-    views: tuple[Judgments, Judgments], roots: tuple[Path, Path], examples: int, by_place: int | None
-) -> tuple[Alignment, Matched] | None:
-    """The judgments matched again with the old raters' places aligned with the new ones'
-    (align.py), where that needs fewer edits than the places as they are: `by_place`, as
-    matched, or where that matching stopped early, as tabulated by the alignment."""
-    alignment = find(*views)
-    if alignment is None:
-        return None
-    m = _match(views, roots, examples, False, alignment=alignment)
-    if _edits(m.changes) >= (alignment.edits[0] if by_place is None else by_place):
-        return None  # the tabulation's estimate, which the matching has the last word on
-    return alignment, m
 
 
 # A matching stops early, for an alignment to be looked for, once this many judgments changed,
@@ -254,8 +225,8 @@ class _Early:
         return self.numbered
 
 
-def _edits(changes: Changes) -> int:
-    return sum(n for counts in changes.counts.values() for n in counts.values())
+def _edits(m: Matcher) -> int:
+    return sum(n for counts in m.changes.counts.values() for n in counts.values())
 
 
 def _old_places(questions: list[QuestionDiff], alignment: Alignment) -> None:
@@ -310,11 +281,11 @@ def _shown(batches: Iterator[Batch | JudgmentCounts | Rest], root: Path) -> Iter
         yield batch if isinstance(batch, (JudgmentCounts, Rest)) else mapped(batch, "file", shown)
 
 
-def _questions(m: Matched) -> list[QuestionDiff]:
+def _questions(m: Matcher) -> list[QuestionDiff]:
     """Each question of either version, in the order first seen (old, then new), with what
     matching found, and a question removed whole beside one added whole over the same (item,
     rater, option) keys paired as one renamed."""
-    old, new, changes = m
+    old, new, changes = m.old, m.new, m.changes
     items_old, items_new = _by_question(old.item_set), _by_question(new.item_set)
     raters_old, raters_new = _by_question(old.rater_set), _by_question(new.rater_set)
     out: dict[str, QuestionDiff] = {}
@@ -367,9 +338,18 @@ def _findings(old: list[Any], new: list[Any], moved: tuple[str, str] | None) -> 
     return [f for f in new if key(f, False) not in olds], [f for f in old if key(f, True) not in news]
 
 
-def _aggregates(out: DatasetDiff, m: Matched, new_findings: list[Any], examples: int, checked: bool) -> None:
-    agg = out.aggregates
-    for kind, key, was, now in aggregate_changes(m.old.aggregates, m.new.aggregates):
+def _aggregates(out: DatasetDiff, m: Matcher, new_findings: list[Any], examples: int, checked: bool) -> None:
+    """The stored aggregates removed, changed and added, matched by key, in that order, each kind in
+    the order of the version it is shown in (the old one for what was removed)."""
+    agg, old, new = out.aggregates, m.old.aggregates, m.new.aggregates
+    changed = [key for key in old if key in new and not same(old[key][0], new[key][0])]
+    found = [
+        *sorted((old[key][4], "removed", key) for key in old if key not in new),
+        *sorted((new[key][4], "changed", key) for key in changed),
+        *sorted((new[key][4], "added", key) for key in new if key not in old),
+    ]
+    for _, kind, key in found:  # the ordinals are unique: the keys are never compared
+        was, now = old.get(key), new.get(key)
         setattr(agg, kind, getattr(agg, kind) + 1)
         where = now if now is not None else was
         assert where is not None
@@ -381,7 +361,7 @@ def _aggregates(out: DatasetDiff, m: Matched, new_findings: list[Any], examples:
             agg.examples.append(dict(zip(AGGREGATE, shown, strict=True)))
 
 
-def _measure(questions: list[QuestionDiff], views: tuple[Judgments, Judgments], m: Matched, asked: Asked) -> None:
+def _measure(questions: list[QuestionDiff], views: tuple[Judgments, Judgments], m: Matcher, asked: Asked) -> None:
     """The statistics of each question that changed, in both versions (with stats="auto", of
     those where at least MATERIAL of the judgments changed)."""
     measured = []

@@ -40,15 +40,9 @@ def measure(view: Judgments, questions: set[str], samples: int, seed: int) -> di
 
 def _only(view: Judgments, questions: set[str]) -> Iterator[Batch]:
     for batch in view.in_batches():
-        if "question" in batch.same:
-            if batch.same["question"] in questions:
-                yield batch
-            continue
-        keep = [q in questions for q in batch.lists["question"]]
-        if all(keep):
-            yield batch
-        elif any(keep):
-            yield batch.kept(keep)
+        keep = list(map(questions.__contains__, batch.rows("question")))
+        if any(keep):
+            yield batch if all(keep) else batch.kept(keep)
 
 
 def tvd(old: dict[Any, int], new: dict[Any, int]) -> float | None:

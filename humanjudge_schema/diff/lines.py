@@ -23,7 +23,7 @@ def add_lines(found: DatasetDiff, old_root: Path, new_root: Path, parsed: Iterab
     shown += [(a["side"], a["file"], a["pointer"], a["line"]) for a in found.aggregates.examples]
     wanted: dict[tuple[Path, str], set[str]] = {}
     for side, file, pointer, known in shown:
-        if file is not None and pointer is not None and known is None and file.endswith(".json"):
+        if known is None and file.endswith(".json"):
             wanted.setdefault((roots[side], file), set()).add(pointer)
     if not wanted:
         return
@@ -33,10 +33,8 @@ def add_lines(found: DatasetDiff, old_root: Path, new_root: Path, parsed: Iterab
         for key, pointers in wanted.items()
     }
 
-    def line(side: str, file: str | None, pointer: str | None, known: int | None) -> int | None:
-        if known is not None or file is None or pointer is None:
-            return known
-        return lines.get((roots[side], file), {}).get(pointer)
+    def line(side: str, file: str, pointer: str, known: int | None) -> int | None:
+        return known if known is not None else lines.get((roots[side], file), {}).get(pointer)
 
     for q in found.questions:
         q.examples = [replace(e, line=line(e.side, e.file, e.pointer, e.line)) for e in q.examples]

@@ -199,7 +199,7 @@ class Changes:
         self.summed = True  # False once a version had no rows at all: nothing can be renamed
         # per question, the items where answers that name options by their place (model.Named)
         # were read against options that differ (the note on options changed)
-        self.moved: dict[str, set[Any]] = {}
+        self.moved: defaultdict[str, set[Any]] = defaultdict(set)
 
     def count(self, question: str, kind: Kind, n: int = 1) -> None:
         self.counts[question][kind] += n
@@ -240,10 +240,6 @@ class Changes:
             if len(found) >= self.limit:
                 found.remove(max(found, key=itemgetter(0)))
             found.append((at, example))
-
-    def options_moved(self, key: Key) -> None:
-        """Answers of this judgment's question and item were read against options that differ."""
-        self.moved.setdefault(key[0], set()).add(key[1])
 
 
 Kept = dict[Key, list[tuple[Any, RowSource]]]
@@ -305,7 +301,7 @@ class Matcher:
         va, vb = self.old.values[i : i + n], self.new.values[j : j + n]
         if Named in set(map(type, va)):  # answers that name options by place: did they change?
             for k in compress(range(n), map(moved, va, vb)):
-                self.changes.options_moved(self.new.key(j + k))
+                self.changes.moved[self.new.questions[j + k]].add(self.new.items[j + k])
         if va == vb and list(map(type, va)) == list(map(type, vb)):
             return
         differ = map(or_, map(ne, va, vb), map(is_not, map(type, va), map(type, vb)))
@@ -356,16 +352,14 @@ class Matcher:
             del self.kept[1 - k][key]
         (old, old_where), (new, where) = (row, partner) if k == 0 else (partner, row)
         if moved(old, new):
-            self.changes.options_moved(key)
+            self.changes.moved[key[0]].add(key[1])
         if not same(old, new):
             self.changes.note("changed", key, old, new, where, old_where)
 
     def _one_sided(self, k: int, key: Key, value: Any, where: RowSource) -> None:
         """A row of version k found nowhere in the other: removed (old) or added (new)."""
-        if k == 0:
-            self.changes.note("removed", key, value, None, where)
-        else:
-            self.changes.note("added", key, None, value, where)
+        old, new = (value, None) if k == 0 else (None, value)
+        self.changes.note(KINDS[2 * k], key, old, new, where)
 
     def _drain(self, k: int, start: int) -> None:
         """The rest of version k once the other has ended: each row is matched with what was
@@ -397,23 +391,3 @@ def first_difference(a: tuple[list[Any], ...], b: tuple[list[Any], ...]) -> int:
     """The first row at which two slices of the same key columns differ (they are not equal):
     each column that differs is scanned in C up to its first difference."""
     return min(next(compress(range(len(x)), map(ne, x, y))) for x, y in zip(a, b, strict=True) if x != y)
-
-
-Change = tuple[Kind, Key, "Stored | None", "Stored | None"]  # kind, key, old, new
-
-
-def aggregate_changes(old: dict[Key, Stored], new: dict[Key, Stored]) -> list[Change]:
-    """The stored aggregates removed, changed and added, in that order, each kind in the order of
-    the version it is shown in (the old one for what was removed)."""
-    removed: list[Change] = [("removed", key, was, None) for key, was in old.items() if key not in new]
-    changed: list[Change] = [
-        ("changed", key, was, new[key]) for key, was in old.items() if key in new and not same(was[0], new[key][0])
-    ]
-    added: list[Change] = [("added", key, None, now) for key, now in new.items() if key not in old]
-
-    def at(change: Change) -> Any:
-        stored = change[3] or change[2]
-        assert stored is not None
-        return stored[4]
-
-    return sorted(removed, key=at) + sorted(changed, key=at) + sorted(added, key=at)

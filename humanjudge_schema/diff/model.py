@@ -58,11 +58,7 @@ def shown(old: Any, new: Any) -> tuple[Any, Any]:
     mislead)."""
     if moved(old, new):
         return old.named, new.named
-    return _stored(old), _stored(new)
-
-
-def _stored(value: Any) -> Any:
-    return value.stored if type(value) is Named else value
+    return (old.stored if type(old) is Named else old), (new.stored if type(new) is Named else new)
 
 
 def _fields(value: Any, skip: tuple[str, ...] = ()) -> dict[str, Any]:

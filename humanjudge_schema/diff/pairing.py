@@ -71,12 +71,8 @@ def fingerprint(unit: Unit) -> tuple[tuple[str, str], ...]:
 def identical(old: Unit, new: Unit) -> bool:
     """Whether two datasets have the same files (by name within the dataset) with the same bytes:
     their names and sizes first, the hashes of their bytes only where those agree."""
-    if sorted(_name(old, f) for f in old.files) != sorted(_name(new, f) for f in new.files):
-        return False
-    sizes = {_name(old, f): _size(f) for f in old.files}
-    if any(sizes.get(_name(new, f)) != _size(f) for f in new.files):
-        return False
-    return fingerprint(old) == fingerprint(new)
+    sizes = [sorted((_name(unit, f), _size(f)) for f in unit.files) for unit in (old, new)]
+    return sizes[0] == sizes[1] and fingerprint(old) == fingerprint(new)
 
 
 def _name(unit: Unit, f: Path) -> str:
