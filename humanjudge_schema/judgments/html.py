@@ -37,7 +37,7 @@ from .html_answers import text as _text
 from .html_disputed import disputed_items
 from .html_guide import TOP as _TOP
 from .html_guide import codes, linked, note_id, notes, reading
-from .html_nav import NAME_CHARS, SCRIPT, Entry, contents, short_names, summary
+from .html_nav import NAME_CHARS, SCRIPT, Entry, contents, counts, short_names, summary
 from .html_raters import raters_section
 from .summary import DatasetStats, QualityFinding, QuestionStats
 from .view import Judgments
@@ -92,18 +92,18 @@ def page(result: Checked, datasets: Sequence[Shown], title: str = "humanjudge re
     code on it is documented as the registry has it: every code a finding has is registered by
     the time the finding is made."""
     findings = _by_dataset(result.findings, datasets)
-    other = findings[len(datasets)]
+    other = findings.pop()  # of no dataset
+    prefix, short = short_names([d.stats.dataset for d in datasets])
+    entries = [Entry(f"d{k}", d.stats, short[k], findings[k], d.none) for k, d in enumerate(datasets)]
     plots = Plots()
-    said = _format_notes(datasets)
-    sections = [_dataset(k, ds, findings[k], plots, said) for k, ds in enumerate(datasets)]
+    said = Counter(note for d in datasets if (note := _note(d.stats)) is not None)
+    sections = [_dataset(e, d.scales, plots, said) for e, d in zip(entries, datasets, strict=True)]
     used = {f.code for f in result.findings} | {f.code for ds in datasets for f in ds.stats.quality or ()}
     listed = [("summary", "Summary"), ("reading", "How to read the figures")]
     if said:
         listed.append(("notes", "Notes per format"))
     if any(code in RULES for code in used):
         listed.append(("codes", "Codes on this page"))
-    prefix, entries = _entries(datasets, findings)
-    errors, warnings = _counts(other)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -113,7 +113,7 @@ def page(result: Checked, datasets: Sequence[Shown], title: str = "humanjudge re
         "<main>",
         f"<h1>{_text(title)}</h1>",
         _overview(result, datasets, plots),
-        summary(entries, prefix, (errors, warnings) if other else None),
+        summary(entries, prefix, counts(other) if other else None),
         reading(),
         notes(said),
         *sections,
@@ -167,14 +167,8 @@ def shown(view: Judgments, *, samples: int, seed: int = 0) -> Shown:
     return Shown(found, tuple(display_path(f) for f in view.files), scales)
 
 
-def _counts(findings: list[Finding]) -> tuple[int, int]:
-    """Errors and warnings."""
-    errors = sum(f.count for f in findings if f.severity.value == "error")
-    return errors, sum(f.count for f in findings if f.severity.value == "warning")
-
-
 def _verdict(findings: list[Finding]) -> str:
-    counted = zip(_counts(findings), ("error", "warning"), strict=True)
+    counted = zip(counts(findings), ("error", "warning"), strict=True)
     said = [f'<span class="{kind}">{_count(n, kind)}</span>' for n, kind in counted if n]
     return ", ".join(said) or '<span class="ok">no problems</span>'
 
@@ -206,67 +200,41 @@ def _overview(result: Checked, datasets: Sequence[Shown], plots: Plots) -> str:
     return "\n".join(rows)
 
 
-def _entries(datasets: Sequence[Shown], findings: list[list[Finding]]) -> tuple[str, list[Entry]]:
-    """Each dataset as the summary and the contents show it, and the folder they share."""
-    prefix, short = short_names([d.stats.dataset for d in datasets])
-    out = []
-    for k, d in enumerate(datasets):
-        ds = d.stats
-        figured = [(q.alpha, q.question) for q in ds.questions if q.alpha is not None]
-        errors, warnings = _counts(findings[k])
-        out.append(
-            Entry(
-                anchor=f"d{k}",
-                name=ds.dataset,
-                short=short[k],
-                format=ds.format,
-                questions=tuple((f"d{k}-q{j}", q.question) for j, q in enumerate(ds.questions)),
-                judgments=sum(q.judgments for q in ds.questions),
-                lowest=min(figured, key=lambda aq: aq[0]) if figured else None,
-                errors=errors,
-                warnings=warnings,
-                quality=len(ds.quality or ()),
-                none=d.none,
-            )
-        )
-    return prefix, out
+def _note(ds: DatasetStats) -> tuple[str, str] | None:
+    """The note said once for every dataset of the format that has it (why its raters are not
+    compared), as (format, note); None where the dataset has none."""
+    if ds.raters is None or not ds.raters_note:
+        return None
+    return ds.format, f"Raters are not compared: {ds.raters_note}."
 
 
-def _format_notes(datasets: Sequence[Shown]) -> dict[tuple[str, str], int]:
-    """The notes said of every dataset of a format that has them (why its raters are not
-    compared), each with how many datasets it holds for, in the order they first come."""
-    return Counter(
-        (d.stats.format, f"Raters are not compared: {d.stats.raters_note}.")
-        for d in datasets
-        if d.stats.raters is not None and d.stats.raters_note
-    )
-
-
-def _dataset(k: int, shown: Shown, findings: list[Finding], plots: Plots, said: Mapping[tuple[str, str], int]) -> str:
-    ds = shown.stats
-    parts = [f'<section id="d{k}"><h2>{_text(ds.dataset, NAME_CHARS)} <small>({_text(ds.format)})</small>{_TOP}</h2>']
-    if shown.none is not None:
-        parts.append(f"<p>Validation: {_verdict(findings)}. No judgments: {_text(shown.none, MESSAGE_CHARS)}.</p>")
+def _dataset(e: Entry, scales: dict[str, tuple[Any, ...]], plots: Plots, said: Mapping[tuple[str, str], int]) -> str:
+    """A dataset's section; `said`: the notes per format, by (format, note), in their order."""
+    ds = e.stats
+    parts = [
+        f'<section id="{e.anchor}"><h2>{_text(ds.dataset, NAME_CHARS)} <small>({_text(ds.format)})</small>{_TOP}</h2>'
+    ]
+    if e.none is not None:
+        parts.append(f"<p>Validation: {_verdict(e.findings)}. No judgments: {_text(e.none, MESSAGE_CHARS)}.</p>")
     else:
-        parts.append(f"<p>Validation: {_verdict(findings)}. Judgments: {_quality(len(ds.quality or ()))}.</p>")
-    if findings:
-        parts.append(_findings(findings))
+        parts.append(f"<p>Validation: {_verdict(e.findings)}. Judgments: {_quality(len(ds.quality or ()))}.</p>")
+    if e.findings:
+        parts.append(_findings(e.findings))
     flags: dict[str, list[QualityFinding]] = defaultdict(list)
     for flag in ds.quality or ():
         flags[flag.question].append(flag)
     if ds.questions:
-        parts.append('<div class="questions">')
-        for j, q in enumerate(ds.questions):
-            scale = shown.scales.get(q.question)
-            parts.append(_question(f"d{k}-q{j}", q, flags.get(q.question, []), plots, scale))
-        parts.append("</div>")
-    elif shown.none is None:
+        cards = [
+            _question(a, q, flags[q.question], plots, scales.get(q.question))
+            for (a, _), q in zip(e.questions(), ds.questions, strict=True)
+        ]
+        parts += ['<div class="questions">', *cards, "</div>"]
+    elif e.none is None:
         parts.append("<p>No judgments.</p>")
-    if ds.raters is not None and ds.raters_note:  # said once for the format (`_format_notes`)
-        k_note = list(said).index((ds.format, f"Raters are not compared: {ds.raters_note}."))
+    if (note := _note(ds)) is not None:  # said once for the format
         parts.append(
             f'<div class="raters"><h3>Raters</h3><p class="facts">Not compared '
-            f'(<a href="#{note_id(k_note)}">the note on {_text(ds.format)}</a>).</p></div>'
+            f'(<a href="#{note_id(list(said).index(note))}">the note on {_text(ds.format)}</a>).</p></div>'
         )
     else:
         parts.append(raters_section(ds))  # "" unless the raters were asked for (`raters.table`)
