@@ -91,8 +91,11 @@ def page(result: Checked, datasets: Sequence[Shown], title: str = "humanjudge re
     """The report of the datasets (`shown`, or `unread` for a dataset without judgments). Each
     code on it is documented as the registry has it: every code a finding has is registered by
     the time the finding is made."""
-    findings = _by_dataset(result.findings, datasets)
-    other = findings.pop()  # of no dataset
+    owner = {file: k for k, ds in enumerate(datasets) for file in ds.files}
+    findings: list[list[Finding]] = [[] for _ in datasets]
+    other: list[Finding] = []  # of no dataset
+    for f in result.findings:
+        (findings[owner[f.file]] if f.file in owner else other).append(f)
     prefix, short = short_names([d.stats.dataset for d in datasets])
     entries = [Entry(f"d{k}", d.stats, short[k], findings[k], d.none) for k, d in enumerate(datasets)]
     plots = Plots()
@@ -173,15 +176,6 @@ def _verdict(findings: list[Finding]) -> str:
     return ", ".join(said) or '<span class="ok">no problems</span>'
 
 
-def _by_dataset(findings: list[Finding], datasets: Sequence[Shown]) -> list[list[Finding]]:
-    """The findings of each dataset (by its files), and last those of no dataset."""
-    owner = {file: k for k, ds in enumerate(datasets) for file in ds.files}
-    out: list[list[Finding]] = [[] for _ in range(len(datasets) + 1)]
-    for f in findings:
-        out[owner.get(f.file, len(datasets))].append(f)
-    return out
-
-
 def _quality(n: int) -> str:
     return f'<span class="warning">{_count(n, "quality finding")}</span>' if n else _count(n, "quality finding")
 
@@ -231,14 +225,8 @@ def _dataset(e: Entry, scales: dict[str, tuple[Any, ...]], plots: Plots, said: M
         parts += ['<div class="questions">', *cards, "</div>"]
     elif e.none is None:
         parts.append("<p>No judgments.</p>")
-    if (note := _note(ds)) is not None:  # said once for the format
-        parts.append(
-            f'<div class="raters"><h3>Raters</h3><p class="facts">Not compared '
-            f'(<a href="#{note_id(list(said).index(note))}">the note on {_text(ds.format)}</a>).</p></div>'
-        )
-    else:
-        parts.append(raters_section(ds))  # "" unless the raters were asked for (`raters.table`)
-    parts.append("</section>")
+    note = _note(ds)  # said once for the format
+    parts += [raters_section(ds, None if note is None else note_id(list(said).index(note))), "</section>"]
     return "\n".join(parts)
 
 
