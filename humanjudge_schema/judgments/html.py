@@ -31,12 +31,9 @@ from typing import Any, Protocol
 
 from ..finding import Finding
 from ..registry import RULES
-from .html_answers import MESSAGE_CHARS, PLOTTED, TABLED_VALUES, VALUE_CHARS, Plots
-from .html_answers import count as _count
-from .html_answers import text as _text
+from .html_answers import MESSAGE_CHARS, PLOTTED, TABLED_VALUES, VALUE_CHARS, Plots, count, text
 from .html_disputed import disputed_items
-from .html_guide import TOP as _TOP
-from .html_guide import codes, linked, note_id, notes, reading
+from .html_guide import READING, TOP, codes, linked, note_id, notes
 from .html_nav import NAME_CHARS, SCRIPT, Entry, contents, counts, short_names, summary
 from .html_raters import raters_section
 from .summary import DatasetStats, QualityFinding, QuestionStats
@@ -111,18 +108,18 @@ def page(result: Checked, datasets: Sequence[Shown], title: str = "humanjudge re
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f'<title>{_text(title)}</title><style>\n{_CSS}</style></head><body id="top">',
+        f'<title>{text(title)}</title><style>\n{_CSS}</style></head><body id="top">',
         contents(entries, listed, bool(other)),
         "<main>",
-        f"<h1>{_text(title)}</h1>",
+        f"<h1>{text(title)}</h1>",
         _overview(result, datasets, plots),
         summary(entries, prefix, counts(other) if other else None),
-        reading(),
+        READING,
         notes(said),
         *sections,
     ]
     if other:
-        parts.append(f'<section id="other"><h2>Other files{_TOP}</h2>{_findings(other)}</section>')
+        parts.append(f'<section id="other"><h2>Other files{TOP}</h2>{_findings(other)}</section>')
     parts += [codes(used), "</main>", f"<script>\n{SCRIPT}</script>", "</body></html>"]
     return "\n".join(p for p in parts if p) + "\n"
 
@@ -172,23 +169,23 @@ def shown(view: Judgments, *, samples: int, seed: int = 0) -> Shown:
 
 def _verdict(findings: list[Finding]) -> str:
     counted = zip(counts(findings), ("error", "warning"), strict=True)
-    said = [f'<span class="{kind}">{_count(n, kind)}</span>' for n, kind in counted if n]
+    said = [f'<span class="{kind}">{count(n, kind)}</span>' for n, kind in counted if n]
     return ", ".join(said) or '<span class="ok">no problems</span>'
 
 
 def _quality(n: int) -> str:
-    return f'<span class="warning">{_count(n, "quality finding")}</span>' if n else _count(n, "quality finding")
+    return f'<span class="warning">{count(n, "quality finding")}</span>' if n else count(n, "quality finding")
 
 
 def _overview(result: Checked, datasets: Sequence[Shown], plots: Plots) -> str:
     unread = sum(ds.none is not None for ds in datasets)
     read = f" ({len(datasets) - unread} with judgments)" if unread else ""
-    checked = f"{_count(len(datasets), 'dataset')}{read}, {_count(result.files, 'file')} checked"
+    checked = f"{count(len(datasets), 'dataset')}{read}, {count(result.files, 'file')} checked"
     quality = sum(len(ds.stats.quality or ()) for ds in datasets)
     rows = [f"<p>{checked}: validation: {_verdict(result.findings)}; {_quality(quality)} in the judgments.</p>"]
     if plots.tabled:
         rows.append(
-            f"<p>This page draws at most {PLOTTED} plots: the answers of the other {_count(plots.tabled, 'question')}"
+            f"<p>This page draws at most {PLOTTED} plots: the answers of the other {count(plots.tabled, 'question')}"
             f" are shown as tables of their {TABLED_VALUES} most frequent values.</p>"
         )
     return "\n".join(rows)
@@ -206,10 +203,10 @@ def _dataset(e: Entry, scales: dict[str, tuple[Any, ...]], plots: Plots, said: M
     """A dataset's section; `said`: the notes per format, by (format, note), in their order."""
     ds = e.stats
     parts = [
-        f'<section id="{e.anchor}"><h2>{_text(ds.dataset, NAME_CHARS)} <small>({_text(ds.format)})</small>{_TOP}</h2>'
+        f'<section id="{e.anchor}"><h2>{text(ds.dataset, NAME_CHARS)} <small>({text(ds.format)})</small>{TOP}</h2>'
     ]
     if e.none is not None:
-        parts.append(f"<p>Validation: {_verdict(e.findings)}. No judgments: {_text(e.none, MESSAGE_CHARS)}.</p>")
+        parts.append(f"<p>Validation: {_verdict(e.findings)}. No judgments: {text(e.none, MESSAGE_CHARS)}.</p>")
     else:
         parts.append(f"<p>Validation: {_verdict(e.findings)}. Judgments: {_quality(len(ds.quality or ()))}.</p>")
     if e.findings:
@@ -239,14 +236,14 @@ def _findings(findings: list[Finding]) -> str:
         n = sum(f.count for f in group)
         rows = []
         for f in group[:LISTED_PER_CODE]:
-            where = _text(f.file, NAME_CHARS) + (f":{f.line}" if f.line is not None else "")
+            where = text(f.file, NAME_CHARS) + (f":{f.line}" if f.line is not None else "")
             rows.append(
-                f"<tr><td>{where}</td><td><code>{_text(f.pointer, NAME_CHARS)}</code></td>"
-                f"<td>{_text(f.message, MESSAGE_CHARS)}</td></tr>"
+                f"<tr><td>{where}</td><td><code>{text(f.pointer, NAME_CHARS)}</code></td>"
+                f"<td>{text(f.message, MESSAGE_CHARS)}</td></tr>"
             )
         more = f"<p>… and {len(group) - LISTED_PER_CODE} more.</p>" if len(group) > LISTED_PER_CODE else ""
         doc = RULES.get(code)
-        about = f' <span class="facts">{_text(doc.summary)}</span>' if doc is not None else ""
+        about = f' <span class="facts">{text(doc.summary)}</span>' if doc is not None else ""
         parts.append(
             f'<details><summary><span class="{group[0].severity.value}">{linked(code)}</span> ({n}){about}'
             f'</summary><table class="found"><thead><tr><th>file:line</th><th>pointer</th><th>message</th></tr></thead>'
@@ -265,7 +262,7 @@ def _options(q: QuestionStats) -> str:
     rows = []
     for o in options[:TABLED_VALUES]:
         cells = [
-            _text(o.option, VALUE_CHARS),
+            text(o.option, VALUE_CHARS),
             str(o.judgments),
             "-" if o.alpha is None else f"{o.alpha:.3f}",
             o.agreement.observed_text() or "-",
@@ -273,7 +270,7 @@ def _options(q: QuestionStats) -> str:
         ]
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     more = len(options) - TABLED_VALUES
-    tail = f'<p class="facts">… and {_count(more, "more " + kind)}.</p>' if more > 0 else ""
+    tail = f'<p class="facts">… and {count(more, "more " + kind)}.</p>' if more > 0 else ""
     level = options[0].level or "-"
     return (
         f'<table class="answers options"><caption>per {kind} ({level})</caption>'
@@ -287,7 +284,7 @@ def _question(
     """A question's card; `scale`: its points, worst to best, where it declares them."""
     per_item = q.raters_text() or "-"
     if q.note:  # values that do not suit the level
-        agreement = f"alpha: not computed: {_text(q.note, MESSAGE_CHARS)}"
+        agreement = f"alpha: not computed: {text(q.note, MESSAGE_CHARS)}"
     elif q.alpha is None and q.level:
         agreement = "alpha: not defined (no item with two values, or one value only)"
     elif q.alpha is None:
@@ -300,13 +297,11 @@ def _question(
     if (ac := q.agreement.ac_text()) is not None:
         ac_ci = q.agreement.ac_interval_text()
         agreement += f"; Gwet's {q.agreement.ac_name()}: <strong>{ac}</strong>" + (f" {ac_ci}" if ac_ci else "")
-    if q.agreement_note:
-        agreement += f"<br>{_text(q.agreement_note, MESSAGE_CHARS)}"
-    if q.level_note:
-        agreement += f"<br>level: {_text(q.level_note, MESSAGE_CHARS)}"
+    for lead, note in (("", q.agreement_note), ("level: ", q.level_note)):
+        agreement += f"<br>{lead}{text(note, MESSAGE_CHARS)}" if note else ""
     parts = [
         f'<div class="question" id="{anchor}">',
-        f"<h3>{_text(q.question, NAME_CHARS)}</h3>",
+        f"<h3>{text(q.question, NAME_CHARS)}</h3>",
         f'<p class="facts">{q.items} items, {q.judgments} judgments'
         + (f", {q.missing} missing" if q.missing else "")
         + f"; raters per item (min / median / max): {per_item}<br>{agreement}</p>",
@@ -314,13 +309,12 @@ def _question(
         _options(q),
         disputed_items(q.disputed),
     ]
-    listed = flags[:LISTED_FLAGS]
-    said = [f'<p class="flag">{linked(f.code)}: {_text(f.message, MESSAGE_CHARS)}</p>' for f in listed]
+    said = [f'<p class="flag">{linked(f.code)}: {text(f.message, MESSAGE_CHARS)}</p>' for f in flags[:LISTED_FLAGS]]
     parts += said[:OPEN_FLAGS]
     if len(flags) > OPEN_FLAGS:  # the others folded, so that the card stays the size of its plot
         left = len(flags) - LISTED_FLAGS
-        more = f'<p class="flag">… and {_count(left, "more quality finding")}.</p>' if left > 0 else ""
-        folded = _count(len(flags) - OPEN_FLAGS, "more quality finding")
+        more = f'<p class="flag">… and {count(left, "more quality finding")}.</p>' if left > 0 else ""
+        folded = count(len(flags) - OPEN_FLAGS, "more quality finding")
         parts.append(f"<details><summary>{folded}</summary>{''.join(said[OPEN_FLAGS:])}{more}</details>")
     parts.append("</div>")
     return "\n".join(parts)
