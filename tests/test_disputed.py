@@ -87,15 +87,14 @@ def test_the_lowest_come_first_and_ties_keep_the_items_order() -> None:
     answers = {"a": [1, 1, 1], "b": [1, 2, 2], "c": [2, 1, 2], "d": [1, 2, 1], "e": [2, 2, 2]}
     for item, values in answers.items():
         for v in values:
-            tally.add(item, v)
+            tally.add((item, ""), v)  # an item and its option, as gathered
     q = GatheredQuestion("nominal", tally=tally)
     found = disputed_module.ranked(q, 3)
     assert found is not None
-    chosen, of, below = found
-    names = tally.counts().units
-    assert [names[u] for u, _ in chosen] == ["b", "c", "d"]  # the three of one pair in three alike
-    assert chosen[0][1] == chosen[1][1] == chosen[2][1] < 0
-    assert (of, below) == (5, 3)
+    chosen = found.items
+    assert [i.item for i in chosen] == ["b", "c", "d"]  # the three of one pair in three alike
+    assert chosen[0].agreement == chosen[1].agreement == chosen[2].agreement < 0
+    assert (found.of, found.below) == (5, 3)
 
 
 def _textjudge(tmp_path: Path, scores: list[list[int]]) -> Path:

@@ -43,19 +43,11 @@ TIE = 1e-9  # labels this close in probability are equally probable
 MAX_CELLS = 10_000_000
 
 
-class Fit(NamedTuple):
-    """The fitted model, by codes: the probability of each label of each item (items x labels),
-    each rater's confusion (raters x true label x answer), the labels' prior, and the rounds run."""
-
-    posterior: Any
-    confusion: Any
-    prior: Any
-    rounds: int
-
-
-def fit(rater: Any, item: Any, answer: Any, raters: int, items: int, labels: int) -> Fit:
+def fit(rater: Any, item: Any, answer: Any, raters: int, items: int, labels: int) -> tuple[Any, Any, Any, int]:
     """Dawid-Skene on answers given as codes: rater r (0 to raters - 1) answered label `answer`
-    to item `item`, one answer per rater and item; every item and rater has an answer."""
+    to item `item`, one answer per rater and item; every item and rater has an answer. Returns
+    the probability of each label of each item (items x labels), each rater's confusion (raters
+    x true label x answer), the labels' prior, and the rounds run."""
     import numpy as np
 
     row = rater * labels + answer  # the row of r's matrix (answer x true label) an answer reads
@@ -95,7 +87,7 @@ def fit(rater: Any, item: Any, answer: Any, raters: int, items: int, labels: int
         if gained - bound < TOLERANCE:
             break
         bound = gained
-    return Fit(posterior, confusion.transpose(0, 2, 1), prior, rounds)
+    return posterior, confusion.transpose(0, 2, 1), prior, rounds
 
 
 class Estimates(NamedTuple):
@@ -129,29 +121,19 @@ def of_question(q: GatheredQuestion) -> Estimates | None:
 
     if q.level != "nominal" or q.answered is None:
         return None
-    a, values = q.answered, q.tally.counts().values
-    counted = np.asarray([v == v for v in values] + [False], dtype=bool)  # not NaN
+    a, c = q.answered, q.tally.counts()
+    counted = np.asarray([v == v for v in c.values] + [False], dtype=bool)  # not NaN
     keep = (a.unit >= 0) & counted[a.value]
     item, item_of = renumber(a.unit[keep])
     rater, rater_of = renumber(a.rater[keep])
     given, label_of = renumber(a.value[keep])
-    labels = [values[k] for k in label_of.tolist()]
+    labels = [c.values[k] for k in label_of.tolist()]
     if len(labels) < 2 or len(rater_of) * len(labels) ** 2 > MAX_CELLS or np.bincount(item).max() < 2:
         return None
-    found = fit(rater, item, given, len(rater_of), len(item_of), len(labels))
-    chance = found.posterior[item, given]
-    accuracy = np.bincount(rater, weights=chance) / np.bincount(rater)
-    units = q.tally.counts().units
-    return Estimates(
-        labels,
-        [units[k] for k in item_of.tolist()],
-        found.posterior,
-        [q.raters[k] for k in rater_of.tolist()],
-        found.confusion,
-        accuracy,
-        found.prior,
-        found.rounds,
-    )
+    posterior, confusion, prior, rounds = fit(rater, item, given, len(rater_of), len(item_of), len(labels))
+    accuracy = np.bincount(rater, weights=posterior[item, given]) / np.bincount(rater)
+    places, raters = [c.units[k] for k in item_of.tolist()], [q.raters[k] for k in rater_of.tolist()]
+    return Estimates(labels, places, posterior, raters, confusion, accuracy, prior, rounds)
 
 
-__all__ = ["MAX_CELLS", "Estimates", "Fit", "fit", "of_question"]
+__all__ = ["MAX_CELLS", "Estimates", "fit", "of_question"]

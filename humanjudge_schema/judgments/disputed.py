@@ -12,7 +12,7 @@ dataset's files are at most LOCATED_BYTES, so that the lookup stays a small part
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any, cast
 
@@ -20,7 +20,7 @@ from ..gcpause import paused
 from .agreement import item_agreement
 from .gather import AnswerSource, Gathered, GatheredQuestion, Key
 from .summary import Disputed, DisputedItem, QuestionStats
-from .view import Batch, Needs
+from .view import Batch
 
 __all__ = ["LOCATED_BYTES", "disputed", "ranked"]
 
@@ -29,11 +29,10 @@ __all__ = ["LOCATED_BYTES", "disputed", "ranked"]
 LOCATED_BYTES = 8 << 20
 
 
-def ranked(q: GatheredQuestion, n: int) -> tuple[list[tuple[int, float]], int, int] | None:
+def ranked(q: GatheredQuestion, n: int, note: str | None = None) -> Disputed | None:
     """The n items of a question with the lowest agreement, lowest first and ties in the order
-    the items first come, as (their index in the tally's units, agreement); how many items have
-    two judgments or more, and how many of them agree less than chance. None where the question
-    has no alpha."""
+    the items first come, each with its answers, not yet located (`note` says why, where they
+    will not be); None where the question has no alpha."""
     import numpy as np
 
     if q.level is None:
@@ -45,9 +44,13 @@ def ranked(q: GatheredQuestion, n: int) -> tuple[list[tuple[int, float]], int, i
     if found is None:
         return None
     units, agreement = found
-    order = np.argsort(agreement, kind="stable")[:n]
-    chosen = list(zip(units[order].tolist(), agreement[order].tolist(), strict=True))
-    return chosen, len(units), int((agreement < 0).sum())
+    c = q.tally.counts()
+    items = []
+    for k in np.argsort(agreement, kind="stable")[:n].tolist():
+        unit = int(units[k])
+        item, option = cast(tuple[Hashable, Hashable], c.units[unit])
+        items.append(DisputedItem(item, option, float(agreement[k]), _answers(c, unit, q.level == "nominal")))
+    return Disputed(tuple(items), len(units), int((agreement < 0).sum()), note)
 
 
 def disputed(gathered: Gathered, questions: tuple[QuestionStats, ...], n: int) -> tuple[QuestionStats, ...]:
@@ -62,15 +65,8 @@ def disputed(gathered: Gathered, questions: tuple[QuestionStats, ...], n: int) -
     with paused():  # a few containers per item, beside the pass's millions (gcpause.py)
         for q in questions:
             gq = gathered.questions.get(q.question)
-            chosen = None if q.alpha is None or gq is None else ranked(gq, n)
-            if gq is None or chosen is None:
-                continue
-            c = gq.tally.counts()
-            items = []
-            for unit, agreement in chosen[0]:
-                item, option = cast(tuple[Hashable, Hashable], c.units[unit])
-                items.append(DisputedItem(item, option, agreement, _answers(c, unit, gq.level == "nominal")))
-            found[q.question] = Disputed(tuple(items), chosen[1], chosen[2], note)
+            if q.alpha is not None and gq is not None and (chosen := ranked(gq, n, note)) is not None:
+                found[q.question] = chosen
         if located and found:
             keys = [("item", name, (i.item, i.option)) for name, d in found.items() for i in d.items]
             places = _located(gathered, keys)
@@ -86,41 +82,32 @@ def _at(item: DisputedItem, where: AnswerSource | None) -> DisputedItem:
 
 def _located(gathered: Gathered, keys: list[Key]) -> dict[Key, AnswerSource]:
     """Where the first answer to each item is: read item by item where the view gives its items
-    (`Judgments.items`: rows are made for the wanted items only), else batch by batch, looking
-    only at the rows of the wanted items; either ends once every item is found."""
+    (`Judgments.items`: rows are made for the wanted items only, ended once every item is
+    found), else row by row (`Gathered.locate`)."""
     view = gathered.view
-    wanted = set(keys)
-    try:
-        names = {key[2][0] for key in wanted}
-    except TypeError:  # an item that is no key
+    if view.items is None:
         return gathered.locate(keys)
+    wanted = set(keys)
+    names = {key[2][0] for key in wanted}
     found: dict[Key, AnswerSource] = {}
-    if view.items is not None:
-        for run in view.by_item().runs:
-            for k in [k for k, item in enumerate(run.items) if item in names]:
-                for batch in run.rows(k, k + 1):
-                    _first(batch, range(batch.size), wanted, found)
-            if len(found) == len(wanted):
-                break
-        return found
-    # each question's rows in file order is enough: the first answer of an item is its question's
-    for batch in view.in_batches(Needs(pointer=True, order=False)):
-        items = batch.rows("item")
-        _first(batch, [i for i, item in enumerate(items) if item in names], wanted, found)
+    for run in view.by_item().runs:
+        for k in [k for k, item in enumerate(run.items) if item in names]:
+            for batch in run.rows(k, k + 1):
+                _first(batch, wanted, found)
         if len(found) == len(wanted):
             break
     return found
 
 
-def _first(batch: Batch, rows: Iterable[int], wanted: set[Key], found: dict[Key, AnswerSource]) -> None:
-    """Add to `found` each wanted item's first answer among these rows of the batch."""
+def _first(batch: Batch, wanted: set[Key], found: dict[Key, AnswerSource]) -> None:
+    """Add to `found` each wanted item's first answer in the batch."""
 
     def cells(name: str) -> Any:  # a column the batch holds as one value: that value in every row
         return [batch.same[name]] * batch.size if name in batch.same else batch.rows(name)
 
     names = ("item", "question", "option", "value", "file", "pointer", "line", "role")
     item, question, option, value, file, pointer, line, role = map(cells, names)
-    for i in rows:
+    for i in range(batch.size):
         key = ("item", question[i], (item[i], option[i]))
         if key in wanted and key not in found and value[i] is not None and role[i] == "individual":
             found[key] = AnswerSource(file[i], pointer[i], line[i], question[i])

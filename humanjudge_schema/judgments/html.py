@@ -31,13 +31,10 @@ from typing import Any, Protocol
 
 from ..finding import Finding
 from ..registry import RULES
-from .html_answers import MESSAGE_CHARS, PLOTTED, TABLED_VALUES, VALUE_CHARS, Plots
-from .html_answers import count as _count
-from .html_answers import text as _text
+from .html_answers import MESSAGE_CHARS, PLOTTED, TABLED_VALUES, VALUE_CHARS, Plots, count, text
 from .html_disputed import disputed_items
-from .html_guide import TOP as _TOP
-from .html_guide import codes, linked, note_id, notes, reading
-from .html_nav import NAME_CHARS, SCRIPT, Entry, contents, short_names, summary
+from .html_guide import READING, TOP, codes, linked, note_id, notes
+from .html_nav import NAME_CHARS, SCRIPT, Entry, contents, counts, short_names, summary
 from .html_raters import raters_section
 from .summary import DatasetStats, QualityFinding, QuestionStats
 from .view import Judgments
@@ -91,35 +88,38 @@ def page(result: Checked, datasets: Sequence[Shown], title: str = "humanjudge re
     """The report of the datasets (`shown`, or `unread` for a dataset without judgments). Each
     code on it is documented as the registry has it: every code a finding has is registered by
     the time the finding is made."""
-    findings = _by_dataset(result.findings, datasets)
-    other = findings[len(datasets)]
+    owner = {file: k for k, ds in enumerate(datasets) for file in ds.files}
+    findings: list[list[Finding]] = [[] for _ in datasets]
+    other: list[Finding] = []  # of no dataset
+    for f in result.findings:
+        (findings[owner[f.file]] if f.file in owner else other).append(f)
+    prefix, short = short_names([d.stats.dataset for d in datasets])
+    entries = [Entry(f"d{k}", d.stats, short[k], findings[k], d.none) for k, d in enumerate(datasets)]
     plots = Plots()
-    said = _format_notes(datasets)
-    sections = [_dataset(k, ds, findings[k], plots, said) for k, ds in enumerate(datasets)]
+    said = Counter(note for d in datasets if (note := _note(d.stats)) is not None)
+    sections = [_dataset(e, d.scales, plots, said) for e, d in zip(entries, datasets, strict=True)]
     used = {f.code for f in result.findings} | {f.code for ds in datasets for f in ds.stats.quality or ()}
     listed = [("summary", "Summary"), ("reading", "How to read the figures")]
     if said:
         listed.append(("notes", "Notes per format"))
     if any(code in RULES for code in used):
         listed.append(("codes", "Codes on this page"))
-    prefix, entries = _entries(datasets, findings)
-    errors, warnings = _counts(other)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f'<title>{_text(title)}</title><style>\n{_CSS}</style></head><body id="top">',
+        f'<title>{text(title)}</title><style>\n{_CSS}</style></head><body id="top">',
         contents(entries, listed, bool(other)),
         "<main>",
-        f"<h1>{_text(title)}</h1>",
+        f"<h1>{text(title)}</h1>",
         _overview(result, datasets, plots),
-        summary(entries, prefix, (errors, warnings) if other else None),
-        reading(),
+        summary(entries, prefix, counts(other) if other else None),
+        READING,
         notes(said),
         *sections,
     ]
     if other:
-        parts.append(f'<section id="other"><h2>Other files{_TOP}</h2>{_findings(other)}</section>')
+        parts.append(f'<section id="other"><h2>Other files{TOP}</h2>{_findings(other)}</section>')
     parts += [codes(used), "</main>", f"<script>\n{SCRIPT}</script>", "</body></html>"]
     return "\n".join(p for p in parts if p) + "\n"
 
@@ -167,110 +167,63 @@ def shown(view: Judgments, *, samples: int, seed: int = 0) -> Shown:
     return Shown(found, tuple(display_path(f) for f in view.files), scales)
 
 
-def _counts(findings: list[Finding]) -> tuple[int, int]:
-    """Errors and warnings."""
-    errors = sum(f.count for f in findings if f.severity.value == "error")
-    return errors, sum(f.count for f in findings if f.severity.value == "warning")
-
-
 def _verdict(findings: list[Finding]) -> str:
-    counted = zip(_counts(findings), ("error", "warning"), strict=True)
-    said = [f'<span class="{kind}">{_count(n, kind)}</span>' for n, kind in counted if n]
+    counted = zip(counts(findings), ("error", "warning"), strict=True)
+    said = [f'<span class="{kind}">{count(n, kind)}</span>' for n, kind in counted if n]
     return ", ".join(said) or '<span class="ok">no problems</span>'
 
 
-def _by_dataset(findings: list[Finding], datasets: Sequence[Shown]) -> list[list[Finding]]:
-    """The findings of each dataset (by its files), and last those of no dataset."""
-    owner = {file: k for k, ds in enumerate(datasets) for file in ds.files}
-    out: list[list[Finding]] = [[] for _ in range(len(datasets) + 1)]
-    for f in findings:
-        out[owner.get(f.file, len(datasets))].append(f)
-    return out
-
-
 def _quality(n: int) -> str:
-    return f'<span class="warning">{_count(n, "quality finding")}</span>' if n else _count(n, "quality finding")
+    return f'<span class="warning">{count(n, "quality finding")}</span>' if n else count(n, "quality finding")
 
 
 def _overview(result: Checked, datasets: Sequence[Shown], plots: Plots) -> str:
     unread = sum(ds.none is not None for ds in datasets)
     read = f" ({len(datasets) - unread} with judgments)" if unread else ""
-    checked = f"{_count(len(datasets), 'dataset')}{read}, {_count(result.files, 'file')} checked"
+    checked = f"{count(len(datasets), 'dataset')}{read}, {count(result.files, 'file')} checked"
     quality = sum(len(ds.stats.quality or ()) for ds in datasets)
     rows = [f"<p>{checked}: validation: {_verdict(result.findings)}; {_quality(quality)} in the judgments.</p>"]
     if plots.tabled:
         rows.append(
-            f"<p>This page draws at most {PLOTTED} plots: the answers of the other {_count(plots.tabled, 'question')}"
+            f"<p>This page draws at most {PLOTTED} plots: the answers of the other {count(plots.tabled, 'question')}"
             f" are shown as tables of their {TABLED_VALUES} most frequent values.</p>"
         )
     return "\n".join(rows)
 
 
-def _entries(datasets: Sequence[Shown], findings: list[list[Finding]]) -> tuple[str, list[Entry]]:
-    """Each dataset as the summary and the contents show it, and the folder they share."""
-    prefix, short = short_names([d.stats.dataset for d in datasets])
-    out = []
-    for k, d in enumerate(datasets):
-        ds = d.stats
-        figured = [(q.alpha, q.question) for q in ds.questions if q.alpha is not None]
-        errors, warnings = _counts(findings[k])
-        out.append(
-            Entry(
-                anchor=f"d{k}",
-                name=ds.dataset,
-                short=short[k],
-                format=ds.format,
-                questions=tuple((f"d{k}-q{j}", q.question) for j, q in enumerate(ds.questions)),
-                judgments=sum(q.judgments for q in ds.questions),
-                lowest=min(figured, key=lambda aq: aq[0]) if figured else None,
-                errors=errors,
-                warnings=warnings,
-                quality=len(ds.quality or ()),
-                none=d.none,
-            )
-        )
-    return prefix, out
+def _note(ds: DatasetStats) -> tuple[str, str] | None:
+    """The note said once for every dataset of the format that has it (why its raters are not
+    compared), as (format, note); None where the dataset has none."""
+    if ds.raters is None or not ds.raters_note:
+        return None
+    return ds.format, f"Raters are not compared: {ds.raters_note}."
 
 
-def _format_notes(datasets: Sequence[Shown]) -> dict[tuple[str, str], int]:
-    """The notes said of every dataset of a format that has them (why its raters are not
-    compared), each with how many datasets it holds for, in the order they first come."""
-    return Counter(
-        (d.stats.format, f"Raters are not compared: {d.stats.raters_note}.")
-        for d in datasets
-        if d.stats.raters is not None and d.stats.raters_note
-    )
-
-
-def _dataset(k: int, shown: Shown, findings: list[Finding], plots: Plots, said: Mapping[tuple[str, str], int]) -> str:
-    ds = shown.stats
-    parts = [f'<section id="d{k}"><h2>{_text(ds.dataset, NAME_CHARS)} <small>({_text(ds.format)})</small>{_TOP}</h2>']
-    if shown.none is not None:
-        parts.append(f"<p>Validation: {_verdict(findings)}. No judgments: {_text(shown.none, MESSAGE_CHARS)}.</p>")
+def _dataset(e: Entry, scales: dict[str, tuple[Any, ...]], plots: Plots, said: Mapping[tuple[str, str], int]) -> str:
+    """A dataset's section; `said`: the notes per format, by (format, note), in their order."""
+    ds = e.stats
+    parts = [
+        f'<section id="{e.anchor}"><h2>{text(ds.dataset, NAME_CHARS)} <small>({text(ds.format)})</small>{TOP}</h2>'
+    ]
+    if e.none is not None:
+        parts.append(f"<p>Validation: {_verdict(e.findings)}. No judgments: {text(e.none, MESSAGE_CHARS)}.</p>")
     else:
-        parts.append(f"<p>Validation: {_verdict(findings)}. Judgments: {_quality(len(ds.quality or ()))}.</p>")
-    if findings:
-        parts.append(_findings(findings))
+        parts.append(f"<p>Validation: {_verdict(e.findings)}. Judgments: {_quality(len(ds.quality or ()))}.</p>")
+    if e.findings:
+        parts.append(_findings(e.findings))
     flags: dict[str, list[QualityFinding]] = defaultdict(list)
     for flag in ds.quality or ():
         flags[flag.question].append(flag)
     if ds.questions:
-        parts.append('<div class="questions">')
-        for j, q in enumerate(ds.questions):
-            scale = shown.scales.get(q.question)
-            parts.append(_question(f"d{k}-q{j}", q, flags.get(q.question, []), plots, scale))
-        parts.append("</div>")
-    elif shown.none is None:
+        cards = [
+            _question(a, q, flags[q.question], plots, scales.get(q.question))
+            for (a, _), q in zip(e.questions(), ds.questions, strict=True)
+        ]
+        parts += ['<div class="questions">', *cards, "</div>"]
+    elif e.none is None:
         parts.append("<p>No judgments.</p>")
-    if ds.raters is not None and ds.raters_note:  # said once for the format (`_format_notes`)
-        k_note = list(said).index((ds.format, f"Raters are not compared: {ds.raters_note}."))
-        parts.append(
-            f'<div class="raters"><h3>Raters</h3><p class="facts">Not compared '
-            f'(<a href="#{note_id(k_note)}">the note on {_text(ds.format)}</a>).</p></div>'
-        )
-    else:
-        parts.append(raters_section(ds))  # "" unless the raters were asked for (`raters.table`)
-    parts.append("</section>")
+    note = _note(ds)  # said once for the format
+    parts += [raters_section(ds, None if note is None else note_id(list(said).index(note))), "</section>"]
     return "\n".join(parts)
 
 
@@ -283,14 +236,14 @@ def _findings(findings: list[Finding]) -> str:
         n = sum(f.count for f in group)
         rows = []
         for f in group[:LISTED_PER_CODE]:
-            where = _text(f.file, NAME_CHARS) + (f":{f.line}" if f.line is not None else "")
+            where = text(f.file, NAME_CHARS) + (f":{f.line}" if f.line is not None else "")
             rows.append(
-                f"<tr><td>{where}</td><td><code>{_text(f.pointer, NAME_CHARS)}</code></td>"
-                f"<td>{_text(f.message, MESSAGE_CHARS)}</td></tr>"
+                f"<tr><td>{where}</td><td><code>{text(f.pointer, NAME_CHARS)}</code></td>"
+                f"<td>{text(f.message, MESSAGE_CHARS)}</td></tr>"
             )
         more = f"<p>… and {len(group) - LISTED_PER_CODE} more.</p>" if len(group) > LISTED_PER_CODE else ""
         doc = RULES.get(code)
-        about = f' <span class="facts">{_text(doc.summary)}</span>' if doc is not None else ""
+        about = f' <span class="facts">{text(doc.summary)}</span>' if doc is not None else ""
         parts.append(
             f'<details><summary><span class="{group[0].severity.value}">{linked(code)}</span> ({n}){about}'
             f'</summary><table class="found"><thead><tr><th>file:line</th><th>pointer</th><th>message</th></tr></thead>'
@@ -309,7 +262,7 @@ def _options(q: QuestionStats) -> str:
     rows = []
     for o in options[:TABLED_VALUES]:
         cells = [
-            _text(o.option, VALUE_CHARS),
+            text(o.option, VALUE_CHARS),
             str(o.judgments),
             "-" if o.alpha is None else f"{o.alpha:.3f}",
             o.agreement.observed_text() or "-",
@@ -317,7 +270,7 @@ def _options(q: QuestionStats) -> str:
         ]
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     more = len(options) - TABLED_VALUES
-    tail = f'<p class="facts">… and {_count(more, "more " + kind)}.</p>' if more > 0 else ""
+    tail = f'<p class="facts">… and {count(more, "more " + kind)}.</p>' if more > 0 else ""
     level = options[0].level or "-"
     return (
         f'<table class="answers options"><caption>per {kind} ({level})</caption>'
@@ -331,7 +284,7 @@ def _question(
     """A question's card; `scale`: its points, worst to best, where it declares them."""
     per_item = q.raters_text() or "-"
     if q.note:  # values that do not suit the level
-        agreement = f"alpha: not computed: {_text(q.note, MESSAGE_CHARS)}"
+        agreement = f"alpha: not computed: {text(q.note, MESSAGE_CHARS)}"
     elif q.alpha is None and q.level:
         agreement = "alpha: not defined (no item with two values, or one value only)"
     elif q.alpha is None:
@@ -344,13 +297,11 @@ def _question(
     if (ac := q.agreement.ac_text()) is not None:
         ac_ci = q.agreement.ac_interval_text()
         agreement += f"; Gwet's {q.agreement.ac_name()}: <strong>{ac}</strong>" + (f" {ac_ci}" if ac_ci else "")
-    if q.agreement_note:
-        agreement += f"<br>{_text(q.agreement_note, MESSAGE_CHARS)}"
-    if q.level_note:
-        agreement += f"<br>level: {_text(q.level_note, MESSAGE_CHARS)}"
+    for lead, note in (("", q.agreement_note), ("level: ", q.level_note)):
+        agreement += f"<br>{lead}{text(note, MESSAGE_CHARS)}" if note else ""
     parts = [
         f'<div class="question" id="{anchor}">',
-        f"<h3>{_text(q.question, NAME_CHARS)}</h3>",
+        f"<h3>{text(q.question, NAME_CHARS)}</h3>",
         f'<p class="facts">{q.items} items, {q.judgments} judgments'
         + (f", {q.missing} missing" if q.missing else "")
         + f"; raters per item (min / median / max): {per_item}<br>{agreement}</p>",
@@ -358,13 +309,12 @@ def _question(
         _options(q),
         disputed_items(q.disputed),
     ]
-    listed = flags[:LISTED_FLAGS]
-    said = [f'<p class="flag">{linked(f.code)}: {_text(f.message, MESSAGE_CHARS)}</p>' for f in listed]
+    said = [f'<p class="flag">{linked(f.code)}: {text(f.message, MESSAGE_CHARS)}</p>' for f in flags[:LISTED_FLAGS]]
     parts += said[:OPEN_FLAGS]
     if len(flags) > OPEN_FLAGS:  # the others folded, so that the card stays the size of its plot
         left = len(flags) - LISTED_FLAGS
-        more = f'<p class="flag">… and {_count(left, "more quality finding")}.</p>' if left > 0 else ""
-        folded = _count(len(flags) - OPEN_FLAGS, "more quality finding")
+        more = f'<p class="flag">… and {count(left, "more quality finding")}.</p>' if left > 0 else ""
+        folded = count(len(flags) - OPEN_FLAGS, "more quality finding")
         parts.append(f"<details><summary>{folded}</summary>{''.join(said[OPEN_FLAGS:])}{more}</details>")
     parts.append("</div>")
     return "\n".join(parts)

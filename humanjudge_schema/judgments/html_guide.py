@@ -12,16 +12,12 @@ from pathlib import Path
 from ..registry import RULES, anchor
 from .html_answers import count, text
 
-__all__ = ["code_id", "codes", "linked", "notes", "reading"]
+__all__ = ["READING", "TOP", "code_id", "codes", "linked", "note_id", "notes"]
 
 TOP = ' <a class="top" href="#top">↑ top</a>'
 
-_READING = Path(__file__).with_name("reading.html").read_text(encoding="utf-8")
-
-
-def reading() -> str:
-    """How to read the page's figures."""
-    return f"\n{_READING}"
+# How to read the page's figures.
+READING = "\n" + Path(__file__).with_name("reading.html").read_text(encoding="utf-8")
 
 
 def note_id(k: int) -> str:

@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..finding import Finding
 from .html_answers import count, text
+from .summary import DatasetStats
 
-__all__ = ["NAME_CHARS", "SCRIPT", "Entry", "contents", "short_names", "summary"]
+__all__ = ["NAME_CHARS", "SCRIPT", "Entry", "contents", "counts", "short_names", "summary"]
 
 # The characters shown of a dataset's, question's or file's name.
 NAME_CHARS = 300
@@ -26,19 +28,24 @@ CONTENTS_QUESTIONS = 40
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """A dataset as the summary and the contents show it."""
+    """A dataset on the page: its section's id, its statistics, its name within the folder every
+    dataset shares, the findings of its files, and why it holds no judgment (None: it holds some)."""
 
-    anchor: str  # its section's id
-    name: str
-    short: str  # its name within the folder every dataset shares
-    format: str
-    questions: tuple[tuple[str, str], ...]  # (anchor, name) of each
-    judgments: int
-    lowest: tuple[float, str] | None  # its lowest alpha, and that question's name
-    errors: int
-    warnings: int
-    quality: int
-    none: str | None = None  # why it holds no judgment
+    anchor: str
+    stats: DatasetStats
+    short: str
+    findings: list[Finding]
+    none: str | None = None
+
+    def questions(self) -> list[tuple[str, str]]:
+        """The id of each question's card, and the question's name."""
+        return [(f"{self.anchor}-q{j}", q.question) for j, q in enumerate(self.stats.questions)]
+
+
+def counts(findings: Sequence[Finding]) -> tuple[int, int]:
+    """Errors and warnings."""
+    errors = sum(f.count for f in findings if f.severity.value == "error")
+    return errors, sum(f.count for f in findings if f.severity.value == "warning")
 
 
 def short_names(names: Sequence[str]) -> tuple[str, list[str]]:
@@ -63,7 +70,7 @@ def _path(name: str) -> str:
 
 def _link(e: Entry) -> str:
     """A link to the dataset's section, its name within the shared folder."""
-    return f'<a href="#{e.anchor}" title="{text(e.name)}">{_path(e.short[:NAME_CHARS])}</a>'
+    return f'<a href="#{e.anchor}" title="{text(e.stats.dataset)}">{_path(e.short[:NAME_CHARS])}</a>'
 
 
 def _n(value: int, kind: str = "") -> str:
@@ -72,19 +79,22 @@ def _n(value: int, kind: str = "") -> str:
 
 
 def _row(e: Entry, order: int) -> str:
-    words = " ".join([e.name, e.format, *(name for _, name in e.questions)]).lower()
+    ds = e.stats
+    words = " ".join([ds.dataset, ds.format, *(q.question for q in ds.questions)]).lower()
     none = ' <small class="facts">(no judgments)</small>' if e.none is not None else ""
-    if e.lowest is None:
+    figured = [(q.alpha, q.question) for q in ds.questions if q.alpha is not None]
+    if not figured:
         lowest = '<td class="n" data-v="">-</td>'
     else:
-        value, question = e.lowest
+        value, question = min(figured, key=lambda aq: aq[0])
         lowest = f'<td class="n" data-v="{value!r}" title="{text(question)}">{value:.3f}</td>'
+    errors, warnings = counts(e.findings)
     return (
         f'<tr data-order="{order}" data-target="{e.anchor}" data-text="{text(words[: 4 * NAME_CHARS])}">'
         f'<td class="name" data-v="{text(e.short.lower())}">{_link(e)}{none}</td>'
-        f'<td class="fmt" data-v="{text(e.format)}">{text(e.format)}</td>'
-        f"{_n(len(e.questions))}{_n(e.judgments)}{lowest}"
-        f"{_n(e.errors, 'error')}{_n(e.warnings, 'warning')}{_n(e.quality, 'warning')}</tr>"
+        f'<td class="fmt" data-v="{text(ds.format)}">{text(ds.format)}</td>'
+        f"{_n(len(ds.questions))}{_n(sum(q.judgments for q in ds.questions))}{lowest}"
+        f"{_n(errors, 'error')}{_n(warnings, 'warning')}{_n(len(ds.quality or ()), 'warning')}</tr>"
     )
 
 
@@ -122,13 +132,13 @@ def contents(entries: Sequence[Entry], sections: Sequence[tuple[str, str]], othe
     top = "".join(f'<li><a href="#{anchor}">{text(title)}</a></li>' for anchor, title in sections)
     listed = []
     for e in entries:
-        inner = ""
-        if 0 < len(e.questions) <= CONTENTS_QUESTIONS:
+        questions, inner = e.questions(), ""
+        if 0 < len(questions) <= CONTENTS_QUESTIONS:
             inner = (
-                "<ol>" + "".join(f'<li><a href="#{a}">{text(q, NAME_CHARS)}</a></li>' for a, q in e.questions) + "</ol>"
+                "<ol>" + "".join(f'<li><a href="#{a}">{text(q, NAME_CHARS)}</a></li>' for a, q in questions) + "</ol>"
             )
-        elif e.questions:
-            inner = f" <small>({count(len(e.questions), 'question')})</small>"
+        elif questions:
+            inner = f" <small>({count(len(questions), 'question')})</small>"
         listed.append(f'<li data-target="{e.anchor}">{_link(e)}{inner}</li>')
     if other:
         listed.append('<li><a href="#other">Other files</a></li>')

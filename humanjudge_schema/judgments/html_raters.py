@@ -20,11 +20,15 @@ _HEADER = ("rater", "question", "items", "modal answer", "modal share", "shared 
 _COMPETENCE = ("rater", "question", "items", "modal answer", "modal share", "competence")
 
 
-def raters_section(ds: DatasetStats) -> str:
-    """The raters of one dataset as HTML ("" when `ds` has no `raters`: the run did not ask)."""
+def raters_section(ds: DatasetStats, note: str | None = None) -> str:
+    """The raters of one dataset as HTML ("" when `ds` has no `raters`: the run did not ask).
+    Where they are not compared (`raters_note`), why, or a link to `note`: the id of the note
+    that says it once for the dataset's format."""
     if ds.raters is None:
         return ""
     head = '<div class="raters"><h3>Raters</h3>'
+    if ds.raters_note and note is not None:
+        return f'{head}<p class="facts">Not compared (<a href="#{note}">the note on {text(ds.format)}</a>).</p></div>'
     if ds.raters_note:
         return f'{head}<p class="facts">Raters are not compared: {text(ds.raters_note)}.</p></div>'
     rows = ds.raters

@@ -232,9 +232,7 @@ def repeated_rater(g: Gathered) -> Iterator[Hit]:
     alike = _alike(g)
     if not alike:
         return
-    wanted = set(alike)
     vectors: dict[Hashable, dict[tuple[str, Place], Hashable]] = {rater: {} for rater in alike}
-    first: dict[Hashable, Key] = {}  # a rater's first answer: in the first question they answer
     # The chance that two raters give one answer to an item is the sum of the squared shares of
     # that item's answers; a match of two whole vectors must be rare among all pairs of raters.
     matching: dict[Hashable, float] = dict.fromkeys(alike, 0.0)
@@ -242,7 +240,7 @@ def repeated_rater(g: Gathered) -> Iterator[Hit]:
         c = q.tally.counts()
         per_item = np.add.reduceat((c.count / c.sizes[c.unit]) ** 2, c.starts) if len(c.unit) else np.zeros(0)
         logs = np.log(np.maximum(per_item, 1e-300)).tolist()
-        codes = [k for k, rater in enumerate(q.raters) if rater in wanted]
+        codes = [k for k, rater in enumerate(q.raters) if rater in vectors]
         a = q.answered
         assert a is not None
         rows = np.flatnonzero(np.isin(a.rater, codes))
@@ -250,7 +248,6 @@ def repeated_rater(g: Gathered) -> Iterator[Hit]:
             rater = q.raters[r]
             vectors[rater][(name, a.places[p])] = c.values[v]
             matching[rater] += logs[u] if u >= 0 else 0.0
-            first.setdefault(rater, ("rater", name, rater))
     everyone = len({rater for q in g.questions.values() for rater in q.raters})
     pairs = math.log(max(everyone * (everyone - 1) / 2, 1))
     seen: dict[frozenset[Any], Hashable] = {}
@@ -263,7 +260,7 @@ def repeated_rater(g: Gathered) -> Iterator[Hit]:
         earlier = seen.setdefault(key, rater)
         if earlier != rater:
             yield (
-                first[rater],
+                ("rater", next(iter(vector))[0], rater),  # in the first question they answer
                 f"rater {rater!r} gives the same {len(vector)} answers as rater {earlier!r}, item for item: "
                 "one participant counted twice?",
             )
