@@ -40,6 +40,10 @@ def measure(view: Judgments, questions: set[str], samples: int, seed: int) -> di
 
 def _only(view: Judgments, questions: set[str]) -> Iterator[Batch]:
     for batch in view.in_batches():
+        if "question" in batch.same:  # one question: the batch is kept or left whole, no row looked at
+            if batch.same["question"] in questions:
+                yield batch
+            continue
         keep = list(map(questions.__contains__, batch.rows("question")))
         if any(keep):
             yield batch if all(keep) else batch.kept(keep)

@@ -20,7 +20,7 @@ from operator import is_not, itemgetter, ne, or_
 from typing import Any
 
 from ..judgments.view import Batch, JudgmentCounts, hashable
-from .model import KINDS, Example, Kind, Named, moved, shown
+from .model import Example, Kind, Named, moved, shown
 
 Key = tuple[Any, ...]  # (question, item, rater, option)
 # A stored aggregate's value, file, pointer, line and ordinal (as a row's, `Where`)
@@ -243,6 +243,8 @@ class Changes:
 
 
 Kept = dict[Key, list[tuple[Any, RowSource]]]
+# What a row found in version k only is: removed from the old one (0), added in the new one (1).
+ONE_SIDED: tuple[Kind, Kind] = ("removed", "added")
 
 
 class Matcher:
@@ -359,14 +361,14 @@ class Matcher:
     def _one_sided(self, k: int, key: Key, value: Any, where: RowSource) -> None:
         """A row of version k found nowhere in the other: removed (old) or added (new)."""
         old, new = (value, None) if k == 0 else (None, value)
-        self.changes.note(KINDS[2 * k], key, old, new, where)
+        self.changes.note(ONE_SIDED[k], key, old, new, where)
 
     def _drain(self, k: int, start: int) -> None:
         """The rest of version k once the other has ended: each row is matched with what was
         kept aside of the other, else it was removed (or added). Counted in C where nothing is
         kept aside and no question of the run wants examples (with nothing kept aside, no question
         was removed or added whole, so no sum for a renaming is needed)."""
-        side, kind, changes = self.sides[k], KINDS[2 * k], self.changes
+        side, kind, changes = self.sides[k], ONE_SIDED[k], self.changes
         while True:
             side.fill(start + CHUNK)
             end = min(len(side), start + CHUNK)

@@ -195,8 +195,9 @@ class _Gwet:
         c, found = tally.counts(), tally.profiles()
         # the categories: every value given, in the distribution's order (that of numbers)
         given = tally.numbers()
-        codes: Any = None if given is None else given.codes
-        if given is None:
+        if given is not None:
+            codes: Any = given.codes
+        else:
             code_of = {v: k for k, v in enumerate(c.values)}
             codes = [code_of[v] for v in tally.distribution()]
         categories, category, numbers = ranked(tally, codes, level, None, declared)
